@@ -1,0 +1,47 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+// Benchmarks for BehaviorKit's hot paths, on ordo-one/benchmark. Run from this folder:
+//
+//     swift package --allow-writing-to-package-directory benchmark
+//
+// Each hot path `X` is paired with `X.floor`, the same work written by hand, measured in the
+// same run: the ratio X / X.floor is the figure (see README.md here).
+let package = Package(
+    name: "BehaviorKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(path: "../"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StateMachinesBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "StateMachines", package: "BehaviorKit"),
+            ],
+            path: "Benchmarks/StateMachinesBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "CommandsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Commands", package: "BehaviorKit"),
+            ],
+            path: "Benchmarks/CommandsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "ChainsBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Chains", package: "BehaviorKit"),
+            ],
+            path: "Benchmarks/ChainsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

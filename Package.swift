@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+
+import PackageDescription
+
+let package = Package(
+    name: "BehaviorKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "BehaviorKit", targets: ["BehaviorKit"]),
+        .library(name: "StateMachines", targets: ["StateMachines"]),
+        .library(name: "Commands", targets: ["Commands"]),
+        .library(name: "Chains", targets: ["Chains"]),
+        .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
+        .executable(name: "behaviorkit", targets: ["behaviorkit"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
+        .target(name: "BehaviorKitSync"),
+
+        // The three patterns. They never import each other.
+        .target(name: "StateMachines", dependencies: ["BehaviorKitSync"]),
+        .target(name: "Commands", dependencies: ["BehaviorKitSync"]),
+        .target(name: "Chains", dependencies: ["BehaviorKitSync"]),
+
+        // The umbrella: `import BehaviorKit` brings all three.
+        .target(name: "BehaviorKit", dependencies: ["StateMachines", "Commands", "Chains"]),
+
+        // Manual clock and conformance kits for users' tests.
+        .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit"]),
+
+        // The five systems of SCENARIOS.md, written on the public API only.
+        .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+
+        .executableTarget(
+            name: "behaviorkit",
+            dependencies: [
+                "Scenarios",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting"]),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
+        .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
+    ]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+
+    // SE-0335: existential types are spelled `any P`.
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+
+    // SE-0444: a member is visible only where its module is imported.
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+
+    // SE-0409: imports are internal unless marked `public`.
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+
+    // SE-0461: nonisolated async functions run on the caller's actor.
+    settings.append(.enableUpcomingFeature("NonisolatedNonsendingByDefault"))
+
+    // SE-0470: conformances of isolated types are isolated too.
+    settings.append(.enableUpcomingFeature("InferIsolatedConformances"))
+
+    target.swiftSettings = settings
+}

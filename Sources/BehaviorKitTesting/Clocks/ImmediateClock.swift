@@ -1,0 +1,22 @@
+/// A clock on which every sleep ends at once, while `now` moves forward by the time slept.
+///
+/// Useful for demos and previews that should skip waits (the CLI's `--instant`), and for tests
+/// that do not care when a timer fires, only that it does.
+public final class ImmediateClock: Clock, Sendable {
+    public typealias Instant = ManualClock.Instant
+
+    private let base = ManualClock()
+
+    /// Creates a clock at its origin.
+    public init() {}
+
+    public var now: Instant { base.now }
+
+    public var minimumResolution: Duration { .zero }
+
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        await base.advance(to: deadline)
+        await Task.yield()
+    }
+}

@@ -1,0 +1,1 @@
+// The Chains module: handler pipelines and tiered lookups.

@@ -1,0 +1,1 @@
+// The Commands module: commands with execute and undo, undo history, transactions, invokers.

@@ -1,0 +1,29 @@
+/// A problem ``StateMachineDefinition/validate()`` found in a definition.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of problem it is.
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
+        /// No path of transitions or timers leads from the initial state to this state.
+        case unreachableState
+        /// A state that is not final has no transition or timer that leaves it.
+        case deadEnd
+        /// A rule for an event can never be taken: an earlier rule for the same event in the same
+        /// state has no guard.
+        case conflictingTransitions
+        /// A transition or timer targets a state (or the definition starts in one) that no ``In``
+        /// declares.
+        case undeclaredState
+        /// A timer can never fire: its state is final, or a shorter timer always leaves first.
+        case timerNeverFires
+    }
+
+    /// What kind of problem it is.
+    public let kind: Kind
+    /// The states involved, by their descriptions.
+    public let states: [String]
+    /// The events involved, by their descriptions.
+    public let events: [String]
+    /// A sentence naming the problem.
+    public let message: String
+
+    public var description: String { "\(kind.rawValue): \(message)" }
+}

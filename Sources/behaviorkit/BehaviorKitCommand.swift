@@ -1,0 +1,14 @@
+import ArgumentParser
+
+@main
+struct BehaviorKitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "behaviorkit",
+        abstract: "Runs the BehaviorKit scenarios: state machines, commands and chains at work.",
+        subcommands: [
+            TourCommand.self,
+            VehicleCommand.self,
+            DiagramCommand.self,
+        ]
+    )
+}
