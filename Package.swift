@@ -42,7 +42,8 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting"]),
+        .testTarget(
+            name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
     ]

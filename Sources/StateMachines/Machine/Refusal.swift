@@ -19,8 +19,9 @@ public struct Refusal<State: Hashable & Sendable, Event: Hashable & Sendable>: E
     /// Why.
     public let reason: Reason
 
+    /// Creates a refusal, as the machine does; for tests and replays.
     @inlinable
-    init(state: State, event: Event, reason: Reason) {
+    public init(state: State, event: Event, reason: Reason) {
         self.state = state
         self.event = event
         self.reason = reason

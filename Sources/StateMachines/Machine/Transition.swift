@@ -15,8 +15,9 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable>
     /// Whether the state was kept without exit and entry.
     public let isInternal: Bool
 
+    /// Creates a transition record, as the machine does; for tests and replays.
     @inlinable
-    init(source: State, target: State, trigger: Trigger<Event>, isInternal: Bool) {
+    public init(source: State, target: State, trigger: Trigger<Event>, isInternal: Bool) {
         self.source = source
         self.target = target
         self.trigger = trigger
@@ -29,7 +30,7 @@ extension Transition: CustomStringConvertible {
         let cause: String
         switch trigger {
         case .event(let event): cause = "\(event)"
-        case .timer(let delay): cause = "after \(delay)"
+        case .timer(let delay): cause = "after \(delay.label)"
         }
         return isInternal ? "\(source) on \(cause) (internal)" : "\(source) → \(target) on \(cause)"
     }

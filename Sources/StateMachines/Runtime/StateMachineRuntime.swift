@@ -24,7 +24,11 @@ public final class StateMachineRuntime<
     let lock = Lock()
     let clock: C
     var machine: StateMachine<State, Event, Context>
-    var timers: [Task<Void, Never>] = []
+    /// The current state's timers, with their deadlines; cleared when the state is left.
+    var armed: [(deadline: C.Instant, timer: ArmedTimer)] = []
+    /// The one task that sleeps until the earliest deadline, and the deadline it sleeps for.
+    var timerDriver: Task<Void, Never>?
+    var driverDeadline: C.Instant?
     var effects: [Task<Void, Never>] = []
     var observers: [(id: UInt64, observe: Observer)] = []
     var streams: [(id: UInt64, continuation: AsyncStream<Transition<State, Event>>.Continuation)] = []
@@ -32,7 +36,6 @@ public final class StateMachineRuntime<
     var pending: [Transition<State, Event>] = []
     var delivering = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var runningTimers = 0
     var runningEffects = 0
     var isStopped = false
 
@@ -44,7 +47,7 @@ public final class StateMachineRuntime<
     }
 
     deinit {
-        for task in timers { task.cancel() }
+        timerDriver?.cancel()
         for task in effects { task.cancel() }
         for stream in streams { stream.continuation.finish() }
         for waiter in idleWaiters { waiter.resume() }
@@ -116,13 +119,18 @@ public final class StateMachineRuntime<
     /// Cancels every timer and effect and finishes every stream. Events sent afterwards still
     /// change the state, but arm nothing.
     public func stop() {
-        let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
+        let (waiters, finished) = lock.withLock {
+            () -> ([CheckedContinuation<Void, Never>], [AsyncStream<Transition<State, Event>>.Continuation]) in
             isStopped = true
             disarm()
-            for stream in streams { stream.continuation.finish() }
-            streams.removeAll()
-            return takeIdleWaitersIfIdle()
+            timerDriver?.cancel()
+            timerDriver = nil
+            driverDeadline = nil
+            defer { streams.removeAll() }
+            return (takeIdleWaitersIfIdle(), streams.map(\.continuation))
         }
+        // Outside the lock: finishing a stream runs its termination handler, which takes it.
+        for continuation in finished { continuation.finish() }
         for waiter in waiters { waiter.resume() }
     }
 
@@ -131,7 +139,7 @@ public final class StateMachineRuntime<
     public func idle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = lock.withLock { () -> Bool in
-                if runningTimers == 0 && runningEffects == 0 { return true }
+                if armed.isEmpty && runningEffects == 0 { return true }
                 idleWaiters.append(continuation)
                 return false
             }

@@ -25,5 +25,13 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// A sentence naming the problem.
     public let message: String
 
+    /// Creates a diagnostic; ``StateMachineDefinition/validate()`` makes them.
+    public init(kind: Kind, states: [String], events: [String], message: String) {
+        self.kind = kind
+        self.states = states
+        self.events = events
+        self.message = message
+    }
+
     public var description: String { "\(kind.rawValue): \(message)" }
 }

@@ -64,7 +64,7 @@ extension StateMachineDefinition {
     }
 
     private func label(_ timer: TimedRule<State, Event, Context>) -> String {
-        var text = "after \(timer.delay)"
+        var text = "after \(timer.delay.label)"
         let actions = timer.actions.map(\.name).filter { $0 != "action" }
         if !actions.isEmpty { text += " / " + actions.joined(separator: ", ") }
         return text

@@ -64,11 +64,11 @@ extension StateMachineDefinition {
         for (index, node) in nodes.enumerated() where !node.timers.isEmpty {
             let shortest = node.timers.map(\.delay).min() ?? .zero
             for timer in node.timers where node.isFinal || timer.delay > shortest {
-                let why = node.isFinal ? "the state is final" : "a timer after \(shortest) always leaves first"
+                let why = node.isFinal ? "the state is final" : "a timer after \(shortest.label) always leaves first"
                 diagnostics.append(
                     Diagnostic(
                         kind: .timerNeverFires, states: [names[index], "\(timer.target)"], events: [],
-                        message: "the timer after \(timer.delay) in state '\(names[index])' never fires: \(why)"))
+                        message: "the timer after \(timer.delay.label) in state '\(names[index])' never fires: \(why)"))
             }
         }
         return diagnostics
