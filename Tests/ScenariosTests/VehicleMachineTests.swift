@@ -69,7 +69,8 @@ struct VehicleMachineTests {
     @Test func parkingCompletesByItselfAfterFiveSecondsOfInjectedTime() async {
         let clock = ManualClock()
         let (console, recording) = Console.recording()
-        let runtime = StateMachineRuntime(VehicleMachine.definition(say: console.print), context: Vehicle(), clock: clock)
+        let runtime = StateMachineRuntime(
+            VehicleMachine.definition(say: console.print), context: Vehicle(), clock: clock)
         var transitions = runtime.transitions().makeAsyncIterator()
         runtime.send(.park)
         _ = await transitions.next()
@@ -85,7 +86,8 @@ struct VehicleMachineTests {
     @Test func abortedParkNeverCompletesLater() async {
         let clock = ManualClock()
         let (console, recording) = Console.recording()
-        let runtime = StateMachineRuntime(VehicleMachine.definition(say: console.print), context: Vehicle(), clock: clock)
+        let runtime = StateMachineRuntime(
+            VehicleMachine.definition(say: console.print), context: Vehicle(), clock: clock)
         runtime.send(.park)
         await clock.advance(by: .seconds(2))
         runtime.send(.brake)

@@ -8,19 +8,19 @@ public struct Action<Context, Event>: Sendable {
     public let name: String
 
     @usableFromInline
-    let body: @Sendable (inout Context, Event?) -> Void
+    let body: ActionBody<Context, Event>
 
     /// Creates an action that sees the triggering event (`nil` on a timer, entry of the initial
     /// state, or a restore).
     public init(_ name: String = "action", _ body: @escaping @Sendable (inout Context, Event?) -> Void) {
         self.name = name
-        self.body = body
+        self.body = .withEvent(body)
     }
 
     /// Creates an action on the context alone.
     public init(_ name: String = "action", _ body: @escaping @Sendable (inout Context) -> Void) {
         self.name = name
-        self.body = { context, _ in body(&context) }
+        self.body = .contextOnly(body)
     }
 }
 
@@ -33,17 +33,50 @@ public struct Guard<Context, Event>: Sendable {
     public let name: String
 
     @usableFromInline
-    let condition: @Sendable (Context, Event) -> Bool
+    let body: GuardBody<Context, Event>
 
     /// Creates a guard that sees the context and the event.
     public init(_ name: String, _ condition: @escaping @Sendable (Context, Event) -> Bool) {
         self.name = name
-        self.condition = condition
+        self.body = .withEvent(condition)
     }
 
     /// Creates a guard on the context alone.
     public init(_ name: String, _ condition: @escaping @Sendable (Context) -> Bool) {
         self.name = name
-        self.condition = { context, _ in condition(context) }
+        self.body = .contextOnly(condition)
+    }
+}
+
+/// An action's closure, kept as the user wrote it: wrapping one closure in another would cost a
+/// retained context on every call.
+@usableFromInline
+enum ActionBody<Context, Event>: Sendable {
+    case contextOnly(@Sendable (inout Context) -> Void)
+    case withEvent(@Sendable (inout Context, Event?) -> Void)
+
+    @inlinable
+    func run(_ context: inout Context, _ event: Event?) {
+        switch self {
+        case .contextOnly(let body): body(&context)
+        case .withEvent(let body): body(&context, event)
+        }
+    }
+}
+
+/// A guard's closure, kept as the user wrote it; `.always` for a rule without a guard.
+@usableFromInline
+enum GuardBody<Context, Event>: Sendable {
+    case always
+    case contextOnly(@Sendable (Context) -> Bool)
+    case withEvent(@Sendable (Context, Event) -> Bool)
+
+    @inlinable
+    func holds(_ context: Context, _ event: Event) -> Bool {
+        switch self {
+        case .always: true
+        case .contextOnly(let condition): condition(context)
+        case .withEvent(let condition): condition(context, event)
+        }
     }
 }

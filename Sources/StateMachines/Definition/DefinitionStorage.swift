@@ -6,7 +6,7 @@ struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     var entry: [Action<Context, Event>] = []
     var exit: [Action<Context, Event>] = []
     var timers: [TimedRule<State, Event, Context>] = []
-    var effects: [Effect<State, Event, Context>] = []
+    @usableFromInline var effects: [Effect<State, Event, Context>] = []
 }
 
 /// The resolved, index-based form of a definition that machines run on.
@@ -23,9 +23,8 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
     @usableFromInline let rules: [TransitionRule<State, Event, Context>]
     @usableFromInline let ruleStart: [Int]
     let events: [Event]
-    @usableFromInline let entryActions: [[Action<Context, Event>]]
-    @usableFromInline let exitActions: [[Action<Context, Event>]]
-    @usableFromInline let finalFlags: [Bool]
+    /// The flat, reference-free form `send` runs on.
+    @usableFromInline let table: DispatchTable<State, Event, Context>
 
     init(initial: State, declarations: [In<State, Event, Context>]) {
         var states: [State] = []
@@ -93,8 +92,10 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         self.rules = rulesByState.flatMap { $0 }
         self.ruleStart = ruleStart
         self.events = events
-        self.entryActions = nodes.map(\.entry)
-        self.exitActions = nodes.map(\.exit)
-        self.finalFlags = nodes.map(\.isFinal)
+        self.table = DispatchTable(states: states, nodes: nodes, rules: self.rules, ruleStart: ruleStart)
+    }
+
+    deinit {
+        table.free()
     }
 }

@@ -5,6 +5,7 @@ public struct Effect<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     /// The name diagrams show.
     public let name: String
 
+    @usableFromInline
     let body: @Sendable (Context, EventSender<Event>) async -> Void
 
     /// Creates an effect. It receives the context as it was on entry and a sender for feeding
@@ -22,6 +23,7 @@ public struct Effect<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 public struct EventSender<Event: Sendable>: Sendable {
     private let deliver: @Sendable (Event) -> Void
 
+    @usableFromInline
     init(_ deliver: @escaping @Sendable (Event) -> Void) {
         self.deliver = deliver
     }

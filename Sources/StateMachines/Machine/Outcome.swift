@@ -4,19 +4,25 @@ public enum Outcome<State: Hashable & Sendable, Event: Hashable & Sendable>: Has
     case refused(Refusal<State, Event>)
 
     /// The transition taken, if any.
+    @inlinable
     public var transition: Transition<State, Event>? {
         if case .transitioned(let transition) = self { return transition }
         return nil
     }
 
     /// The refusal, if the event was refused.
+    @inlinable
     public var refusal: Refusal<State, Event>? {
         if case .refused(let refusal) = self { return refusal }
         return nil
     }
 
     /// Whether a transition was taken.
-    public var isTransition: Bool { transition != nil }
+    @inlinable
+    public var isTransition: Bool {
+        if case .transitioned = self { return true }
+        return false
+    }
 }
 
 extension Outcome: CustomStringConvertible {

@@ -2,9 +2,17 @@
 public struct ArmedTimer: Hashable, Sendable {
     /// How long after entry the timer is due.
     public let delay: Duration
-    let stateIndex: Int
-    let timerIndex: Int
-    let epoch: UInt64
+    @usableFromInline let stateIndex: Int
+    @usableFromInline let timerIndex: Int
+    @usableFromInline let epoch: UInt64
+
+    @inlinable
+    init(delay: Duration, stateIndex: Int, timerIndex: Int, epoch: UInt64) {
+        self.delay = delay
+        self.stateIndex = stateIndex
+        self.timerIndex = timerIndex
+        self.epoch = epoch
+    }
 }
 
 extension StateMachine {
@@ -13,8 +21,23 @@ extension StateMachine {
     /// Hand each to ``fire(_:)`` when its delay has passed; a timer armed before the machine
     /// left its state does nothing.
     public var armedTimers: [ArmedTimer] {
-        storage.nodes[stateIndex].timers.enumerated().map { index, timer in
-            ArmedTimer(delay: timer.delay, stateIndex: stateIndex, timerIndex: index, epoch: epoch)
+        var timers: [ArmedTimer] = []
+        forEachArmedTimer { timers.append($0) }
+        return timers
+    }
+
+    /// Calls `body` with each timer of the current state, without allocating.
+    @inlinable
+    func forEachArmedTimer(_ body: (ArmedTimer) -> Void) {
+        let table = storage.table
+        var index = table.timerStart[stateIndex]
+        let end = table.timerStart[stateIndex &+ 1]
+        while index < end {
+            body(
+                ArmedTimer(
+                    delay: table.timerDelay[index], stateIndex: stateIndex,
+                    timerIndex: index &- table.timerStart[stateIndex], epoch: epoch))
+            index &+= 1
         }
     }
 
@@ -24,10 +47,10 @@ extension StateMachine {
     ///   (or re-entered it) since the timer was armed.
     @discardableResult
     public mutating func fire(_ timer: ArmedTimer) -> Transition<State, Event>? {
-        guard timer.epoch == epoch, timer.stateIndex == stateIndex, !storage.finalFlags[stateIndex] else { return nil }
+        guard timer.epoch == epoch, timer.stateIndex == stateIndex, !isFinished else { return nil }
         let rule = storage.nodes[stateIndex].timers[timer.timerIndex]
         let source = stateIndex
-        enter(rule.targetIndex, from: source, actions: rule.actions, event: nil)
+        enter(rule.targetIndex, actions: rule.actions)
         return Transition(
             source: storage.states[source], target: storage.states[rule.targetIndex], trigger: .timer(rule.delay),
             isInternal: false)

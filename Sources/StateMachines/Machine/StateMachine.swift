@@ -30,7 +30,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         self.storage = definition.storage
         self.stateIndex = definition.storage.initialIndex
         self.context = context
-        for action in storage.entryActions[stateIndex] { action.body(&self.context, nil) }
+        runActions(
+            from: storage.table.entryStart[stateIndex], to: storage.table.entryStart[stateIndex + 1], event: nil,
+            stateActions: true)
     }
 
     /// The definition this machine runs.
@@ -38,33 +40,35 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// The current state.
     @inlinable
-    public var state: State { storage.states[stateIndex] }
+    public var state: State { storage.table.states[stateIndex] }
 
     /// Whether the machine is in a final state.
-    public var isFinished: Bool { storage.finalFlags[stateIndex] }
+    @inlinable
+    public var isFinished: Bool { storage.table.isFinal[stateIndex] }
 
     /// Sends `event`: takes the first transition for it whose guard holds, running exit
     /// actions, the transition's actions and entry actions, in that order.
     ///
     /// - Returns: the transition taken, or a refusal that says why there was none.
-    /// - Complexity: O(*r*), where *r* is the number of rules of the current state.
+    /// - Complexity: O(*r*), where *r* is the number of rules of the current state. No
+    ///   allocation and no reference counting, unless an action or guard does its own.
     @inlinable
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
+        let table = storage.table
         let source = stateIndex
-        if storage.finalFlags[source] {
-            return .refused(Refusal(state: storage.states[source], event: event, reason: .finalState))
+        if table.isFinal[source] {
+            return .refused(Refusal(state: table.states[source], event: event, reason: .finalState))
         }
         var guardsFailed = false
-        var index = storage.ruleStart[source]
-        let end = storage.ruleStart[source &+ 1]
+        var index = table.ruleStart[source]
+        let end = table.ruleStart[source &+ 1]
         while index < end {
-            if storage.rules[index].event == event {
-                if let condition = storage.rules[index].guard, !condition.condition(context, event) {
-                    guardsFailed = true
-                } else {
+            if table.ruleEvent[index] == event {
+                if table.ruleGuard[index].holds(context, event) {
                     return take(ruleAt: index, event: event)
                 }
+                guardsFailed = true
             }
             index &+= 1
         }
@@ -73,34 +77,59 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     @inlinable
     mutating func take(ruleAt index: Int, event: Event) -> Outcome<State, Event> {
+        let table = storage.table
         let source = stateIndex
-        switch storage.rules[index].kind {
+        switch table.ruleKind[index] {
         case 1:
-            for action in storage.rules[index].actions { action.body(&context, event) }
-            let state = storage.states[source]
+            runActions(from: table.actionStart[index], to: table.actionStart[index &+ 1], event: event)
+            let state = table.states[source]
             return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
         case 2:
-            return .refused(
-                Refusal(
-                    state: storage.states[source], event: event,
-                    reason: .rejected(storage.rules[index].rejection ?? "")))
+            return .refused(rejection(ofRuleAt: index, event: event))
         default:
-            let target = storage.rules[index].targetIndex
-            enter(target, from: source, actions: storage.rules[index].actions, event: event)
+            let target = table.ruleTarget[index]
+            let exit = (table.exitStart[source], table.exitStart[source &+ 1])
+            runActions(from: exit.0, to: exit.1, event: event, stateActions: true)
+            runActions(from: table.actionStart[index], to: table.actionStart[index &+ 1], event: event)
+            stateIndex = target
+            epoch &+= 1
+            runActions(
+                from: table.entryStart[target], to: table.entryStart[target &+ 1], event: event, stateActions: true)
             return .transitioned(
                 Transition(
-                    source: storage.states[source], target: storage.states[target], trigger: .event(event),
+                    source: table.states[source], target: table.states[target], trigger: .event(event),
                     isInternal: false))
         }
     }
 
+    /// Runs rule actions (or, with `stateActions`, entry and exit actions) `start ..< end`.
     @inlinable
-    mutating func enter(_ target: Int, from source: Int, actions: [Action<Context, Event>], event: Event?) {
-        for action in storage.exitActions[source] { action.body(&context, event) }
-        for action in actions { action.body(&context, event) }
+    mutating func runActions(from start: Int, to end: Int, event: Event?, stateActions: Bool = false) {
+        var index = start
+        while index < end {
+            if stateActions {
+                storage.table.stateActions[index].run(&context, event)
+            } else {
+                storage.table.actions[index].run(&context, event)
+            }
+            index &+= 1
+        }
+    }
+
+    /// Leaves the current state for `target` by a timer: exit actions, `actions`, entry actions.
+    mutating func enter(_ target: Int, actions: [Action<Context, Event>]) {
+        let table = storage.table
+        runActions(
+            from: table.exitStart[stateIndex], to: table.exitStart[stateIndex + 1], event: nil, stateActions: true)
+        for action in actions { action.body.run(&context, nil) }
         stateIndex = target
         epoch &+= 1
-        for action in storage.entryActions[target] { action.body(&context, event) }
+        runActions(from: table.entryStart[target], to: table.entryStart[target + 1], event: nil, stateActions: true)
+    }
+
+    @inlinable
+    func rejection(ofRuleAt index: Int, event: Event) -> Refusal<State, Event> {
+        Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[index]))
     }
 
     @usableFromInline

@@ -1,55 +1,65 @@
 import BehaviorKitSync
 
-// Timers and effects: armed on entry to a state, cancelled on exit. Every method here is called
-// with the lock held.
+// Timers and effects: armed on entry to a state, dropped on exit. Every method here but the
+// driver's is called with the lock held.
 
 extension StateMachineRuntime {
-    /// Records a transition for the observers and, when the state was entered anew, swaps the
-    /// old state's timers and effects for the new one's.
-    func record(_ transition: Transition<State, Event>, reentered: Bool) {
-        if reentered && !isStopped {
-            disarm()
-            armCurrentState()
-        }
-        if !observers.isEmpty || !streams.isEmpty {
-            pending.append(transition)
-        }
+    /// Drops the old state's timers and effects and arms the current state's.
+    @inlinable
+    func rearm() {
+        disarm()
+        armCurrentState()
     }
 
+    @inlinable
     func disarm() {
-        armed.removeAll(keepingCapacity: true)
-        for task in effects { task.cancel() }
-        effects.removeAll(keepingCapacity: true)
-        runningEffects = 0
+        core.pointee.armed.removeAll(keepingCapacity: true)
+        for task in core.pointee.effects { task.cancel() }
+        core.pointee.effects.removeAll(keepingCapacity: true)
+        core.pointee.runningEffects = 0
     }
 
     /// Arms the current state's timers and starts its effects.
     ///
     /// Timers cost no task of their own: one driver task sleeps until the earliest deadline. A
-    /// timer disarmed on exit is simply dropped from `armed`; the driver, when it wakes, finds
-    /// nothing due and sleeps again or ends. A new driver is started only when none runs or the
-    /// new deadline is earlier than the one it sleeps for.
+    /// timer dropped on exit is simply removed from `armed`; the driver, when it wakes, finds
+    /// nothing due and sleeps again or ends. A new driver starts only when none runs or the new
+    /// deadline is earlier than the one it sleeps for.
+    @inlinable
     func armCurrentState() {
-        guard !isStopped else { return }
-        let timers = machine.armedTimers
-        let effectList = machine.definition.storage.nodes[machine.stateIndex].effects
-        guard !timers.isEmpty || !effectList.isEmpty else { return }
-        if !timers.isEmpty {
-            let start = clock.now
-            for timer in timers { armed.append((start.advanced(by: timer.delay), timer)) }
-            let earliest = armed.map(\.deadline).min() ?? start
-            if timerDriver == nil || driverDeadline.map({ earliest < $0 }) ?? true {
-                timerDriver?.cancel()
-                startTimerDriver(until: earliest)
-            }
+        guard !core.pointee.isStopped else { return }
+        let state = core.pointee.machine.stateIndex
+        guard activity[state] else { return }
+        let table = core.pointee.machine.storage.table
+        let epoch = core.pointee.machine.entryCount
+        let start = clock.now
+        var earliest: C.Instant?
+        let first = table.timerStart[state]
+        for index in first..<table.timerStart[state + 1] {
+            let timer = ArmedTimer(
+                delay: table.timerDelay[index], stateIndex: state, timerIndex: index - first, epoch: epoch)
+            let deadline = start.advanced(by: timer.delay)
+            core.pointee.armed.append((deadline, timer))
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
-        guard !effectList.isEmpty else { return }
+        if let earliest, core.pointee.timerDriver == nil || core.pointee.driverDeadline.map({ earliest < $0 }) ?? true {
+            core.pointee.timerDriver?.cancel()
+            startTimerDriver(until: earliest)
+        }
+        if table.hasEffects[state] { startEffects() }
+    }
+
+    @usableFromInline
+    func startEffects() {
+        let machine = core.pointee.machine
+        let effects = machine.storage.nodes[machine.stateIndex].effects
+        guard !effects.isEmpty else { return }
         let entry = machine.entryCount
         let context = machine.context
         let sender = EventSender<Event> { [weak self] event in self?.send(event) }
-        for effect in effectList {
-            runningEffects += 1
-            effects.append(
+        for effect in effects {
+            core.pointee.runningEffects += 1
+            core.pointee.effects.append(
                 Task { [weak self] in
                     await effect.body(context, sender)
                     self?.effectFinished(entry: entry)
@@ -57,9 +67,10 @@ extension StateMachineRuntime {
         }
     }
 
-    private func startTimerDriver(until deadline: C.Instant) {
-        driverDeadline = deadline
-        timerDriver = Task { [weak self, clock] in
+    @usableFromInline
+    func startTimerDriver(until deadline: C.Instant) {
+        core.pointee.driverDeadline = deadline
+        core.pointee.timerDriver = Task { [weak self, clock] in
             var next = deadline
             while true {
                 do {
@@ -74,59 +85,54 @@ extension StateMachineRuntime {
     }
 
     /// Fires every timer that is due; returns the next deadline to sleep for, or `nil` when the
-    /// driver can end.
-    private func fireDueTimers() -> C.Instant? {
+    /// driver can end. Called by the driver, without the lock.
+    @usableFromInline
+    func fireDueTimers() -> C.Instant? {
         lock.lock()
         if Task.isCancelled {
             lock.unlock()
             return nil
         }
         let now = clock.now
+        let listening = core.pointee.listeners > 0
         var fired = 0
         // A cycle of zero-delay timers would never end: after 1,000 firings, yield and go on.
         while fired < 1_000, let index = earliestDueTimer(at: now) {
-            let timer = armed.remove(at: index).timer
+            let timer = core.pointee.armed.remove(at: index).timer
             fired += 1
-            if let transition = machine.fire(timer) {
-                record(transition, reentered: true)
+            if let transition = core.pointee.machine.fire(timer) {
+                rearm()
+                if listening { core.pointee.pending.append(transition) }
             }
         }
-        let next = armed.map(\.deadline).min()
-        if next == nil {
-            timerDriver = nil
-            driverDeadline = nil
-        } else {
-            driverDeadline = next
-        }
-        let waiters = takeIdleWaitersIfIdle()
-        let drain = startDelivery()
+        let next = core.pointee.armed.map(\.deadline).min()
+        core.pointee.driverDeadline = next
+        if next == nil { core.pointee.timerDriver = nil }
+        let waiters = core.pointee.takeIdleWaitersIfIdle()
+        let deliver = !core.pointee.delivering && !core.pointee.pending.isEmpty
+        if deliver { core.pointee.delivering = true }
         lock.unlock()
         for waiter in waiters { waiter.resume() }
-        if drain { deliver() }
+        if deliver { deliverPending() }
         return next
     }
 
     private func earliestDueTimer(at now: C.Instant) -> Int? {
         var best: Int?
-        for index in armed.indices where armed[index].deadline <= now {
-            if let current = best, armed[current].deadline <= armed[index].deadline { continue }
+        for (index, entry) in core.pointee.armed.enumerated() where entry.deadline <= now {
+            if let current = best, core.pointee.armed[current].deadline <= entry.deadline { continue }
             best = index
         }
         return best
     }
 
+    @usableFromInline
     func effectFinished(entry: UInt64) {
         let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            guard entry == machine.entryCount else { return [] }
-            runningEffects -= 1
-            return takeIdleWaitersIfIdle()
+            guard entry == core.pointee.machine.entryCount else { return [] }
+            core.pointee.runningEffects -= 1
+            return core.pointee.takeIdleWaitersIfIdle()
         }
         for waiter in waiters { waiter.resume() }
-    }
-
-    func takeIdleWaitersIfIdle() -> [CheckedContinuation<Void, Never>] {
-        guard armed.isEmpty && runningEffects == 0 && !idleWaiters.isEmpty else { return [] }
-        defer { idleWaiters.removeAll() }
-        return idleWaiters
     }
 }

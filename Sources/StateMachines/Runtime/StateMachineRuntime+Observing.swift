@@ -1,4 +1,4 @@
-import BehaviorKitSync
+public import BehaviorKitSync
 
 /// Cancels an observation when you call ``cancel()``.
 public struct ObservationToken: Sendable {
@@ -14,12 +14,18 @@ extension StateMachineRuntime {
     @discardableResult
     public func observe(_ observer: @escaping Observer) -> ObservationToken {
         let id = lock.withLock { () -> UInt64 in
-            nextID += 1
-            observers.append((nextID, observer))
-            return nextID
+            core.pointee.nextID += 1
+            core.pointee.observers.append((core.pointee.nextID, observer))
+            core.pointee.listeners += 1
+            return core.pointee.nextID
         }
         return ObservationToken { [weak self] in
-            self?.lock.withLock { self?.observers.removeAll { $0.id == id } }
+            guard let self else { return }
+            self.lock.withLock {
+                let before = self.core.pointee.observers.count
+                self.core.pointee.observers.removeAll { $0.id == id }
+                self.core.pointee.listeners -= before - self.core.pointee.observers.count
+            }
         }
     }
 
@@ -29,10 +35,11 @@ extension StateMachineRuntime {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Transition<State, Event>.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let id = lock.withLock { () -> UInt64? in
-            if isStopped { return nil }
-            nextID += 1
-            streams.append((nextID, continuation))
-            return nextID
+            if core.pointee.isStopped { return nil }
+            core.pointee.nextID += 1
+            core.pointee.streams.append((core.pointee.nextID, continuation))
+            core.pointee.listeners += 1
+            return core.pointee.nextID
         }
         guard let id else {
             continuation.finish()
@@ -40,37 +47,43 @@ extension StateMachineRuntime {
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.lock.withLock { self.streams.removeAll { $0.id == id } }
+            self.lock.withLock {
+                let before = self.core.pointee.streams.count
+                self.core.pointee.streams.removeAll { $0.id == id }
+                self.core.pointee.listeners -= before - self.core.pointee.streams.count
+            }
         }
         return stream
     }
 
-    /// Claims delivery of pending transitions; called with the lock held.
-    func startDelivery() -> Bool {
-        guard !delivering, !pending.isEmpty else { return false }
-        delivering = true
-        return true
+    @inlinable
+    func notify(
+        _ transition: Transition<State, Event>,
+        observers: [(id: UInt64, observe: Observer)],
+        streams: [(id: UInt64, continuation: AsyncStream<Transition<State, Event>>.Continuation)]
+    ) {
+        for observer in observers { observer.observe(transition) }
+        for stream in streams { stream.continuation.yield(transition) }
     }
 
-    /// Delivers pending transitions, in order, outside the lock, until none are left. Only one
-    /// thread delivers at a time, so observers see transitions in the order they happened.
-    func deliver() {
+    /// Delivers pending transitions in order, outside the lock, until none are left; then gives
+    /// up the delivering role. Only the thread that holds that role calls it, so observers see
+    /// transitions in the order they happened, and an observer that sends does not deadlock.
+    @inlinable
+    func deliverPending() {
         var batch: [Transition<State, Event>] = []
         while true {
-            let (observers, streams) = lock.withLock {
-                () -> (
-                    [(id: UInt64, observe: Observer)],
-                    [(id: UInt64, continuation: AsyncStream<Transition<State, Event>>.Continuation)]
-                ) in
-                swap(&batch, &pending)
-                if batch.isEmpty { delivering = false }
-                return (self.observers, self.streams)
+            lock.lock()
+            if core.pointee.pending.isEmpty {
+                core.pointee.delivering = false
+                lock.unlock()
+                return
             }
-            if batch.isEmpty { return }
-            for transition in batch {
-                for observer in observers { observer.observe(transition) }
-                for stream in streams { stream.continuation.yield(transition) }
-            }
+            swap(&batch, &core.pointee.pending)
+            let observers = core.pointee.observers
+            let streams = core.pointee.streams
+            lock.unlock()
+            for transition in batch { notify(transition, observers: observers, streams: streams) }
             batch.removeAll(keepingCapacity: true)
         }
     }

@@ -1,16 +1,16 @@
-import BehaviorKitSync
+public import BehaviorKitSync
 
 /// A state machine for live use: safe to drive from many tasks, with timed transitions on an
 /// injected clock, effects run as tasks, and observers of every transition.
 ///
 /// It wraps a ``StateMachine`` value and never duplicates its logic: `send` locks, asks the
-/// machine, and then arms the new state's timers and effects (cancelling the old ones) and
-/// tells the observers.
+/// machine, and then arms the new state's timers and effects (dropping the old ones) and tells
+/// the observers.
 ///
 /// ```swift
 /// let runtime = StateMachineRuntime(vehicle, context: Vehicle(), clock: ContinuousClock())
 /// runtime.send(.park)        // enters parking; a 5-second timer is armed
-/// runtime.send(.brake)       // leaves parking: the timer is cancelled and never fires
+/// runtime.send(.brake)       // leaves parking: the timer is dropped and never fires
 /// for await transition in runtime.transitions() { print(transition) }
 /// ```
 ///
@@ -21,98 +21,114 @@ public final class StateMachineRuntime<
 >: @unchecked Sendable {
     public typealias Observer = @Sendable (Transition<State, Event>) -> Void
 
-    let lock = Lock()
-    let clock: C
-    var machine: StateMachine<State, Event, Context>
-    /// The current state's timers, with their deadlines; cleared when the state is left.
-    var armed: [(deadline: C.Instant, timer: ArmedTimer)] = []
-    /// The one task that sleeps until the earliest deadline, and the deadline it sleeps for.
-    var timerDriver: Task<Void, Never>?
-    var driverDeadline: C.Instant?
-    var effects: [Task<Void, Never>] = []
-    var observers: [(id: UInt64, observe: Observer)] = []
-    var streams: [(id: UInt64, continuation: AsyncStream<Transition<State, Event>>.Continuation)] = []
-    var nextID: UInt64 = 0
-    var pending: [Transition<State, Event>] = []
-    var delivering = false
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    var runningEffects = 0
-    var isStopped = false
+    @usableFromInline let lock = Lock()
+    @usableFromInline let clock: C
+    @usableFromInline let core: UnsafeMutablePointer<RuntimeCore<State, Event, Context, C.Instant>>
+    /// Which states have timers or effects; owned by the definition, which the machine keeps.
+    @usableFromInline let activity: FixedBuffer<Bool>
 
     /// Creates a runtime in the definition's initial state, arming its timers and effects.
     public init(_ definition: StateMachineDefinition<State, Event, Context>, context: Context, clock: C) {
         self.clock = clock
-        self.machine = StateMachine(definition, context: context)
+        core = .allocate(capacity: 1)
+        core.initialize(to: RuntimeCore(machine: StateMachine(definition, context: context)))
+        activity = definition.storage.table.hasActivity
         lock.withLock { armCurrentState() }
     }
 
     deinit {
-        timerDriver?.cancel()
-        for task in effects { task.cancel() }
-        for stream in streams { stream.continuation.finish() }
-        for waiter in idleWaiters { waiter.resume() }
+        core.pointee.timerDriver?.cancel()
+        for task in core.pointee.effects { task.cancel() }
+        for stream in core.pointee.streams { stream.continuation.finish() }
+        for waiter in core.pointee.idleWaiters { waiter.resume() }
+        core.deinitialize(count: 1)
+        core.deallocate()
     }
 
     /// The current state.
-    public var state: State { lock.withLock { machine.state } }
+    public var state: State { lock.withLock { core.pointee.machine.state } }
 
     /// The current context.
-    public var context: Context { lock.withLock { machine.context } }
+    public var context: Context { lock.withLock { core.pointee.machine.context } }
 
     /// The state and context together, read at one instant.
-    public var snapshot: MachineSnapshot<State, Context> { lock.withLock { machine.snapshot } }
+    public var snapshot: MachineSnapshot<State, Context> { lock.withLock { core.pointee.machine.snapshot } }
 
     /// The definition this runtime runs.
-    public var definition: StateMachineDefinition<State, Event, Context> { machine.definition }
+    public var definition: StateMachineDefinition<State, Event, Context> { core.pointee.machine.definition }
 
     /// Sends one event.
     ///
     /// - Returns: the transition taken, or why the event was refused.
+    @inlinable
     @discardableResult
     public func send(_ event: Event) -> Outcome<State, Event> {
         lock.lock()
-        let entry = machine.entryCount
-        let outcome = machine.send(event)
-        if case .transitioned(let transition) = outcome {
-            record(transition, reentered: machine.entryCount != entry)
+        let outcome = step(event)
+        guard let transition = outcome.transition, core.pointee.listeners > 0 else {
+            lock.unlock()
+            return outcome
         }
-        let drain = startDelivery()
+        if core.pointee.delivering {
+            // Another thread is delivering: it delivers this one after the ones before it.
+            core.pointee.pending.append(transition)
+            lock.unlock()
+            return outcome
+        }
+        core.pointee.delivering = true
+        let observers = core.pointee.observers
+        let streams = core.pointee.streams
         lock.unlock()
-        if drain { deliver() }
+        notify(transition, observers: observers, streams: streams)
+        deliverPending()
         return outcome
     }
 
     /// Sends events in order under one acquisition of the lock: cheaper than one `send` each.
     ///
     /// - Returns: one outcome per event, in order.
+    @inlinable
     @discardableResult
     public func send(contentsOf events: some Sequence<Event>) -> [Outcome<State, Event>] {
         var outcomes: [Outcome<State, Event>] = []
         outcomes.reserveCapacity(events.underestimatedCount)
         lock.lock()
+        let listening = core.pointee.listeners > 0
         for event in events {
-            let entry = machine.entryCount
-            let outcome = machine.send(event)
-            if case .transitioned(let transition) = outcome {
-                record(transition, reentered: machine.entryCount != entry)
-            }
+            let outcome = step(event)
+            if listening, let transition = outcome.transition { core.pointee.pending.append(transition) }
             outcomes.append(outcome)
         }
-        let drain = startDelivery()
+        let deliver = !core.pointee.delivering && !core.pointee.pending.isEmpty
+        if deliver { core.pointee.delivering = true }
         lock.unlock()
-        if drain { deliver() }
+        if deliver { deliverPending() }
         return outcomes
     }
 
-    /// Puts the runtime in the snapshot's state and context, cancelling the old state's timers
+    /// Runs one event through the machine and, when it entered a state anew, swaps the old
+    /// state's timers and effects for the new one's. Called with the lock held.
+    @inlinable
+    func step(_ event: Event) -> Outcome<State, Event> {
+        let source = core.pointee.machine.stateIndex
+        let entry = core.pointee.machine.entryCount
+        let outcome = core.pointee.machine.send(event)
+        if core.pointee.machine.entryCount != entry
+            && (activity[source] || activity[core.pointee.machine.stateIndex])
+        {
+            rearm()
+        }
+        return outcome
+    }
+
+    /// Puts the runtime in the snapshot's state and context, dropping the old state's timers
     /// and effects and arming the restored state's (timers for their full delay).
     ///
     /// - Throws: ``StateMachineError/unknownState(_:)``; the runtime is then unchanged.
     public func restore(_ snapshot: MachineSnapshot<State, Context>) throws(StateMachineError) {
         try lock.withLock { () throws(StateMachineError) in
-            try machine.restore(snapshot)
-            disarm()
-            armCurrentState()
+            try core.pointee.machine.restore(snapshot)
+            rearm()
         }
     }
 
@@ -121,13 +137,16 @@ public final class StateMachineRuntime<
     public func stop() {
         let (waiters, finished) = lock.withLock {
             () -> ([CheckedContinuation<Void, Never>], [AsyncStream<Transition<State, Event>>.Continuation]) in
-            isStopped = true
+            core.pointee.isStopped = true
             disarm()
-            timerDriver?.cancel()
-            timerDriver = nil
-            driverDeadline = nil
-            defer { streams.removeAll() }
-            return (takeIdleWaitersIfIdle(), streams.map(\.continuation))
+            core.pointee.timerDriver?.cancel()
+            core.pointee.timerDriver = nil
+            core.pointee.driverDeadline = nil
+            defer {
+                core.pointee.listeners -= core.pointee.streams.count
+                core.pointee.streams.removeAll()
+            }
+            return (core.pointee.takeIdleWaitersIfIdle(), core.pointee.streams.map(\.continuation))
         }
         // Outside the lock: finishing a stream runs its termination handler, which takes it.
         for continuation in finished { continuation.finish() }
@@ -139,8 +158,8 @@ public final class StateMachineRuntime<
     public func idle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = lock.withLock { () -> Bool in
-                if armed.isEmpty && runningEffects == 0 { return true }
-                idleWaiters.append(continuation)
+                if core.pointee.isIdle { return true }
+                core.pointee.idleWaiters.append(continuation)
                 return false
             }
             if ready { continuation.resume() }

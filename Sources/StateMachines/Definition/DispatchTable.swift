@@ -1,0 +1,104 @@
+/// A fixed array in memory that its owner frees: reading an element retains nothing.
+@usableFromInline
+struct FixedBuffer<Element>: @unchecked Sendable {
+    @usableFromInline
+    let base: UnsafeMutablePointer<Element>
+    @usableFromInline
+    let count: Int
+
+    init(_ elements: [Element]) {
+        count = elements.count
+        base = .allocate(capacity: Swift.max(count, 1))
+        base.initialize(from: elements, count: count)
+    }
+
+    @inlinable
+    subscript(index: Int) -> Element {
+        unsafeAddress { UnsafePointer(base + index) }
+    }
+
+    func free() {
+        base.deinitialize(count: count)
+        base.deallocate()
+    }
+}
+
+/// What `StateMachine.send` reads, laid out flat so that a step touches no reference count:
+/// the rules of state `s` are `ruleStart[s] ..< ruleStart[s + 1]`; the actions of rule `r` are
+/// `actions[actionStart[r] ..< actionStart[r + 1]]`; the entry and exit actions of state `s`
+/// are `stateActions[entryStart[s] ..< entryStart[s + 1]]` and likewise with `exitStart`.
+@usableFromInline
+struct DispatchTable<State, Event, Context>: Sendable {
+    @usableFromInline let states: FixedBuffer<State>
+    @usableFromInline let isFinal: FixedBuffer<Bool>
+    @usableFromInline let ruleStart: FixedBuffer<Int>
+    @usableFromInline let ruleEvent: FixedBuffer<Event>
+    /// 0: leaves the state, 1: internal, 2: refuses.
+    @usableFromInline let ruleKind: FixedBuffer<UInt8>
+    @usableFromInline let ruleTarget: FixedBuffer<Int>
+    @usableFromInline let ruleRejection: FixedBuffer<String>
+    @usableFromInline let ruleGuard: FixedBuffer<GuardBody<Context, Event>>
+    @usableFromInline let actionStart: FixedBuffer<Int>
+    @usableFromInline let actions: FixedBuffer<ActionBody<Context, Event>>
+    @usableFromInline let entryStart: FixedBuffer<Int>
+    @usableFromInline let exitStart: FixedBuffer<Int>
+    @usableFromInline let stateActions: FixedBuffer<ActionBody<Context, Event>>
+    /// The timers of state `s` are `timerDelay[timerStart[s] ..< timerStart[s + 1]]`.
+    @usableFromInline let timerStart: FixedBuffer<Int>
+    @usableFromInline let timerDelay: FixedBuffer<Duration>
+    /// Whether state `s` has timers or effects, so that entering or leaving it needs the runtime.
+    @usableFromInline let hasActivity: FixedBuffer<Bool>
+    @usableFromInline let hasEffects: FixedBuffer<Bool>
+
+    init(
+        states: [State], nodes: [StateNode<State, Event, Context>], rules: [TransitionRule<State, Event, Context>],
+        ruleStart: [Int]
+    ) where State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable {
+        let isFinal = nodes.map(\.isFinal)
+        let entry = nodes.map(\.entry)
+        let exit = nodes.map(\.exit)
+        self.states = FixedBuffer(states)
+        self.isFinal = FixedBuffer(isFinal)
+        self.ruleStart = FixedBuffer(ruleStart)
+        self.ruleEvent = FixedBuffer(rules.map(\.event))
+        self.ruleKind = FixedBuffer(rules.map(\.kind))
+        self.ruleTarget = FixedBuffer(rules.map(\.targetIndex))
+        self.ruleRejection = FixedBuffer(rules.map { $0.rejection ?? "" })
+        self.ruleGuard = FixedBuffer(rules.map { $0.guard?.body ?? .always })
+        self.actionStart = FixedBuffer(Self.starts(rules.map(\.actions.count)))
+        self.actions = FixedBuffer(rules.flatMap { $0.actions.map(\.body) })
+        self.entryStart = FixedBuffer(Self.starts(entry.map(\.count)))
+        self.exitStart = FixedBuffer(Self.starts(exit.map(\.count)).map { $0 + entry.joined().count })
+        self.stateActions = FixedBuffer(entry.joined().map(\.body) + exit.joined().map(\.body))
+        self.timerStart = FixedBuffer(Self.starts(nodes.map(\.timers.count)))
+        self.timerDelay = FixedBuffer(nodes.flatMap { $0.timers.map(\.delay) })
+        self.hasActivity = FixedBuffer(nodes.map { !$0.timers.isEmpty || !$0.effects.isEmpty })
+        self.hasEffects = FixedBuffer(nodes.map { !$0.effects.isEmpty })
+    }
+
+    private static func starts(_ counts: [Int]) -> [Int] {
+        var starts = [0]
+        for count in counts { starts.append(starts[starts.count - 1] + count) }
+        return starts
+    }
+
+    func free() {
+        states.free()
+        isFinal.free()
+        ruleStart.free()
+        ruleEvent.free()
+        ruleKind.free()
+        ruleTarget.free()
+        ruleRejection.free()
+        ruleGuard.free()
+        actionStart.free()
+        actions.free()
+        entryStart.free()
+        exitStart.free()
+        stateActions.free()
+        timerStart.free()
+        timerDelay.free()
+        hasActivity.free()
+        hasEffects.free()
+    }
+}
