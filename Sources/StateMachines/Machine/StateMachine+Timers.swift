@@ -29,14 +29,13 @@ extension StateMachine {
     /// Calls `body` with each timer of the current state, without allocating.
     @inlinable
     func forEachArmedTimer(_ body: (ArmedTimer) -> Void) {
-        let table = storage.table
-        var index = table.timerStart[stateIndex]
-        let end = table.timerStart[stateIndex &+ 1]
+        var index = storage.table.timerStart[stateIndex]
+        let end = storage.table.timerStart[stateIndex &+ 1]
         while index < end {
             body(
                 ArmedTimer(
-                    delay: table.timerDelay[index], stateIndex: stateIndex,
-                    timerIndex: index &- table.timerStart[stateIndex], epoch: epoch))
+                    delay: storage.table.timerDelay[index], stateIndex: stateIndex,
+                    timerIndex: index &- storage.table.timerStart[stateIndex], epoch: epoch))
             index &+= 1
         }
     }

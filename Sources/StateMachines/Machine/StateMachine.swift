@@ -55,17 +55,16 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @inlinable
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
-        let table = storage.table
         let source = stateIndex
-        if table.isFinal[source] {
-            return .refused(Refusal(state: table.states[source], event: event, reason: .finalState))
+        if storage.table.isFinal[source] {
+            return .refused(Refusal(state: storage.table.states[source], event: event, reason: .finalState))
         }
         var guardsFailed = false
-        var index = table.ruleStart[source]
-        let end = table.ruleStart[source &+ 1]
+        var index = storage.table.ruleStart[source]
+        let end = storage.table.ruleStart[source &+ 1]
         while index < end {
-            if table.ruleEvent[index] == event {
-                if table.ruleGuard[index].holds(context, event) {
+            if storage.table.ruleEvent[index] == event {
+                if storage.table.ruleGuard[index].holds(context, event) {
                     return take(ruleAt: index, event: event)
                 }
                 guardsFailed = true
@@ -76,34 +75,36 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     }
 
     @inlinable
+    @inline(__always)
     mutating func take(ruleAt index: Int, event: Event) -> Outcome<State, Event> {
-        let table = storage.table
         let source = stateIndex
-        switch table.ruleKind[index] {
+        switch storage.table.ruleKind[index] {
         case 1:
-            runActions(from: table.actionStart[index], to: table.actionStart[index &+ 1], event: event)
-            let state = table.states[source]
+            runActions(from: storage.table.actionStart[index], to: storage.table.actionStart[index &+ 1], event: event)
+            let state = storage.table.states[source]
             return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
         case 2:
             return .refused(rejection(ofRuleAt: index, event: event))
         default:
-            let target = table.ruleTarget[index]
-            let exit = (table.exitStart[source], table.exitStart[source &+ 1])
+            let target = storage.table.ruleTarget[index]
+            let exit = (storage.table.exitStart[source], storage.table.exitStart[source &+ 1])
             runActions(from: exit.0, to: exit.1, event: event, stateActions: true)
-            runActions(from: table.actionStart[index], to: table.actionStart[index &+ 1], event: event)
+            runActions(from: storage.table.actionStart[index], to: storage.table.actionStart[index &+ 1], event: event)
             stateIndex = target
             epoch &+= 1
             runActions(
-                from: table.entryStart[target], to: table.entryStart[target &+ 1], event: event, stateActions: true)
+                from: storage.table.entryStart[target], to: storage.table.entryStart[target &+ 1], event: event,
+                stateActions: true)
             return .transitioned(
                 Transition(
-                    source: table.states[source], target: table.states[target], trigger: .event(event),
+                    source: storage.table.states[source], target: storage.table.states[target], trigger: .event(event),
                     isInternal: false))
         }
     }
 
     /// Runs rule actions (or, with `stateActions`, entry and exit actions) `start ..< end`.
     @inlinable
+    @inline(__always)
     mutating func runActions(from start: Int, to end: Int, event: Event?, stateActions: Bool = false) {
         var index = start
         while index < end {
@@ -118,13 +119,15 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// Leaves the current state for `target` by a timer: exit actions, `actions`, entry actions.
     mutating func enter(_ target: Int, actions: [Action<Context, Event>]) {
-        let table = storage.table
         runActions(
-            from: table.exitStart[stateIndex], to: table.exitStart[stateIndex + 1], event: nil, stateActions: true)
+            from: storage.table.exitStart[stateIndex], to: storage.table.exitStart[stateIndex + 1], event: nil,
+            stateActions: true)
         for action in actions { action.body.run(&context, nil) }
         stateIndex = target
         epoch &+= 1
-        runActions(from: table.entryStart[target], to: table.entryStart[target + 1], event: nil, stateActions: true)
+        runActions(
+            from: storage.table.entryStart[target], to: storage.table.entryStart[target + 1], event: nil,
+            stateActions: true)
     }
 
     @inlinable

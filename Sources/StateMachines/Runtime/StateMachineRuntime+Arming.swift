@@ -30,14 +30,14 @@ extension StateMachineRuntime {
         guard !core.pointee.isStopped else { return }
         let state = core.pointee.machine.stateIndex
         guard activity[state] else { return }
-        let table = core.pointee.machine.storage.table
         let epoch = core.pointee.machine.entryCount
         let start = clock.now
         var earliest: C.Instant?
-        let first = table.timerStart[state]
-        for index in first..<table.timerStart[state + 1] {
+        let first = core.pointee.machine.storage.table.timerStart[state]
+        for index in first..<core.pointee.machine.storage.table.timerStart[state + 1] {
             let timer = ArmedTimer(
-                delay: table.timerDelay[index], stateIndex: state, timerIndex: index - first, epoch: epoch)
+                delay: core.pointee.machine.storage.table.timerDelay[index], stateIndex: state,
+                timerIndex: index - first, epoch: epoch)
             let deadline = start.advanced(by: timer.delay)
             core.pointee.armed.append((deadline, timer))
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
@@ -46,7 +46,7 @@ extension StateMachineRuntime {
             core.pointee.timerDriver?.cancel()
             startTimerDriver(until: earliest)
         }
-        if table.hasEffects[state] { startEffects() }
+        if core.pointee.machine.storage.table.hasEffects[state] { startEffects() }
     }
 
     @usableFromInline
