@@ -43,6 +43,7 @@ let package = Package(
         ),
 
         .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting"]),
+        .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
     ]

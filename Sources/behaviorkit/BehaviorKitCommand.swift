@@ -8,6 +8,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
         subcommands: [
             TourCommand.self,
             VehicleCommand.self,
+            PhoneCommand.self,
             DiagramCommand.self,
         ]
     )
