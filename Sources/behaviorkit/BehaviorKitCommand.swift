@@ -9,6 +9,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             TourCommand.self,
             VehicleCommand.self,
             PhoneCommand.self,
+            MoviesCommand.self,
             DiagramCommand.self,
         ]
     )

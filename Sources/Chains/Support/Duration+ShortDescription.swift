@@ -5,7 +5,8 @@ extension Duration {
         let nanoseconds = Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
         let magnitude = abs(nanoseconds)
         func rounded(_ value: Double) -> String {
-            value >= 100 || value == value.rounded() ? "\(Int(value.rounded()))" : "\((value * 10).rounded() / 10)"
+            let tenths = (value * 10).rounded() / 10
+            return value >= 100 || tenths == tenths.rounded() ? "\(Int(tenths.rounded()))" : "\(tenths)"
         }
         switch magnitude {
         case 1e9...: return "\(rounded(nanoseconds / 1e9)) s"

@@ -21,6 +21,7 @@ public enum Tour {
     public static let stops: [TourStop] = [
         VehicleScenario.tourStop,
         PhoneScenario.tourStop,
+        MoviesScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.
