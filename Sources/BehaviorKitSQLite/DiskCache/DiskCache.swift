@@ -23,6 +23,7 @@ public final class DiskCache<Key: Hashable & Sendable & Codable, Value: Sendable
         case rebuild
     }
 
+    /// The tier's name in statistics and errors.
     public let name: String
     /// The cache's file.
     public let path: String
@@ -79,6 +80,10 @@ public final class DiskCache<Key: Hashable & Sendable & Codable, Value: Sendable
         }
     }
 
+    /// The value for `key`, marked as the most recently used; `nil` when absent, or when the stored
+    /// value no longer decodes as `Value` (the entry is then removed).
+    ///
+    /// - Throws: ``DiskCacheError`` naming the file when it cannot be read.
     public func lookup(_ key: Key) async throws -> Value? {
         let keyData = try encode(key)
         let data = try await perform { db -> Data? in
@@ -101,6 +106,10 @@ public final class DiskCache<Key: Hashable & Sendable & Codable, Value: Sendable
         }
     }
 
+    /// Stores `value` for `key` as the most recently used entry, then evicts the least recently
+    /// used entries while the size or count limit is passed.
+    ///
+    /// - Throws: ``DiskCacheError`` naming the file when it cannot be written.
     public func store(_ value: Value, for key: Key) async throws {
         let keyData = try encode(key)
         let valueData = try encode(value)
@@ -116,6 +125,9 @@ public final class DiskCache<Key: Hashable & Sendable & Codable, Value: Sendable
         }
     }
 
+    /// Removes the entry for `key`, if any.
+    ///
+    /// - Throws: ``DiskCacheError`` naming the file when it cannot be written.
     public func remove(_ key: Key) async throws {
         let keyData = try encode(key)
         try await perform { db in try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [keyData]) }

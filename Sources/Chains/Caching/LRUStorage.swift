@@ -23,6 +23,8 @@ struct LRUStorage<Key: Hashable, Value> {
     @usableFromInline var oldest = -1
     @usableFromInline var totalCost = 0
     @usableFromInline var evictions = 0
+    /// The reads of a ``TieredLookup`` whose front tier this cache is.
+    @usableFromInline var frontCounters = FrontReadCounters()
 
     @usableFromInline
     init() {}
@@ -43,11 +45,24 @@ struct LRUStorage<Key: Hashable, Value> {
         return entries[slot].value
     }
 
+    /// Unlinks `slot` and links it as the most recently used, in one pass over the slots'
+    /// storage (the hit path: no bounds or uniqueness check per link).
     @inlinable
     mutating func moveToFront(_ slot: Int) {
         guard slot != newest else { return }
-        unlink(slot)
-        link(slot)
+        var (newest, oldest) = (self.newest, self.oldest)
+        entries.withUnsafeMutableBufferPointer { entries in
+            let newer = entries[slot].newer
+            let older = entries[slot].older
+            if newer >= 0 { entries[newer].older = older } else { newest = older }
+            if older >= 0 { entries[older].newer = newer } else { oldest = newer }
+            entries[slot].newer = -1
+            entries[slot].older = newest
+            if newest >= 0 { entries[newest].newer = slot }
+            newest = slot
+            if oldest < 0 { oldest = slot }
+        }
+        (self.newest, self.oldest) = (newest, oldest)
     }
 
     @inlinable
@@ -126,9 +141,9 @@ struct LRUStorage<Key: Hashable, Value> {
     }
 
     mutating func removeAll() {
-        let evictions = self.evictions
+        let (evictions, frontCounters) = (self.evictions, self.frontCounters)
         self = LRUStorage()
-        self.evictions = evictions
+        (self.evictions, self.frontCounters) = (evictions, frontCounters)
     }
 
     /// The keys, most recently used first.

@@ -113,14 +113,17 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 }
 
 extension MemoryCache: LookupStore {
+    /// The value for `key`, as ``value(forKey:)``.
     public func lookup(_ key: Key) async throws -> Value? {
         value(forKey: key)
     }
 
+    /// Stores `value` for `key` at cost 0, as ``setValue(_:forKey:cost:timeToLive:)``.
     public func store(_ value: Value, for key: Key) async throws {
         setValue(value, forKey: key)
     }
 
+    /// Removes the value for `key`, as ``removeValue(forKey:)``.
     public func remove(_ key: Key) async throws {
         removeValue(forKey: key)
     }

@@ -50,6 +50,7 @@ public protocol LookupStore<Key, Value>: LookupTier {
 /// let primary = LookupSource<Int, Movie>(name: "primary") { id in try await api.movie(id) }
 /// ```
 public struct LookupSource<Key: Hashable & Sendable, Value: Sendable>: LookupTier {
+    /// The tier's name in statistics and errors.
     public let name: String
 
     private let body: @Sendable (Key) async throws -> Value?
@@ -60,6 +61,7 @@ public struct LookupSource<Key: Hashable & Sendable, Value: Sendable>: LookupTie
         self.body = body
     }
 
+    /// Runs the closure for `key`.
     public func lookup(_ key: Key) async throws -> Value? {
         try await body(key)
     }

@@ -13,6 +13,10 @@ public import BehaviorKitSync
 ///   cool-down on the injected clock.
 /// - Each tier keeps ``LookupTierStatistics``: hits, misses, errors and latency.
 ///
+/// When the first tier is a ``MemoryCache``, a hit there takes a fast path: one lock, no
+/// dynamic call, one read in 64 timed. (Its counts live in the cache, so a cache that is the
+/// first tier of two lookups shows the reads of both.)
+///
 /// ```swift
 /// let movies = TieredLookup<Int, Movie>([
 ///     MemoryCache(countLimit: 500), diskCache,
@@ -66,7 +70,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
         self.front = tiers.first as? MemoryCache<Key, Value>
         self.name = name
         self.clock = ClockReader(clock)
-        self.counters = LockedValue(LookupCounters(tierNames: tiers.map(\.name), hasFront: front != nil))
+        self.counters = LockedValue(LookupCounters(tierNames: tiers.map(\.name)))
         self.breakers = LockedValue(
             self.tiers.map { tier in
                 tier.store == nil ? circuitBreaker.map(CircuitBreaker.init(policy:)) : nil
@@ -98,21 +102,24 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
         guard let front, policy.readsCaches else {
             return try await lookUpBelowFront(key, policy: policy, from: 0)
         }
-        let timed = counters.withLock { $0.beginFrontRead() }
-        let start = timed ? clock.now : .zero
-        let value = front.value(forKey: key)
-        if timed || value == nil {
-            let latency = timed ? clock.now - start : nil
-            counters.withLock { $0.endFrontRead(hit: value != nil, latency: latency) }
+        if let value = front.frontValue(forKey: key, timing: clock) {
+            return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
         }
-        if let value { return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0) }
         return try await lookUpBelowFront(key, policy: policy, from: 1)
     }
 
     /// A snapshot of every tier's statistics.
     public var statistics: LookupStatistics {
         let openCircuits = breakers.withLock { $0.map { $0?.isOpen ?? false } }
-        var statistics = counters.withLock { $0.snapshot }
+        var statistics = counters.withLock { $0.statistics }
+        if let front {
+            let fast = front.frontCounters
+            statistics.tiers[0].hits = fast.reads - fast.misses
+            statistics.tiers[0].misses = fast.misses
+            statistics.tiers[0].timedReads = fast.timedReads
+            statistics.tiers[0].totalLatency = fast.totalLatency
+            statistics.tiers[0].maxLatency = fast.maxLatency
+        }
         for index in statistics.tiers.indices { statistics.tiers[index].isCircuitOpen = openCircuits[index] }
         return statistics
     }

@@ -4,8 +4,9 @@ import Foundation
 
 /// Builds the chains of scenario 3: the main one, and a dummy one for tests.
 public enum MovieChain {
-    /// How long the simulated endpoints take.
+    /// How long the simulated primary endpoint takes.
     public static let primaryDelay: Duration = .milliseconds(20)
+    /// How long the simulated fallback endpoint takes.
     public static let fallbackDelay: Duration = .milliseconds(50)
 
     /// `memory → disk → primary → fallback → end of chain`.
@@ -48,8 +49,10 @@ public enum MovieChain {
 
 /// Asks a chain for movies; works with whichever chain it is given.
 public struct MovieController: Sendable {
+    /// The chain asked.
     public let chain: TieredLookup<Int, MovieItem>
 
+    /// Creates a controller over `chain`.
     public init(chain: TieredLookup<Int, MovieItem>) {
         self.chain = chain
     }

@@ -4,6 +4,7 @@ public import Chains
 /// A simulated web endpoint: a source tier that takes `delay` on its clock and fails at a
 /// seeded rate.
 public struct MovieEndpoint<C: Clock<Duration>>: LookupTier {
+    /// The endpoint's name: `primary` or `fallback`.
     public let name: String
     /// How long each call takes, on `clock`.
     public let delay: Duration
@@ -26,6 +27,7 @@ public struct MovieEndpoint<C: Clock<Duration>>: LookupTier {
         self.random = LockedValue(SeededRandom(seed: seed))
     }
 
+    /// Waits `delay`, then fails at the seeded rate or answers from the catalog.
     public func lookup(_ id: Int) async throws -> MovieItem? {
         try await clock.sleep(for: delay)
         if random.withLock({ $0.nextUnit() }) < failureRate {
@@ -37,7 +39,9 @@ public struct MovieEndpoint<C: Clock<Duration>>: LookupTier {
 
 /// A simulated endpoint's failure.
 public struct MovieEndpointError: Error, CustomStringConvertible, Sendable {
+    /// The endpoint that failed.
     public let endpoint: String
+    /// The movie asked for.
     public let movieID: Int
 
     public var description: String { "503 Service Unavailable" }

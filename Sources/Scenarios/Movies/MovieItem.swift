@@ -1,10 +1,15 @@
 /// A movie, as the article's `MovieItem`.
 public struct MovieItem: Codable, Hashable, Sendable {
+    /// The movie's id.
     public let movieID: Int
+    /// Its title.
     public let title: String
+    /// A line about it.
     public let synopsis: String
+    /// The year it came out.
     public let year: Int
 
+    /// Creates a movie.
     public init(movieID: Int, title: String, synopsis: String, year: Int) {
         self.movieID = movieID
         self.title = title
@@ -22,6 +27,7 @@ public struct MovieCatalog: Sendable {
     /// The article asks for ids 0…10000: the last one is not in the catalog.
     public static let article = MovieCatalog(size: 10_000)
 
+    /// A catalog of the movies `0..<size`.
     public init(size: Int) {
         self.size = size
     }
