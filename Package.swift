@@ -11,10 +11,12 @@ let package = Package(
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "Chains", targets: ["Chains"]),
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
+        .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -31,8 +33,14 @@ let package = Package(
         // Manual clock and conformance kits for users' tests.
         .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit"]),
 
+        // Durable adapters on SQLite (GRDB), so that the core modules stay dependency-free.
+        .target(
+            name: "BehaviorKitSQLite",
+            dependencies: ["Chains", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
         // The five systems of SCENARIOS.md, written on the public API only.
-        .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+        .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite"]),
 
         .executableTarget(
             name: "behaviorkit",
@@ -44,6 +52,8 @@ let package = Package(
 
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
+        .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"]),
+        .testTarget(name: "BehaviorKitSQLiteTests", dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
     ]

@@ -8,6 +8,8 @@ struct BehaviorKitCommand: AsyncParsableCommand {
         subcommands: [
             TourCommand.self,
             VehicleCommand.self,
+            PhoneCommand.self,
+            MoviesCommand.self,
             DiagramCommand.self,
         ]
     )

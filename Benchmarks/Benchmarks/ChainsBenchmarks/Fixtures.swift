@@ -1,0 +1,64 @@
+import BehaviorKitSync
+import Chains
+
+/// Four cheap steps, so that what the pipeline benchmarks measure is the chaining itself.
+struct AddOne: Handler {
+    @inlinable
+    func handle(_ input: Int, next: (Int) throws -> Int) throws -> Int { try next(input &+ 1) }
+}
+
+struct Below: Handler {
+    let limit: Int
+    @inlinable
+    func handle(_ input: Int, next: (Int) throws -> Int) throws -> Int {
+        if input >= limit { throw TooLarge(value: input) }
+        return try next(input)
+    }
+}
+
+struct TimesThree: Handler {
+    @inlinable
+    func handle(_ input: Int, next: (Int) throws -> Int) throws -> Int { try next(input &* 3) }
+}
+
+struct XorMask: Handler {
+    let mask: Int
+    @inlinable
+    func handle(_ input: Int, next: (Int) throws -> Int) throws -> Int { try next(input ^ mask) }
+}
+
+struct TooLarge: Error {
+    let value: Int
+}
+
+let limit = Int.max / 4
+let mask = 0x5A5A
+
+/// The same four steps written inline: the floor of both pipeline benchmarks.
+@inline(__always)
+func inlineSteps(_ input: Int) throws(TooLarge) -> Int {
+    var value = input &+ 1
+    if value >= limit { throw TooLarge(value: value) }
+    value = value &* 3
+    return value ^ mask
+}
+
+/// A `Lock`-guarded dictionary: the floor of the cache benchmarks.
+final class LockedDictionary: @unchecked Sendable {
+    let lock = Lock()
+    var dictionary: [Int: Int] = [:]
+
+    @inline(__always)
+    func value(forKey key: Int) -> Int? {
+        lock.withLock { dictionary[key] }
+    }
+}
+
+/// Keys in 0..<count in a fixed pseudo-random order, `1 << 16` of them.
+func randomKeys(below count: Int) -> [Int] {
+    var state: UInt64 = 0x5EED
+    return (0..<(1 << 16)).map { _ in
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Int((state >> 33) % UInt64(count))
+    }
+}

@@ -1,1 +1,0 @@
-// The Chains module: handler pipelines and tiered lookups.

@@ -1,0 +1,66 @@
+/// One link of a chain of responsibility: it receives an input and may answer it, transform it
+/// and pass it on, or stop the chain with an error.
+///
+/// A handler gets the rest of the chain as `next`. It answers by returning without calling
+/// `next`, passes on by returning `try next(input)` (with the input changed or not), and stops
+/// by throwing. Handlers are composed two ways: statically with ``HandlerBuilder`` (or `|>` and
+/// ``link(with:)``), which folds them into nested generic types the compiler specialises and
+/// inlines, or at run time with ``HandlerList``, an array of `any Handler`.
+///
+/// ```swift
+/// struct Trim: Handler {
+///     func handle(_ input: String, next: (String) throws -> String) throws -> String {
+///         try next(input.trimmingCharacters(in: .whitespaces))
+///     }
+/// }
+/// let pipeline = Pipeline { Trim(); NonEmptyValidator(); LengthValidator(exactly: 11) }
+/// try pipeline.run("  79634480209 ")   // "79634480209"
+/// ```
+///
+/// Handlers are synchronous: a chain of checks and transformations runs at the cost of the same
+/// steps written inline. For chains that reach caches, disks and networks, see ``TieredLookup``.
+public protocol Handler<Input, Output>: Sendable {
+    /// What the handler receives and passes on.
+    associatedtype Input
+    /// What the chain answers.
+    associatedtype Output
+
+    /// Handles `input`: answers it, or passes it (possibly transformed) to `next`, or throws.
+    ///
+    /// - Parameters:
+    ///   - input: the value to handle.
+    ///   - next: the rest of the chain; call it at most once to pass the input on.
+    func handle(_ input: Input, next: (Input) throws -> Output) throws -> Output
+}
+
+extension Handler {
+    /// Runs the chain with `terminal` as its end: what answers when every handler passed on.
+    ///
+    /// ```swift
+    /// let answer = try chain.handle(request) { _ in Response.notFound }
+    /// ```
+    @inlinable
+    public func handle(_ input: Input, terminal: (Input) throws -> Output) throws -> Output {
+        try handle(input, next: terminal)
+    }
+}
+
+extension Handler where Input == Output {
+    /// Runs the chain and answers with whatever value comes out of its end.
+    ///
+    /// For a pipeline of validators and formatters this is the checked, formatted value.
+    ///
+    /// ```swift
+    /// let phone = NonEmptyValidator() |> MaskFormatter("+X (XXX) XXX XX-XX")
+    /// try phone.run("79634480209")   // "+7 (963) 448 02-09"
+    /// ```
+    @inlinable
+    public func run(_ input: Input) throws -> Output {
+        try handle(input, next: _identity)
+    }
+}
+
+/// The end of a pipeline: answers with its input.
+@inlinable
+@inline(__always)
+func _identity<Value>(_ value: Value) -> Value { value }

@@ -1,0 +1,28 @@
+/// Stops a pipeline when the value is empty (or, if asked, only whitespace).
+///
+/// ```swift
+/// try NonEmptyValidator().run("")
+/// // throws: non-empty: expected at least one character, got 0 in ""
+/// ```
+public struct NonEmptyValidator: Handler {
+    public typealias Input = String
+    public typealias Output = String
+
+    /// Whether a value of only whitespace counts as empty.
+    public let ignoresWhitespace: Bool
+
+    /// Creates the rule; with `ignoringWhitespace`, `"  "` is empty too.
+    public init(ignoringWhitespace: Bool = false) {
+        self.ignoresWhitespace = ignoringWhitespace
+    }
+
+    @inlinable
+    public func handle(_ input: String, next: (String) throws -> String) throws -> String {
+        if input.isEmpty || (ignoresWhitespace && input.allSatisfy(\.isWhitespace)) {
+            throw RuleViolation(
+                rule: "non-empty", expected: "at least one character",
+                found: input.isEmpty ? "0" : "only whitespace", input: input)
+        }
+        return try next(input)
+    }
+}

@@ -1,0 +1,16 @@
+extension Duration {
+    /// The duration in the largest unit that keeps it at 1 or more: `20 ms`, `12.5 µs`, `0 ns`.
+    var display: String {
+        let nanoseconds = Double(components.seconds) * 1e9 + Double(components.attoseconds) / 1e9
+        func rounded(_ value: Double) -> String {
+            let tenths = (value * 10).rounded() / 10
+            return value >= 100 || tenths == tenths.rounded() ? "\(Int(tenths.rounded()))" : "\(tenths)"
+        }
+        switch abs(nanoseconds) {
+        case 1e9...: return "\(rounded(nanoseconds / 1e9)) s"
+        case 1e6...: return "\(rounded(nanoseconds / 1e6)) ms"
+        case 1e3...: return "\(rounded(nanoseconds / 1e3)) µs"
+        default: return "\(rounded(nanoseconds)) ns"
+        }
+    }
+}
