@@ -14,7 +14,8 @@ let package = Package(
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -43,6 +44,13 @@ let package = Package(
         ),
 
         .testTarget(name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting"]),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "Commands", "BehaviorKitTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
     ]
