@@ -19,7 +19,9 @@ public struct TourStop: Sendable {
 /// Each scenario adds its stop here (one line) when it lands.
 public enum Tour {
     public static let stops: [TourStop] = [
-        VehicleScenario.tourStop
+        GarageScenario.tourStop,
+        CartScenario.tourStop,
+        VehicleScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.
