@@ -12,7 +12,7 @@ let package = Package(
     name: "BehaviorKitBenchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(path: "../"),
+        .package(name: "BehaviorKit", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [

@@ -7,7 +7,7 @@ extension UndoHistory {
     /// try await history.group("Move 3 shapes") { step in
     ///     for shape in selection { try await step(Move(shape, by: offset)) }
     /// }
-    /// await history.undoActionName  // "Move 3 shapes": one undo moves all three back
+    /// history.undoActionName  // "Move 3 shapes": one undo moves all three back
     /// ```
     ///
     /// The commands run as the body performs them; other operations on the history may run in
@@ -15,7 +15,7 @@ extension UndoHistory {
     /// nothing records nothing.
     ///
     /// - Throws: ``TransactionError`` naming the step that failed.
-    public nonisolated func group<Result>(
+    public func group<Result>(
         _ name: String, cost: Int = 0, _ body: (TransactionScope) async throws -> Result
     ) async throws(TransactionError) -> Result {
         let scope = TransactionScope(name: name, observer: nil)

@@ -2,8 +2,8 @@ extension UndoHistory {
     /// What an undo menu needs, read at one instant.
     public var status: UndoHistoryStatus {
         UndoHistoryStatus(
-            undoActionName: done.last?.command.name, redoActionName: undone.last?.command.name,
-            undoCount: done.count, redoCount: undone.count, isClean: isClean)
+            undoActionName: undoActionName, redoActionName: redoActionName, undoCount: done.count,
+            redoCount: undone.count, isClean: isClean)
     }
 
     /// Whether there is something to undo.
@@ -33,7 +33,7 @@ extension UndoHistory {
     /// Makes the current state the save point (call it after saving the document).
     public func markClean() {
         cleanIndex = done.count
-        notify { .markedClean }
+        if !streams.isEmpty { tell(.markedClean) }
     }
 
     /// Forgets every step, undo and redo; the save point becomes unreachable unless the history
@@ -42,6 +42,6 @@ extension UndoHistory {
         let wasClean = isClean
         forgetAll()
         if wasClean { cleanIndex = 0 }
-        notify { .cleared }
+        if !streams.isEmpty { tell(.cleared) }
     }
 }

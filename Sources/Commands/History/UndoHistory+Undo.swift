@@ -1,38 +1,42 @@
 extension UndoHistory {
     /// Undoes the last step and moves it to the redo stack.
     ///
-    /// - Returns: the command undone (its `name` is the action's).
+    /// The step's name is then ``redoActionName``.
+    ///
     /// - Throws: ``UndoHistoryError/nothingToUndo``, or ``UndoHistoryError/undoFailed(action:error:)``
     ///   when the command's `undo()` threw (the step then stays where it was).
-    @discardableResult
-    public func undo() async throws(UndoHistoryError) -> any Command {
-        if busy { await waitForTurn() }
-        busy = true
-        defer { passTurn() }
-        return try await undoLast()
+    public func undo() async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard let entry = done.popLast() else {
+            endTurn()
+            throw .nothingToUndo
+        }
+        do {
+            try await entry.command.undo()
+        } catch {
+            throw failed(entry, undoing: true, error: error)
+        }
+        didUndo(entry)
     }
 
     /// Redoes the step undone last.
     ///
-    /// - Returns: the command redone.
+    /// The step's name is then ``undoActionName``.
+    ///
     /// - Throws: ``UndoHistoryError/nothingToRedo``, or ``UndoHistoryError/redoFailed(action:error:)``
     ///   when the command's `execute()` threw (the step then stays on the redo stack).
-    @discardableResult
-    public func redo() async throws(UndoHistoryError) -> any Command {
-        if busy { await waitForTurn() }
-        busy = true
-        defer { passTurn() }
-        guard let entry = undone.popLast() else { throw .nothingToRedo }
+    public func redo() async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard let entry = undone.popLast() else {
+            endTurn()
+            throw .nothingToRedo
+        }
         do {
             try await entry.command.execute()
         } catch {
-            undone.append(entry)
-            throw .redoFailed(action: entry.command.name, error: error)
+            throw failed(entry, undoing: false, error: error)
         }
-        done.append(entry)
-        totalCost += entry.cost
-        notify { .redone(entry.command.name) }
-        return entry.command
+        didRedo(entry)
     }
 
     /// Undoes only the step at `index` (0 is the oldest), leaving the later steps done, as the
@@ -41,27 +45,24 @@ extension UndoHistory {
     /// Undoing a step below the save point makes the saved state unreachable (``isClean`` stays
     /// `false` until ``markClean()``).
     ///
-    /// - Returns: the command undone.
     /// - Throws: ``UndoHistoryError/noEntry(index:count:)`` or ``UndoHistoryError/undoFailed(action:error:)``.
-    @discardableResult
-    public func undo(at index: Int) async throws(UndoHistoryError) -> any Command {
-        if busy { await waitForTurn() }
-        busy = true
-        defer { passTurn() }
-        guard done.indices.contains(index) else { throw .noEntry(index: index, count: done.count) }
-        if index == done.count - 1 { return try await undoLast() }
-        let entry = done[index]
+    public func undo(at index: Int) async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard done.indices.contains(index) else {
+            let count = done.count
+            endTurn()
+            throw .noEntry(index: index, count: count)
+        }
+        let entry = done.remove(at: index)
         do {
             try await entry.command.undo()
         } catch {
+            done.insert(entry, at: index)
+            endTurn()
             throw .undoFailed(action: entry.command.name, error: error)
         }
-        done.remove(at: index)
-        totalCost -= entry.cost
-        if let clean = cleanIndex, index < clean { cleanIndex = nil }
-        undone.append(entry)
-        notify { .undone(entry.command.name) }
-        return entry.command
+        if index < done.count, let clean = cleanIndex, index < clean { cleanIndex = nil }
+        didUndo(entry)
     }
 
     /// Undoes every step, newest first.
@@ -71,29 +72,20 @@ extension UndoHistory {
     ///   (the steps after it stay undone, the rest stay done).
     @discardableResult
     public func undoAll() async throws(UndoHistoryError) -> Int {
-        if busy { await waitForTurn() }
-        busy = true
-        defer { passTurn() }
+        if !takeTurn() { await waitForTurn() }
         var count = 0
-        while !done.isEmpty {
-            try await undoLast()
+        while let entry = done.popLast() {
+            do {
+                try await entry.command.undo()
+            } catch {
+                throw failed(entry, undoing: true, error: error)
+            }
+            totalCost -= entry.cost
+            undone.append(entry)
+            if !streams.isEmpty { tell(.undone(entry.command.name)) }
             count += 1
         }
+        endTurn()
         return count
-    }
-
-    @discardableResult
-    func undoLast() async throws(UndoHistoryError) -> any Command {
-        guard let entry = done.popLast() else { throw .nothingToUndo }
-        do {
-            try await entry.command.undo()
-        } catch {
-            done.append(entry)
-            throw .undoFailed(action: entry.command.name, error: error)
-        }
-        totalCost -= entry.cost
-        undone.append(entry)
-        notify { .undone(entry.command.name) }
-        return entry.command
     }
 }

@@ -3,19 +3,22 @@ import BehaviorKitSync
 /// The engine behind the invokers: a queue run one command at a time, in order, by one drain
 /// task at a time, and the outcomes it keeps.
 ///
-/// Submitting takes the lock once; the drain task takes the whole queue at once, so a burst
-/// costs one task and two lock acquisitions per command (take, record).
+/// Submitting takes the lock once and stores the command as it is; the drain task takes the
+/// whole queue at once and records the outcomes of a run together, so a burst costs one task
+/// and about one lock acquisition per command. The rare `perform` callers wait aside, keyed by
+/// their command's place in the queue, so that plain submissions carry nothing extra.
 final class InvokerCore: @unchecked Sendable {
-    struct Job {
-        var command: any Command
-        var waiter: CheckedContinuation<Void, any Error>?
-    }
+    typealias Waiter = CheckedContinuation<Void, any Error>
 
     private let lock = Lock()
-    private var queue: [Job] = []
+    private var queue: [any Command] = []
+    /// The `perform` callers waiting for queued commands, by index in `queue`.
+    private var queueWaiters: [Int: Waiter] = [:]
     private var draining = false
     private var running = 0
-    private var outcomeLog: [CommandOutcome] = []
+    /// The outcomes kept, oldest first, as the runs that produced them (moved in whole).
+    private var outcomeRuns: [[CommandOutcome]] = []
+    private var outcomesKept = 0
     private var finished = 0
     private var failed = 0
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -25,9 +28,10 @@ final class InvokerCore: @unchecked Sendable {
         self.outcomeLimit = max(0, outcomeLimit)
     }
 
-    func enqueue(_ job: Job) {
+    func enqueue(_ command: consuming any Command, waiter: Waiter? = nil) {
         lock.lock()
-        queue.append(job)
+        if let waiter { queueWaiters[queue.count] = waiter }
+        queue.append(command)
         let start = !draining
         draining = true
         lock.unlock()
@@ -36,7 +40,7 @@ final class InvokerCore: @unchecked Sendable {
 
     func enqueue(contentsOf commands: some Sequence<any Command>) {
         lock.lock()
-        for command in commands { queue.append(Job(command: command, waiter: nil)) }
+        queue.append(contentsOf: commands)
         let start = !draining && !queue.isEmpty
         if start { draining = true }
         lock.unlock()
@@ -47,48 +51,77 @@ final class InvokerCore: @unchecked Sendable {
         Task { await self.drain() }
     }
 
+    /// Runs the queue until it is empty. Takes the lock once per run of commands: to record
+    /// the outcomes of the run before and take the next run (and before a `perform` caller
+    /// resumes, so that it sees its outcome).
     @concurrent
     private func drain() async {
-        var batch: [Job] = []
+        var batch: [any Command] = []
+        var waiters: [Int: Waiter] = [:]
+        var results: [CommandOutcome] = []
         while true {
             lock.lock()
+            let forgotten = commit(&results)
             swap(&batch, &queue)
+            swap(&waiters, &queueWaiters)
             if batch.isEmpty {
                 draining = false
-                let waiters = idleWaiters
+                let idle = idleWaiters
                 idleWaiters = []
                 lock.unlock()
-                for waiter in waiters { waiter.resume() }
+                for waiter in idle { waiter.resume() }
                 return
             }
             running = batch.count
             lock.unlock()
-            for job in batch {
+            withExtendedLifetime(forgotten) {}  // release the oldest outcomes outside the lock
+            // Move each command out of the batch, oldest first, and into its outcome: the
+            // drain task copies no command (copies of commands that share a receiver would
+            // contend for its reference count with the submitting thread).
+            batch.reverse()
+            var index = 0
+            while let command = batch.popLast() {
+                let waiter = waiters.isEmpty ? nil : waiters.removeValue(forKey: index)
+                index += 1
                 do {
-                    try await job.command.execute()
-                    record(.finished(job.command))
-                    job.waiter?.resume()
+                    try await command.execute()
+                    results.append(.finished(command))
+                    if let waiter {
+                        _ = lock.withLock { commit(&results) }
+                        waiter.resume()
+                    }
                 } catch {
-                    record(.failed(job.command, error: error))
-                    job.waiter?.resume(throwing: error)
+                    results.append(.failed(command, error: error))
+                    if let waiter {
+                        _ = lock.withLock { commit(&results) }
+                        waiter.resume(throwing: error)
+                    }
                 }
             }
-            batch.removeAll(keepingCapacity: true)
         }
     }
 
-    private func record(_ outcome: CommandOutcome) {
-        lock.lock()
-        running -= 1
-        if outcome.isFinished { finished += 1 } else { failed += 1 }
+    /// Counts and keeps `results`, and empties it. Called with the lock held.
+    ///
+    /// - Returns: the runs of outcomes no longer kept, for the caller to release after unlocking.
+    private func commit(_ results: inout [CommandOutcome]) -> [[CommandOutcome]] {
+        guard !results.isEmpty else { return [] }
+        var forgotten: [[CommandOutcome]] = []
+        running -= results.count
+        for outcome in results {
+            if case .finished = outcome { finished += 1 } else { failed += 1 }
+        }
         if outcomeLimit > 0 {
-            outcomeLog.append(outcome)
-            // Trim in chunks so that keeping the last N outcomes costs O(1) amortised.
-            if outcomeLog.count >= 2 * outcomeLimit {
-                outcomeLog.removeFirst(outcomeLog.count - outcomeLimit)
+            outcomesKept += results.count
+            outcomeRuns.append(results)
+            // Forget whole runs while the others still hold the last `outcomeLimit`.
+            while let oldest = outcomeRuns.first, outcomesKept - oldest.count >= outcomeLimit {
+                outcomesKept -= oldest.count
+                forgotten.append(outcomeRuns.removeFirst())
             }
         }
-        lock.unlock()
+        results = []
+        return forgotten
     }
 
     func idle() async {
@@ -105,7 +138,7 @@ final class InvokerCore: @unchecked Sendable {
     }
 
     var outcomes: [CommandOutcome] {
-        lock.withLock { Array(outcomeLog.suffix(outcomeLimit)) }
+        lock.withLock { Array(outcomeRuns.joined().suffix(outcomeLimit)) }
     }
 
     var counts: (finished: Int, failed: Int, waiting: Int) {

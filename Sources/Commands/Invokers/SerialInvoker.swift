@@ -20,8 +20,8 @@ public final class SerialInvoker: Sendable {
     }
 
     /// Queues `command` to run after every command submitted before it.
-    public func submit(_ command: any Command) {
-        core.enqueue(InvokerCore.Job(command: command, waiter: nil))
+    public func submit(_ command: consuming any Command) {
+        core.enqueue(command)
     }
 
     /// Queues `commands` in order, under one acquisition of the lock.
@@ -34,7 +34,7 @@ public final class SerialInvoker: Sendable {
     /// - Throws: what the command's `execute()` threw (the outcome is kept as well).
     public func perform(_ command: any Command) async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            core.enqueue(InvokerCore.Job(command: command, waiter: continuation))
+            core.enqueue(command, waiter: continuation)
         }
     }
 

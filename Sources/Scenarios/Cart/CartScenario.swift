@@ -41,15 +41,21 @@ public enum CartScenario {
             switch line {
             case .add(let item, let count): try await history.perform(cart.adding(item, count))
             case .reduce(let item, let count): try await history.perform(cart.reducing(item, count))
-            case .undo: console.print("Undid \(try await history.undo().name)")
-            case .undoAt(let index): console.print("Undid \(try await history.undo(at: index).name)")
+            case .undo:
+                try await history.undo()
+                console.print("Undid \(history.redoActionName ?? "")")
+            case .undoAt(let index):
+                try await history.undo(at: index)
+                console.print("Undid \(history.redoActionName ?? "")")
             case .undoAll:
                 let count = try await history.undoAll()
                 console.print("Undid \(quantity(count, "action"))")
-            case .redo: console.print("Redid \(try await history.redo().name)")
+            case .redo:
+                try await history.redo()
+                console.print("Redid \(history.undoActionName ?? "")")
             case .history:
-                let undo = await history.undoActionNames.enumerated().map { "[\($0.offset)] \($0.element)" }
-                let redo = await history.redoActionNames
+                let undo = history.undoActionNames.enumerated().map { "[\($0.offset)] \($0.element)" }
+                let redo = history.redoActionNames
                 console.print("can undo: \(undo.isEmpty ? "nothing" : undo.joined(separator: ", "))")
                 console.print("can redo: \(redo.isEmpty ? "nothing" : redo.joined(separator: ", "))")
             }
