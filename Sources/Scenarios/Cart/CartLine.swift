@@ -1,11 +1,18 @@
 /// One line of a cart session: an edit or a history operation.
 public enum CartLine: Hashable, Sendable {
+    /// `add apple 2`: adds goods.
     case add(item: String, count: Int)
+    /// `reduce apple 1`: takes goods out.
     case reduce(item: String, count: Int)
+    /// `undo`: undoes the last edit.
     case undo
+    /// `undo all`: undoes every edit.
     case undoAll
+    /// `undo at 1`: undoes only the edit at that index (0 is the oldest).
     case undoAt(Int)
+    /// `redo`: redoes the edit undone last.
     case redo
+    /// `history`: lists what can be undone and redone.
     case history
 
     /// What a session understands, for error messages.
