@@ -46,6 +46,27 @@ struct SerialInvokerTests {
         #expect(trace.lines == ["slow", "do fast"])
     }
 
+    @Test func performOnAnIdleInvokerRunsAtOnceAndLaterSubmissionsWait() async throws {
+        let invoker = SerialInvoker()
+        let gate = AsyncGate()
+        let slow = ClosureCommand("slow") {
+            trace("slow starts")
+            await gate.wait()
+            trace("slow ends")
+        }
+        let performing = Task { try await invoker.perform(slow) }
+        await gate.waitForWaiter()  // slow runs on the performing task, the invoker is busy
+        invoker.submit(Step("queued", trace))
+        #expect(invoker.pendingCount == 2)
+        for _ in 0..<50 { await Task.yield() }
+        #expect(trace.lines == ["slow starts"])
+        gate.open()
+        try await performing.value
+        await invoker.idle()
+        #expect(trace.lines == ["slow starts", "slow ends", "do queued"])
+        #expect(invoker.outcomes.map(\.command.name) == ["slow", "queued"])
+    }
+
     @Test func keepsTheLastOutcomesButCountsThemAll() async throws {
         let invoker = SerialInvoker(keepingOutcomes: 3)
         for index in 0..<10 { invoker.submit(Step("\(index)", trace)) }

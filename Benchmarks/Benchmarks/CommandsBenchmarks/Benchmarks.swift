@@ -103,6 +103,12 @@ let benchmarks: @Sendable () -> Void = {
         for command in commands { try await command.execute() }
     }
 
+    // SerialInvoker.perform: each command waited for in turn; an idle invoker runs it at once on
+    // the calling task (the synchronous fast path: no queue, no task switch).
+    Benchmark("SerialInvoker.perform") { _ in
+        for command in commands { try await invoker.perform(command) }
+    }
+
     // The same with the whole burst in one call: one lock for the burst.
     Benchmark("SerialInvoker.submit(contentsOf:)") { _ in
         invoker.submit(contentsOf: commands)

@@ -47,6 +47,34 @@ final class InvokerCore: @unchecked Sendable {
         if start { startDraining() }
     }
 
+    /// Takes the run for a command executed on the caller's task, if nothing is queued or
+    /// running: the synchronous fast path of `perform`.
+    func beginInline() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !draining else { return false }
+        draining = true
+        running = 1
+        return true
+    }
+
+    /// Records the outcome of a command run inline, and hands what was queued meanwhile to a
+    /// drain task.
+    func endInline(_ outcome: consuming CommandOutcome) {
+        lock.lock()
+        let forgotten = commit(outcome)
+        let start = !queue.isEmpty
+        var idle: [CheckedContinuation<Void, Never>] = []
+        if !start {
+            draining = false
+            swap(&idle, &idleWaiters)
+        }
+        lock.unlock()
+        withExtendedLifetime(forgotten) {}
+        if start { startDraining() }
+        for waiter in idle { waiter.resume() }
+    }
+
     private func startDraining() {
         Task { await self.drain() }
     }
@@ -106,21 +134,48 @@ final class InvokerCore: @unchecked Sendable {
     /// - Returns: the runs of outcomes no longer kept, for the caller to release after unlocking.
     private func commit(_ results: inout [CommandOutcome]) -> [[CommandOutcome]] {
         guard !results.isEmpty else { return [] }
-        var forgotten: [[CommandOutcome]] = []
         running -= results.count
         for outcome in results {
             if case .finished = outcome { finished += 1 } else { failed += 1 }
         }
-        if outcomeLimit > 0 {
-            outcomesKept += results.count
-            outcomeRuns.append(results)
-            // Forget whole runs while the others still hold the last `outcomeLimit`.
-            while let oldest = outcomeRuns.first, outcomesKept - oldest.count >= outcomeLimit {
-                outcomesKept -= oldest.count
-                forgotten.append(outcomeRuns.removeFirst())
-            }
+        guard outcomeLimit > 0 else {
+            results.removeAll(keepingCapacity: true)
+            return []
         }
+        outcomesKept += results.count
+        outcomeRuns.append(results)
         results = []
+        return forgetOldRuns()
+    }
+
+    /// Counts and keeps one outcome (of a command run inline). Called with the lock held.
+    private func commit(_ outcome: consuming CommandOutcome) -> [[CommandOutcome]] {
+        running -= 1
+        let isFinished = outcome.isFinished
+        if isFinished { finished += 1 } else { failed += 1 }
+        guard outcomeLimit > 0 else { return [] }
+        outcomesKept += 1
+        if let last = outcomeRuns.indices.last, outcomeRuns[last].count < Self.runSize {
+            outcomeRuns[last].append(outcome)
+        } else {
+            var run: [CommandOutcome] = []
+            run.reserveCapacity(Self.runSize)
+            run.append(outcome)
+            outcomeRuns.append(run)
+        }
+        return forgetOldRuns()
+    }
+
+    /// How many single outcomes share one run.
+    private static let runSize = 256
+
+    /// Forgets whole runs while the others still hold the last `outcomeLimit` outcomes.
+    private func forgetOldRuns() -> [[CommandOutcome]] {
+        var forgotten: [[CommandOutcome]] = []
+        while let oldest = outcomeRuns.first, outcomesKept - oldest.count >= outcomeLimit {
+            outcomesKept -= oldest.count
+            forgotten.append(outcomeRuns.removeFirst())
+        }
         return forgotten
     }
 

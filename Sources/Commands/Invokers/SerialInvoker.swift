@@ -29,10 +29,23 @@ public final class SerialInvoker: Sendable {
         core.enqueue(contentsOf: commands)
     }
 
-    /// Queues `command` and waits until it has run.
+    /// Runs `command` after every command submitted before it, and waits until it has run.
+    ///
+    /// When nothing is queued or running, the command runs at once on the caller's task: no
+    /// queue, no task switch (the synchronous fast path).
     ///
     /// - Throws: what the command's `execute()` threw (the outcome is kept as well).
     public func perform(_ command: any Command) async throws {
+        if core.beginInline() {
+            do {
+                try await command.execute()
+            } catch {
+                core.endInline(.failed(command, error: error))
+                throw error
+            }
+            core.endInline(.finished(command))
+            return
+        }
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             core.enqueue(command, waiter: continuation)
         }
