@@ -18,7 +18,7 @@ struct CartCommand: AsyncParsableCommand {
     func run() async throws {
         if interactive {
             let errors = await CartScenario.run(
-                lines: AnyIterator { readLine() }.lazy.map { $0 }, console: .standardOutput, echo: false)
+                lines: AnyIterator { readLine() }, console: .standardOutput, echo: false)
             if errors > 0 { throw ExitCode.failure }
         } else {
             _ = await CartScenario.run(lines: CartScenario.scriptedLines, console: .standardOutput, echo: true)
