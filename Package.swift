@@ -17,6 +17,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -52,6 +53,13 @@ let package = Package(
 
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
+        .testTarget(
+            name: "CommandsTests",
+            dependencies: [
+                "Commands", "BehaviorKitTesting",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"]),
         .testTarget(name: "BehaviorKitSQLiteTests", dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting"]),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),

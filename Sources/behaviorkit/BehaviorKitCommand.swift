@@ -7,6 +7,8 @@ struct BehaviorKitCommand: AsyncParsableCommand {
         abstract: "Runs the BehaviorKit scenarios: state machines, commands and chains at work.",
         subcommands: [
             TourCommand.self,
+            GarageCommand.self,
+            CartCommand.self,
             VehicleCommand.self,
             PhoneCommand.self,
             MoviesCommand.self,

@@ -19,9 +19,11 @@ public struct TourStop: Sendable {
 /// Each scenario adds its stop here (one line) when it lands.
 public enum Tour {
     public static let stops: [TourStop] = [
+        GarageScenario.tourStop,
+        CartScenario.tourStop,
+        MoviesScenario.tourStop,
         VehicleScenario.tourStop,
         PhoneScenario.tourStop,
-        MoviesScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.

@@ -1,1 +1,0 @@
-// The Commands module: commands with execute and undo, undo history, transactions, invokers.

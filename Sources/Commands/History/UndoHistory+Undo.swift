@@ -1,0 +1,91 @@
+extension UndoHistory {
+    /// Undoes the last step and moves it to the redo stack.
+    ///
+    /// The step's name is then ``redoActionName``.
+    ///
+    /// - Throws: ``UndoHistoryError/nothingToUndo``, or ``UndoHistoryError/undoFailed(action:error:)``
+    ///   when the command's `undo()` threw (the step then stays where it was).
+    public func undo() async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard let entry = done.popLast() else {
+            endTurn()
+            throw .nothingToUndo
+        }
+        do {
+            try await entry.command.undo()
+        } catch {
+            throw failed(entry, undoing: true, error: error)
+        }
+        didUndo(entry)
+    }
+
+    /// Redoes the step undone last.
+    ///
+    /// The step's name is then ``undoActionName``.
+    ///
+    /// - Throws: ``UndoHistoryError/nothingToRedo``, or ``UndoHistoryError/redoFailed(action:error:)``
+    ///   when the command's `execute()` threw (the step then stays on the redo stack).
+    public func redo() async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard let entry = undone.popLast() else {
+            endTurn()
+            throw .nothingToRedo
+        }
+        do {
+            try await entry.command.execute()
+        } catch {
+            throw failed(entry, undoing: false, error: error)
+        }
+        didRedo(entry)
+    }
+
+    /// Undoes only the step at `index` (0 is the oldest), leaving the later steps done, as the
+    /// article's invoker does; the step goes to the top of the redo stack.
+    ///
+    /// Undoing a step below the save point makes the saved state unreachable (``isClean`` stays
+    /// `false` until ``markClean()``).
+    ///
+    /// - Throws: ``UndoHistoryError/noEntry(index:count:)`` or ``UndoHistoryError/undoFailed(action:error:)``.
+    public func undo(at index: Int) async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        guard done.indices.contains(index) else {
+            let count = done.count
+            endTurn()
+            throw .noEntry(index: index, count: count)
+        }
+        let entry = done.remove(at: index)
+        do {
+            try await entry.command.undo()
+        } catch {
+            done.insert(entry, at: index)
+            endTurn()
+            throw .undoFailed(action: entry.command.name, error: error)
+        }
+        if index < done.count, let clean = cleanIndex, index < clean { cleanIndex = nil }
+        didUndo(entry)
+    }
+
+    /// Undoes every step, newest first.
+    ///
+    /// - Returns: how many steps were undone.
+    /// - Throws: ``UndoHistoryError/undoFailed(action:error:)`` from the first step that fails
+    ///   (the steps after it stay undone, the rest stay done).
+    @discardableResult
+    public func undoAll() async throws(UndoHistoryError) -> Int {
+        if !takeTurn() { await waitForTurn() }
+        var count = 0
+        while let entry = done.popLast() {
+            do {
+                try await entry.command.undo()
+            } catch {
+                throw failed(entry, undoing: true, error: error)
+            }
+            totalCost -= entry.cost
+            undone.append(entry)
+            if !streams.isEmpty { tell(.undone(entry.command.name)) }
+            count += 1
+        }
+        endTurn()
+        return count
+    }
+}

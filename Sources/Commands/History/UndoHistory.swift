@@ -1,0 +1,89 @@
+/// Undo and redo for commands: the undo stack of a document, a cart or a canvas, on any
+/// platform.
+///
+/// `perform` executes a command and records it; `undo` and `redo` walk the record. Redo is
+/// cleared by a new command. Consecutive commands with the same ``Command/coalescingKey``
+/// become one step (a drag), ``group(_:cost:_:)`` makes one step of many commands, limits by
+/// count and by cost forget the oldest steps, a save point tells whether the document is clean,
+/// and ``changes(bufferingPolicy:)`` streams every change for a UI.
+///
+/// ```swift
+/// let history = UndoHistory(limit: 100)
+/// try await history.perform(cart.adding("apple", 2))
+/// history.status.undoMenuTitle  // "Undo Add 2 apples"
+/// try await history.undo()      // the cart is empty again
+/// try await history.redo()      // 2 apples
+/// try await history.undo()
+/// try await history.undo()      // throws UndoHistoryError.nothingToUndo
+/// ```
+///
+/// A history belongs to one isolation domain, as `UndoManager` belongs to the main actor: keep
+/// it in a `@MainActor` model, or in the actor that owns the document, and its methods run
+/// there, with no lock and no hop (the package's async functions run on the caller's
+/// executor). Operations run one at a time, in the order they are called: an undo called
+/// while a command is suspended in `execute()` waits for it, so many tasks may drive the same
+/// history through its owner without losing or tearing a step. A command must not call back
+/// into its history while it runs (it would wait for itself).
+public final class UndoHistory {
+    struct Entry {
+        var command: any Command
+        var cost: Int
+    }
+
+    var done: [Entry] = []
+    var undone: [Entry] = []
+    var totalCost = 0
+    /// `done.count` at the save point; `nil` when the saved state can no longer be reached.
+    var cleanIndex: Int? = 0
+    var busy = false
+    var turnWaiters: [CheckedContinuation<Void, Never>] = []
+    var streams: [AsyncStream<UndoHistoryChange>.Continuation] = []
+
+    /// The most steps kept (`nil`: no limit); the oldest are forgotten first.
+    public let limit: Int?
+
+    /// The most total cost kept (`nil`: no limit); the oldest steps are forgotten first, but
+    /// the newest step is always kept.
+    public let costLimit: Int?
+
+    /// Creates an empty history, clean, with optional limits.
+    ///
+    /// - Parameters:
+    ///   - limit: the most steps to keep (values below 0 count as 0: nothing is kept).
+    ///   - costLimit: the most total cost to keep (the `cost` given to ``perform(_:cost:)``).
+    public init(limit: Int? = nil, costLimit: Int? = nil) {
+        self.limit = limit.map { max(0, $0) }
+        self.costLimit = costLimit
+    }
+
+    deinit {
+        for stream in streams { stream.finish() }
+        for waiter in turnWaiters { waiter.resume() }
+    }
+
+    /// Executes `command` and records it as one undo step (or folds it into the last step when
+    /// both share a ``Command/coalescingKey``). Clears redo.
+    ///
+    /// A command that cannot be undone (``Command/canUndo`` is `false`) is executed and then the
+    /// history is cleared: nothing before it can be undone any more.
+    ///
+    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say).
+    /// - Throws: what the command's `execute()` threw; the history is then unchanged.
+    public func perform(_ command: any Command, cost: Int = 0) async throws {
+        if !takeTurn() { await waitForTurn() }
+        do {
+            try await command.execute()
+        } catch {
+            endTurn()
+            throw error
+        }
+        store(command, cost: cost)
+    }
+
+    /// Records `command`, already executed, as one step: what ``perform(_:cost:)`` does after
+    /// executing it.
+    public func record(_ command: any Command, cost: Int = 0) async {
+        if !takeTurn() { await waitForTurn() }
+        store(command, cost: cost)
+    }
+}

@@ -1,0 +1,94 @@
+/// Why a transaction failed: the step that failed, its error, and every compensation that
+/// failed too.
+///
+/// ```swift
+/// do {
+///     try await Transaction("checkout", steps: [reserve, charge, ship]).run()
+/// } catch {
+///     print(error)  // transaction 'checkout' failed at step 2 'charge': card declined
+///     error.compensationFailures  // the undos that failed while rolling back, if any
+/// }
+/// ```
+public struct TransactionError: Error, CustomStringConvertible {
+    /// What the transaction was doing when it failed.
+    public enum Phase: String, Sendable, Hashable {
+        /// Running its steps; the completed ones were then undone in reverse.
+        case execute
+        /// Undoing a completed transaction; the steps already undone were then done again.
+        case undo
+    }
+
+    /// A step of the transaction, by position and name.
+    public struct Step: Sendable, Hashable, CustomStringConvertible {
+        /// The step's position, from 0.
+        public let index: Int
+        /// The step's command name.
+        public let name: String
+
+        /// Creates a step reference.
+        public init(index: Int, name: String) {
+            self.index = index
+            self.name = name
+        }
+
+        /// "step 2 'charge'" (counting from 1, as people do).
+        public var description: String { "step \(index + 1) '\(name)'" }
+    }
+
+    /// A compensation (an undo while rolling back, or a redo after a failed undo) that failed.
+    public struct CompensationFailure: Sendable, CustomStringConvertible {
+        /// The step whose compensation failed.
+        public let step: Step
+        /// What its compensation threw.
+        public let error: any Error
+
+        /// Creates a compensation failure.
+        public init(step: Step, error: any Error) {
+            self.step = step
+            self.error = error
+        }
+
+        /// "step 1 'reserve': <error>".
+        public var description: String { "\(step): \(error)" }
+    }
+
+    /// The transaction's name.
+    public let transaction: String
+
+    /// What the transaction was doing when it failed.
+    public let phase: Phase
+
+    /// The step that failed, or `nil` when the body of a scoped ``transaction(_:observer:_:)``
+    /// threw between steps.
+    public let failedStep: Step?
+
+    /// What the failing step (or body) threw.
+    public let error: any Error
+
+    /// Every compensation that failed. A failing compensation does not stop the others.
+    public let compensationFailures: [CompensationFailure]
+
+    /// Creates a transaction error.
+    public init(
+        transaction: String, phase: Phase, failedStep: Step?, error: any Error,
+        compensationFailures: [CompensationFailure] = []
+    ) {
+        self.transaction = transaction
+        self.phase = phase
+        self.failedStep = failedStep
+        self.error = error
+        self.compensationFailures = compensationFailures
+    }
+
+    /// Names the transaction, the failing step, its error and the failed compensations.
+    public var description: String {
+        let verb = phase == .execute ? "transaction" : "undoing transaction"
+        let place = failedStep.map { " at \($0)" } ?? ""
+        var text = "\(verb) '\(transaction)' failed\(place): \(error)"
+        if !compensationFailures.isEmpty {
+            let what = phase == .execute ? "undo" : "redo"
+            text += "; \(what) failed for " + compensationFailures.map(\.description).joined(separator: "; ")
+        }
+        return text
+    }
+}
