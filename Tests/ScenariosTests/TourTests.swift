@@ -21,4 +21,18 @@ struct TourTests {
         try await Tour.run(on: again)
         #expect(secondRecording.lines == lines)
     }
+
+    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMd() async throws {
+        let (console, recording) = Console.recording()
+        try await Tour.run(on: console)
+        let headings = recording.lines.filter { $0.hasPrefix("== ") }
+        #expect(
+            headings == [
+                "== Garage: commands, a transaction, a batch invoker (behaviorkit garage) ==",
+                "== Cart: undo history over commands (behaviorkit cart) ==",
+                "== Movies: a tiered lookup (behaviorkit movies --count 200 --failure-rate 0.1) ==",
+                "== Vehicle: a state machine (behaviorkit vehicle --instant) ==",
+                "== Phone number: a validation pipeline (behaviorkit phone 79634480209 7963448) ==",
+            ])
+    }
 }
