@@ -37,12 +37,16 @@ struct DispatchTable<State, Event, Context>: Sendable {
     @usableFromInline let ruleKind: FixedBuffer<UInt8>
     @usableFromInline let ruleTarget: FixedBuffer<Int>
     @usableFromInline let ruleRejection: FixedBuffer<String>
-    @usableFromInline let ruleGuard: FixedBuffer<GuardBody<Context, Event>>
+    /// Whether rule `r` has a guard; when it does, `ruleGuard[r]` holds it.
+    @usableFromInline let ruleHasGuard: FixedBuffer<Bool>
+    @usableFromInline let ruleGuard: FixedBuffer<Unmanaged<Box<GuardBody<Context, Event>>>>
     @usableFromInline let actionStart: FixedBuffer<Int>
-    @usableFromInline let actions: FixedBuffer<ActionBody<Context, Event>>
+    @usableFromInline let actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
     @usableFromInline let entryStart: FixedBuffer<Int>
     @usableFromInline let exitStart: FixedBuffer<Int>
-    @usableFromInline let stateActions: FixedBuffer<ActionBody<Context, Event>>
+    @usableFromInline let stateActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
+    /// Owns every box the unmanaged references above point to.
+    let boxes: [any Sendable]
     /// The timers of state `s` are `timerDelay[timerStart[s] ..< timerStart[s + 1]]`.
     @usableFromInline let timerStart: FixedBuffer<Int>
     @usableFromInline let timerDelay: FixedBuffer<Duration>
@@ -64,16 +68,24 @@ struct DispatchTable<State, Event, Context>: Sendable {
         self.ruleKind = FixedBuffer(rules.map(\.kind))
         self.ruleTarget = FixedBuffer(rules.map(\.targetIndex))
         self.ruleRejection = FixedBuffer(rules.map { $0.rejection ?? "" })
-        self.ruleGuard = FixedBuffer(rules.map { $0.guard?.body ?? .always })
+        var boxes: [any Sendable] = []
+        func box<Value>(_ value: Value) -> Unmanaged<Box<Value>> {
+            let box = Box(value)
+            boxes.append(box)
+            return Unmanaged.passUnretained(box)
+        }
+        self.ruleHasGuard = FixedBuffer(rules.map { $0.guard != nil })
+        self.ruleGuard = FixedBuffer(rules.map { box($0.guard?.body ?? .always) })
         self.actionStart = FixedBuffer(Self.starts(rules.map(\.actions.count)))
-        self.actions = FixedBuffer(rules.flatMap { $0.actions.map(\.body) })
+        self.actions = FixedBuffer(rules.flatMap { $0.actions.map { box($0.body) } })
         self.entryStart = FixedBuffer(Self.starts(entry.map(\.count)))
         self.exitStart = FixedBuffer(Self.starts(exit.map(\.count)).map { $0 + entry.joined().count })
-        self.stateActions = FixedBuffer(entry.joined().map(\.body) + exit.joined().map(\.body))
+        self.stateActions = FixedBuffer((entry.joined().map(\.body) + exit.joined().map(\.body)).map { box($0) })
         self.timerStart = FixedBuffer(Self.starts(nodes.map(\.timers.count)))
         self.timerDelay = FixedBuffer(nodes.flatMap { $0.timers.map(\.delay) })
         self.hasActivity = FixedBuffer(nodes.map { !$0.timers.isEmpty || !$0.effects.isEmpty })
         self.hasEffects = FixedBuffer(nodes.map { !$0.effects.isEmpty })
+        self.boxes = boxes
     }
 
     private static func starts(_ counts: [Int]) -> [Int] {
@@ -90,6 +102,7 @@ struct DispatchTable<State, Event, Context>: Sendable {
         ruleKind.free()
         ruleTarget.free()
         ruleRejection.free()
+        ruleHasGuard.free()
         ruleGuard.free()
         actionStart.free()
         actions.free()
@@ -100,5 +113,16 @@ struct DispatchTable<State, Event, Context>: Sendable {
         timerDelay.free()
         hasActivity.free()
         hasEffects.free()
+    }
+}
+
+/// An immutable value on the heap, so that the hot path can reach it through an unmanaged
+/// reference and call a closure in it without retaining the closure's context.
+@usableFromInline
+final class Box<Value>: @unchecked Sendable {
+    @usableFromInline let value: Value
+
+    init(_ value: Value) {
+        self.value = value
     }
 }

@@ -64,7 +64,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         let end = storage.table.ruleStart[source &+ 1]
         while index < end {
             if storage.table.ruleEvent[index] == event {
-                if storage.table.ruleGuard[index].holds(context, event) {
+                if !storage.table.ruleHasGuard[index]
+                    || storage.table.ruleGuard[index]._withUnsafeGuaranteedRef({ $0.value.holds(context, event) })
+                {
                     return take(ruleAt: index, event: event)
                 }
                 guardsFailed = true
@@ -109,9 +111,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         var index = start
         while index < end {
             if stateActions {
-                storage.table.stateActions[index].run(&context, event)
+                storage.table.stateActions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
             } else {
-                storage.table.actions[index].run(&context, event)
+                storage.table.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
             }
             index &+= 1
         }
