@@ -7,7 +7,7 @@
 # divided down to ns per run.
 set -euo pipefail
 sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "${1:-/dev/stdin}" | awk -F'│' '
-    /^[A-Za-z][A-Za-z0-9.]+$/ { name = $1 }
+    /^[A-Za-z][^ │╒╞├╘]*$/ { name = $1 }
     /Time \(wall clock\)/ {
         gsub(/ /, "", $5); value = $5 + 0
         if (name ~ /^Pipeline\./) value = value / 1000000
