@@ -65,6 +65,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     /// An entry whose cost alone passes the cost limit is not kept.
     ///
     /// - Parameters:
+    ///   - value: the value to keep.
+    ///   - key: the key to keep it under; an entry already there is replaced.
     ///   - cost: what the entry counts towards ``costLimit`` (its size in bytes, say).
     ///   - timeToLive: how long this entry lives, instead of the cache's ``timeToLive``.
     /// - Complexity: O(1), amortised.

@@ -8,13 +8,13 @@
 /// inlines, or at run time with ``HandlerList``, an array of `any Handler`.
 ///
 /// ```swift
-/// struct Trim: Handler {
+/// struct RemoveSpaces: Handler {
 ///     func handle(_ input: String, next: (String) throws -> String) throws -> String {
-///         try next(input.trimmingCharacters(in: .whitespaces))
+///         try next(String(input.filter { !$0.isWhitespace }))
 ///     }
 /// }
-/// let pipeline = Pipeline { Trim(); NonEmptyValidator(); LengthValidator(exactly: 11) }
-/// try pipeline.run("  79634480209 ")   // "79634480209"
+/// let pipeline = Pipeline { RemoveSpaces(); NonEmptyValidator(); LengthValidator(exactly: 11) }
+/// try pipeline.run(" 7 963 448 02 09 ")   // "79634480209"
 /// ```
 ///
 /// Handlers are synchronous: a chain of checks and transformations runs at the cost of the same

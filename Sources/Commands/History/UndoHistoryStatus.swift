@@ -1,7 +1,7 @@
 /// What an undo menu needs to know, read at one instant.
 ///
 /// ```swift
-/// let status = await history.status
+/// let status = history.status
 /// undoItem.title = status.undoMenuTitle  // "Undo Add 2 apples"
 /// undoItem.isEnabled = status.canUndo
 /// ```
