@@ -113,8 +113,11 @@ public final class BatchInvoker<C: Clock<Duration>>: Sendable {
     }
 
     private func armTimer(generation: UInt64, after limit: Duration) {
+        // The deadline is taken now, when the first command of the batch is queued, not when the
+        // task gets to run: a late task must not stretch the limit.
+        let deadline = clock.now.advanced(by: limit)
         let task = Task { [self] in
-            try? await clock.sleep(for: limit)
+            try? await clock.sleep(until: deadline, tolerance: nil)
             pending.withLock { state in
                 if state.generation == generation { release(&state) }
             }
