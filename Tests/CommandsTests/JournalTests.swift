@@ -17,6 +17,11 @@ struct JournalTests {
             }
             func markDone(_ key: String) async throws {}
             func markFailed(_ key: String, reason: String) async throws {}
+            func markCompensated(_ key: String) async throws {}
+            func records(parentKey: String) async throws -> [CommandJournalRecord] {
+                try await base.records(parentKey: parentKey)
+            }
+            func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
             func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
             func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
         }
@@ -54,5 +59,70 @@ struct JournalTests {
         #expect(
             CommandJournalError.conflictingEntry(key: "k").description
                 == "the idempotency key 'k' is already used by a different command")
+    }
+}
+
+struct DurableCommandsTests {
+    struct Note: JournaledCommand {
+        static let journalKind = "test.note"
+        let text: String
+        var name: String { "note \(text)" }
+        func execute() async throws {}
+        func undo() async throws {}
+    }
+
+    @Test func aRegistryRoundTripsACodableCommand() throws {
+        var registry = CommandRegistry()
+        registry.register(Note.self)
+        let entry = try registry.entry(Note(text: "hello"), key: "n1")
+        #expect(entry.kind == "test.note" && entry.idempotencyKey == "n1")
+        let command = try registry.command(for: entry)
+        #expect((command as? Note)?.text == "hello")
+        #expect(registry.kinds == ["test.note"])
+    }
+
+    @Test func aRegistryNamesAnUnregisteredKindAndABadPayload() {
+        var registry = CommandRegistry()
+        registry.register(Note.self)
+        #expect(throws: CommandRegistryError.unregisteredKind("fax", key: "k")) {
+            try registry.command(for: CommandJournalEntry(idempotencyKey: "k", kind: "fax"))
+        }
+        let error = #expect(throws: CommandRegistryError.self) {
+            try registry.command(for: CommandJournalEntry(idempotencyKey: "k", kind: "test.note", payload: [1]))
+        }
+        #expect(error?.description.hasPrefix("record 'k': its payload does not decode as 'test.note'") == true)
+    }
+
+    @Test func recoveryHandsCommandsToThePolicy() async throws {
+        let journal = InMemoryCommandJournal()
+        var registry = CommandRegistry()
+        registry.register(Note.self)
+        let invoker = JournaledInvoker(journal: journal, registry: registry)
+        for key in ["mail", "keep", "run"] {
+            _ = try await journal.append(try registry.entry(Note(text: key), key: key))
+        }
+        let report = try await invoker.recover { record in
+            switch record.entry.idempotencyKey {
+            case "mail": .markFailed("not resent after a crash")
+            case "keep": .leavePending
+            default: .replay
+            }
+        }
+        #expect(report.replayed == ["run"] && report.failed == ["mail"] && report.leftPending == ["keep"])
+        #expect(journal.records.map(\.status) == [.failed, .pending, .done])
+        #expect(journal.records.first?.failureReason == "not resent after a crash")
+        #expect(
+            report.description
+                == "recovery: 1 replayed, 0 compensated, 0 completed, 1 failed, 1 left pending, 0 unreadable")
+    }
+
+    @Test func aSettledTransactionDoesNotRunAgain() async throws {
+        let journal = InMemoryCommandJournal()
+        let invoker = JournaledInvoker(journal: journal, registry: CommandRegistry())
+        let order = invoker.transaction("order", key: "t", steps: [try DurableStep(Note(text: "a"))])
+        try await order.run()
+        try await order.run()
+        #expect(journal.records.map(\.entry.idempotencyKey) == ["t", "t/0"])
+        #expect(journal.records.map(\.status) == [.done, .done])
     }
 }
