@@ -56,7 +56,10 @@ public enum GarageScenario {
         let journal = try SQLiteCommandJournal(path: journalPath)
         let registry = GarageJournal.registry(api: api, database: database, auditLog: auditLog)
         let report = try await JournaledInvoker(journal: journal, registry: registry).recover()
-        console.print(report.isEmpty ? "Journal: nothing to recover" : "Journal: \(report)")
+        let recovery = report.isEmpty ? "nothing to recover" : report.description
+        for (index, line) in recovery.split(separator: "\n").enumerated() {
+            console.print(index == 0 ? "Journal: " + line : String(line))
+        }
         let run = try await GarageJournal.nextRun(journal)
         let first = Garage.Vehicle(id: 1, name: "first vehicle")
         let another = Garage.Vehicle(id: 2, name: "Another Vehicle")
