@@ -68,7 +68,7 @@ let benchmarks: @Sendable () -> Void = {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
         let database = try DatabasePool(path: temporaryPath("floor.sqlite"), configuration: configuration)
-        try database.writeWithoutTransaction { db in
+        try await database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(
                 sql: """
