@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import BehaviorKitTesting
 import Commands
 import Foundation
@@ -125,4 +126,27 @@ struct DurableCommandsTests {
         #expect(journal.records.map(\.entry.idempotencyKey) == ["t", "t/0"])
         #expect(journal.records.map(\.status) == [.done, .done])
     }
+}
+
+struct DurableTransactionRerunTests {
+    @Test func runningAPendingTransactionAgainSkipsTheStepsDone() async throws {
+        let journal = InMemoryCommandJournal()
+        let count = LockedCount()
+        let steps = try ["a", "b"].map { name in
+            try DurableStep("test.count", arguments: name, command: ClosureCommand(name) { count.add(name) })
+        }
+        let order = DurableTransaction("order", key: "t", journal: journal, steps: steps)
+        _ = try await journal.append(order.entry)
+        _ = try await journal.append(order.stepEntry(0))
+        try await journal.markDone("t/0")  // a crash after step a
+        try await order.run()
+        #expect(count.names == ["b"])
+        #expect(journal.records.map(\.status) == [.done, .done, .done])
+    }
+}
+
+final class LockedCount: Sendable {
+    private let storage = LockedValue<[String]>([])
+    func add(_ name: String) { storage.withLock { $0.append(name) } }
+    var names: [String] { storage.withLock { $0 } }
 }

@@ -62,10 +62,7 @@ extension DurableTransaction {
     /// or completes it when its recovery is ``DurableTransactionRecovery/complete`` and no step
     /// failed or was compensated yet (a rollback in progress always goes on).
     func settle() async throws -> Settlement {
-        var records: [Int: CommandJournalRecord] = [:]
-        for record in try await journal.records(parentKey: key) {
-            if let index = Int(record.entry.idempotencyKey.dropFirst(key.count + 1)) { records[index] = record }
-        }
+        let records = try await stepRecords()
         let rollingBack = records.values.contains { $0.status == .failed || $0.status == .compensated }
         if recovery == .complete && !rollingBack {
             do {
@@ -76,6 +73,15 @@ extension DurableTransaction {
             }
         }
         return try await compensate(records).isEmpty ? .compensated : .failed
+    }
+
+    /// The journaled steps by index.
+    func stepRecords() async throws -> [Int: CommandJournalRecord] {
+        var records: [Int: CommandJournalRecord] = [:]
+        for record in try await journal.records(parentKey: key) {
+            if let index = Int(record.entry.idempotencyKey.dropFirst(key.count + 1)) { records[index] = record }
+        }
+        return records
     }
 
     private func placeholder(_ index: Int, _ status: CommandJournalStatus) -> CommandJournalRecord {

@@ -71,7 +71,8 @@ public struct DurableTransaction: Command {
         let record = try await journal.append(entry)
         guard record.status == .pending else { return }
         observer?(.started(name))
-        try await drive(existing: [:])
+        // A key already pending (run again before recovery) goes on from the steps done.
+        try await drive(existing: try await stepRecords())
     }
 
     /// Runs the steps: the same as ``run()``.
