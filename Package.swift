@@ -37,7 +37,7 @@ let package = Package(
         // Durable adapters on SQLite (GRDB), so that the core modules stay dependency-free.
         .target(
             name: "BehaviorKitSQLite",
-            dependencies: ["Chains", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
         // The five systems of SCENARIOS.md, written on the public API only.
@@ -61,8 +61,11 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"]),
-        .testTarget(name: "BehaviorKitSQLiteTests", dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting"]),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting"]),
+        .testTarget(
+            name: "BehaviorKitSQLiteTests",
+            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+        ),
+        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
     ]
 )

@@ -14,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(name: "BehaviorKit", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .executableTarget(
@@ -41,6 +42,17 @@ let package = Package(
                 .product(name: "Chains", package: "BehaviorKit"),
             ],
             path: "Benchmarks/ChainsBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "JournalBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/JournalBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

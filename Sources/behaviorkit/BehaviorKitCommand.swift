@@ -13,6 +13,8 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             PhoneCommand.self,
             MoviesCommand.self,
             DiagramCommand.self,
+            JournalCommand.self,
+            CrashTestCommand.self,
         ]
     )
 }

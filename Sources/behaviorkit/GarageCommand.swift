@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Scenarios
 
 struct GarageCommand: AsyncParsableCommand {
@@ -15,7 +16,21 @@ struct GarageCommand: AsyncParsableCommand {
     @Flag(help: "Make the backend API fail: the transaction then compensates its steps in reverse.")
     var failAPI = false
 
-    func run() async {
-        await GarageScenario.run(failAPI: failAPI, console: .standardOutput)
+    @Option(
+        help: "Run on the durable command journal in this SQLite file (created if missing); recover what it left first."
+    )
+    var journal: String?
+
+    func run() async throws {
+        guard let journal else {
+            await GarageScenario.run(failAPI: failAPI, console: .standardOutput)
+            return
+        }
+        do {
+            try await GarageScenario.run(failAPI: failAPI, journalPath: journal, console: .standardOutput)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
     }
 }

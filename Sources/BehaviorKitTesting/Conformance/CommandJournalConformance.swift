@@ -21,6 +21,11 @@ public enum CommandJournalConformance {
         try await unknownAndConflictingKeysAreRefused(makeJournal())
         try await runExecutesOnce(makeJournal())
         try await concurrentAppendsAreAllKept(makeJournal())
+        try await compensatedAndChildRecordsAreListed(makeJournal())
+        try await recoveryReplaysAndKeepsUnregistered(makeJournal())
+        try await failingTransactionIsCompensatedInTheJournal(makeJournal())
+        try await halfDoneTransactionIsCompensatedOnRecovery(makeJournal())
+        try await halfDoneTransactionIsCompletedOnForwardRecovery(makeJournal())
     }
 
     static func appendKeepsOrderAndPending(_ journal: any CommandJournal) async throws {

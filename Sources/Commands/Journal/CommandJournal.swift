@@ -2,7 +2,7 @@
 /// be found, and run again or compensated.
 ///
 /// The protocol is small on purpose: ``InMemoryCommandJournal`` implements it here, a durable
-/// SQLite journal and a PostgreSQL one are more implementations of the same four calls. Every
+/// SQLite journal and a PostgreSQL one are more implementations of the same calls. Every
 /// implementation must pass `CommandJournalConformance` from `BehaviorKitTesting`.
 ///
 /// ```swift
@@ -14,12 +14,18 @@
 /// Rules every journal keeps:
 /// - `append` assigns increasing sequence numbers; appending a key that exists returns the
 ///   existing record unchanged (a retried request does not run twice), or throws
-///   ``CommandJournalError/conflictingEntry(key:)`` if its kind or payload differ.
-/// - `markDone` and `markFailed` set the status of an existing key, or throw
-///   ``CommandJournalError/unknownKey(_:)``.
-/// - `unfinished` lists the pending records in sequence order.
+///   ``CommandJournalError/conflictingEntry(key:)`` if its kind, payload or parent differ.
+/// - `markDone`, `markFailed` and `markCompensated` set the status of an existing key, or throw
+///   ``CommandJournalError/unknownKey(_:)``; marking is idempotent.
+/// - `unfinished` lists the pending records in sequence order, `records(parentKey:)` the
+///   records of a parent (a transaction's steps), `allRecords` everything.
+///
+/// Nothing here assumes one process: sequence numbers come from the store, a key is unique in
+/// the store, and every call is one atomic change, so a journal shared by several processes
+/// (PostgreSQL, say) keeps the same rules.
 public protocol CommandJournal: Sendable {
-    /// Writes `entry` down as pending, before its command runs.
+    /// Writes `entry` down as pending, before its command runs. Returns only once the record is
+    /// as durable as the journal promises.
     func append(_ entry: CommandJournalEntry) async throws -> CommandJournalRecord
 
     /// Marks the record with `key` as done, after its command finished.
@@ -28,11 +34,20 @@ public protocol CommandJournal: Sendable {
     /// Marks the record with `key` as failed, with the reason.
     func markFailed(_ key: String, reason: String) async throws
 
+    /// Marks the record with `key` as compensated: it ran and was undone.
+    func markCompensated(_ key: String) async throws
+
     /// The record with `key`, or `nil`.
     func record(forKey key: String) async throws -> CommandJournalRecord?
 
     /// The records still pending, in sequence order: what a crash left unfinished.
     func unfinished() async throws -> [CommandJournalRecord]
+
+    /// The records whose entry names `parentKey` as its parent, in sequence order.
+    func records(parentKey: String) async throws -> [CommandJournalRecord]
+
+    /// Every record, in sequence order.
+    func allRecords() async throws -> [CommandJournalRecord]
 }
 
 /// What ``CommandJournal/run(_:as:)`` did.

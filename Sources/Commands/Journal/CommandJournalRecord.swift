@@ -13,12 +13,16 @@ public struct CommandJournalEntry: Codable, Sendable, Hashable {
     public var kind: String
     /// The command's arguments, encoded (JSON, say).
     public var payload: [UInt8]
+    /// The key of the record this one belongs to (a durable transaction's step names its
+    /// transaction), or `nil` for a command of its own.
+    public var parentKey: String?
 
     /// Creates an entry.
-    public init(idempotencyKey: String, kind: String, payload: [UInt8] = []) {
+    public init(idempotencyKey: String, kind: String, payload: [UInt8] = [], parentKey: String? = nil) {
         self.idempotencyKey = idempotencyKey
         self.kind = kind
         self.payload = payload
+        self.parentKey = parentKey
     }
 }
 
@@ -30,6 +34,8 @@ public enum CommandJournalStatus: String, Codable, Sendable, Hashable, CaseItera
     case done
     /// It ran and failed (the record says why).
     case failed
+    /// It ran and was undone: a step of a transaction that rolled back, or the transaction.
+    case compensated
 }
 
 /// A journaled command: the entry, its place in the journal, and its status.

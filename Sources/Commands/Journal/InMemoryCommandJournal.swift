@@ -54,6 +54,11 @@ public final class InMemoryCommandJournal: CommandJournal {
         }
     }
 
+    /// Marks the record with `key` compensated; see ``CommandJournal/markCompensated(_:)``.
+    public func markCompensated(_ key: String) async throws {
+        try update(key) { $0.status = .compensated }
+    }
+
     /// The record with `key`, or `nil`.
     public func record(forKey key: String) async throws -> CommandJournalRecord? {
         state.withLock { state in state.indexByKey[key].map { state.records[$0] } }
@@ -63,6 +68,14 @@ public final class InMemoryCommandJournal: CommandJournal {
     public func unfinished() async throws -> [CommandJournalRecord] {
         state.withLock { $0.records.filter { $0.status == .pending } }
     }
+
+    /// The records of `parentKey`, in sequence order.
+    public func records(parentKey: String) async throws -> [CommandJournalRecord] {
+        state.withLock { $0.records.filter { $0.entry.parentKey == parentKey } }
+    }
+
+    /// Every record, in sequence order.
+    public func allRecords() async throws -> [CommandJournalRecord] { records }
 
     private func update(_ key: String, _ change: (inout CommandJournalRecord) -> Void) throws(CommandJournalError) {
         try state.withLock { state throws(CommandJournalError) in

@@ -4,7 +4,7 @@ public import Commands
 /// commands that wrap them.
 public enum Garage {
     /// A vehicle to register.
-    public struct Vehicle: Hashable, Sendable {
+    public struct Vehicle: Hashable, Sendable, Codable {
         /// The vehicle's id.
         public let id: Int
         /// The vehicle's name.

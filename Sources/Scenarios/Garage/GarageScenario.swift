@@ -1,3 +1,4 @@
+import BehaviorKitSQLite
 import Commands
 
 /// Scenario 1: five commands queued on a batch invoker of size 5, one of them a transaction.
@@ -41,6 +42,65 @@ public enum GarageScenario {
         let failed = invoker.failed.map(\.command.name)
         let names = failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))"
         console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
+    }
+
+    /// The same run on the durable journal at `journalPath`: first settles what an earlier run
+    /// left unfinished (and says so), then journals every command and the transaction's steps,
+    /// and ends with the journal's counts. Each run's keys start with `run<N>/`.
+    ///
+    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be used.
+    public static func run(failAPI: Bool, journalPath: String, console: Console) async throws {
+        let api = Garage.BackendAPI(console: console, fails: failAPI)
+        let database = Garage.Database(console: console)
+        let auditLog = Garage.AuditLog(console: console)
+        let journal = try SQLiteCommandJournal(path: journalPath)
+        let registry = GarageJournal.registry(api: api, database: database, auditLog: auditLog)
+        let report = try await JournaledInvoker(journal: journal, registry: registry).recover()
+        let recovery = report.isEmpty ? "nothing to recover" : report.description
+        for (index, line) in recovery.split(separator: "\n").enumerated() {
+            console.print(index == 0 ? "Journal: " + line : String(line))
+        }
+        let run = try await GarageJournal.nextRun(journal)
+        let first = Garage.Vehicle(id: 1, name: "first vehicle")
+        let another = Garage.Vehicle(id: 2, name: "Another Vehicle")
+
+        func journaled(
+            _ kind: String, _ vehicle: Garage.Vehicle, _ command: any Command, _ number: Int
+        ) throws
+            -> any Command
+        {
+            let key = "run\(run)/\(number)"
+            let entry = try CommandRegistry.entry(kind: kind, arguments: vehicle, key: key)
+            return GarageJournal.Journaled(command: command, entry: entry, journal: journal)
+        }
+        let registration = DurableTransaction(
+            "transaction", key: "run\(run)/4", journal: journal,
+            steps: [
+                try DurableStep("garage.log", arguments: first, command: Garage.log(first, auditLog)),
+                try DurableStep("garage.saveToDB", arguments: first, command: Garage.saveToDB(first, database)),
+                try DurableStep("garage.addToAPI", arguments: first, command: Garage.addToAPI(first, api)),
+                try DurableStep("garage.log", arguments: first, command: Garage.log(first, auditLog)),
+            ]
+        ) { event in
+            switch event {
+            case .started: console.print("Transaction started")
+            case .failed(_, let error): console.print("Transaction failed: \(error)")
+            default: break
+            }
+        }
+
+        let invoker = BatchInvoker(batchSize: batchSize)
+        invoker.submit(try journaled("garage.addToAPI", first, Garage.addToAPI(first, api), 1))
+        invoker.submit(try journaled("garage.saveToDB", first, Garage.saveToDB(first, database), 2))
+        invoker.submit(try journaled("garage.log", first, Garage.log(first, auditLog), 3))
+        invoker.submit(registration)
+        invoker.submit(try journaled("garage.log", another, Garage.log(another, auditLog), 5))
+        await invoker.idle()
+
+        let failed = invoker.failed.map(\.command.name)
+        let names = failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))"
+        console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
+        console.print("Journal: " + GarageJournal.summary(try await journal.allRecords()))
     }
 
     /// The tour's stop: the run where the backend succeeds.

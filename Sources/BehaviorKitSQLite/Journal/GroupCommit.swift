@@ -1,0 +1,64 @@
+import BehaviorKitSync
+
+/// Gathers the writes that arrive while one is being committed, and commits them together: one
+/// transaction and one flush for the lot. Each caller is answered when its batch is durable.
+///
+/// One drain task runs at a time; it takes everything waiting, commits it, answers, and takes
+/// again until nothing waits.
+final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
+    typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
+
+    private struct Waiter: Sendable {
+        let operation: Operation
+        let continuation: CheckedContinuation<Output, any Error>
+    }
+
+    private struct State {
+        var waiting: [Waiter] = []
+        var draining = false
+        var batches = 0
+        var operations = 0
+    }
+
+    private let state = LockedValue(State())
+    private let commit: Commit
+    private let maximumBatch: Int
+
+    /// Creates a group commit running `commit` on batches of at most `maximumBatch` operations.
+    init(maximumBatch: Int = 1024, commit: @escaping Commit) {
+        self.maximumBatch = maximumBatch
+        self.commit = commit
+    }
+
+    /// The batches committed, and the operations in them.
+    var counts: (batches: Int, operations: Int) { state.withLock { ($0.batches, $0.operations) } }
+
+    /// Submits `operation` and waits until the batch holding it is committed.
+    func submit(_ operation: Operation) async throws -> Output {
+        try await withCheckedThrowingContinuation { continuation in
+            let startsDrain = state.withLock { state in
+                state.waiting.append(Waiter(operation: operation, continuation: continuation))
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if startsDrain { Task { await self.drain() } }
+        }
+    }
+
+    private func drain() async {
+        while true {
+            let batch = state.withLock { state -> [Waiter] in
+                let batch = Array(state.waiting.prefix(maximumBatch))
+                state.waiting.removeFirst(batch.count)
+                if batch.isEmpty { state.draining = false }
+                state.batches += batch.isEmpty ? 0 : 1
+                state.operations += batch.count
+                return batch
+            }
+            if batch.isEmpty { return }
+            let results = await commit(batch.map(\.operation))
+            for (waiter, result) in zip(batch, results) { waiter.continuation.resume(with: result) }
+        }
+    }
+}

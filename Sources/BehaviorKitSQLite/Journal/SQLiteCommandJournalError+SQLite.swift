@@ -1,0 +1,23 @@
+import GRDB
+
+extension SQLiteCommandJournalError {
+    /// Classifies an error met while opening, reading or writing the file.
+    init(path: String, _ error: any Error, opening: Bool) {
+        if let error = error as? SQLiteCommandJournalError {
+            self = error
+            return
+        }
+        guard let error = error as? DatabaseError else {
+            self.init(code: opening ? .cannotOpen : .ioFailed, path: path, reason: "\(error)")
+            return
+        }
+        let reason = error.message ?? "\(error.resultCode)"
+        switch error.resultCode {
+        case .SQLITE_NOTADB: self.init(code: .notADatabase, path: path, reason: reason)
+        case .SQLITE_CORRUPT: self.init(code: .corrupt, path: path, reason: reason)
+        case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
+            self.init(code: .corrupt, path: path, reason: "the file is shorter than its header says (\(reason))")
+        default: self.init(code: opening ? .cannotOpen : .ioFailed, path: path, reason: reason)
+        }
+    }
+}

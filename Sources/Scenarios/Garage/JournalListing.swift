@@ -1,0 +1,27 @@
+import BehaviorKitSQLite
+import Commands
+
+/// `behaviorkit journal PATH`: the records of a command journal, one a line, with their status.
+public enum JournalListing {
+    /// Prints every record of the journal at `path` ("#3 done  run1/3  garage.log"), a failed
+    /// record's reason, and a summary line.
+    ///
+    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be read.
+    public static func run(path: String, console: Console) async throws {
+        let journal = try SQLiteCommandJournal(path: path)
+        let records = try await journal.allRecords()
+        let keyWidth = records.map(\.entry.idempotencyKey.count).max() ?? 0
+        let numberWidth = "#\(records.last?.sequence ?? 0)".count
+        for record in records {
+            let status = pad("\(record.status)", 11)
+            let key = pad(record.entry.idempotencyKey, keyWidth)
+            let reason = record.failureReason.map { " (\($0))" } ?? ""
+            console.print("\(pad("#\(record.sequence)", numberWidth)) \(status) \(key)  \(record.entry.kind)\(reason)")
+        }
+        console.print(GarageJournal.summary(records))
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct CrashTestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "crash-test",
+        abstract: "Kills a child journaling commands with SIGKILL, recovers, and checks the journal.",
+        shouldDisplay: false
+    )
+
+    @Option(help: "How many times to kill the child.")
+    var kills = 25
+
+    @Option(help: "The seed of the kill moments and of the failing transaction steps.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The folder for the journal and the ledger (emptied first).")
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-crash-test").path
+
+    @Flag(help: .hidden)
+    var child = false
+
+    @Option(help: .hidden)
+    var round = 1
+
+    func run() async throws {
+        if child {
+            try await CrashTest.runChild(directory: directory, round: round, seed: seed)
+            return
+        }
+        let executable =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let (_, violations) = try await CrashTest.run(
+            kills: kills, seed: seed, directory: directory, executable: executable, console: .standardOutput)
+        if !violations.isEmpty { throw ExitCode.failure }
+    }
+}

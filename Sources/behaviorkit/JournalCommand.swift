@@ -1,0 +1,31 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct JournalCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal",
+        abstract: "Lists the records of a durable command journal with their status.",
+        discussion: """
+            Prints one line per record, in sequence order: its number, status (pending, done, failed, \
+            compensated), idempotency key and command kind, then the counts. A file that is not a journal, or is \
+            corrupt or truncated, is an error naming the file; it is never changed.
+            """
+    )
+
+    @Argument(help: "The journal's SQLite file (as given to garage --journal).")
+    var path: String
+
+    func run() async throws {
+        guard FileManager.default.fileExists(atPath: path) else {
+            FileHandle.standardError.write(Data("error: command journal \(path): no such file\n".utf8))
+            throw ExitCode.failure
+        }
+        do {
+            try await JournalListing.run(path: path, console: .standardOutput)
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
