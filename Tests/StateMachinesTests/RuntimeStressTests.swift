@@ -25,6 +25,13 @@ struct RuntimeStressTests {
         let ticksPerTask = 2_000
         let togglesPerTask = 101
         await withTaskGroup(of: Void.self) { group in
+            // A reader beside the senders: every snapshot it takes is a state the machine has.
+            group.addTask {
+                for _ in 0..<2_000 {
+                    #expect(runtime.definition.states == [.green, .red])
+                    #expect([.green, .red].contains(runtime.snapshot.state))
+                }
+            }
             for task in 0..<tasks {
                 group.addTask {
                     for index in 0..<(ticksPerTask + togglesPerTask) {

@@ -24,12 +24,17 @@ public final class StateMachineRuntime<
     @usableFromInline let lock = Lock()
     @usableFromInline let clock: C
     @usableFromInline let core: UnsafeMutablePointer<RuntimeCore<State, Event, Context, C.Instant>>
+    /// The definition this runtime runs (immutable: reading it takes no lock and never reaches
+    /// into the machine's changing state).
+    public let definition: StateMachineDefinition<State, Event, Context>
+
     /// Which states have timers or effects; owned by the definition, which the machine keeps.
     @usableFromInline let activity: FixedBuffer<Bool>
 
     /// Creates a runtime in the definition's initial state, arming its timers and effects.
     public init(_ definition: StateMachineDefinition<State, Event, Context>, context: Context, clock: C) {
         self.clock = clock
+        self.definition = definition
         core = .allocate(capacity: 1)
         core.initialize(to: RuntimeCore(machine: StateMachine(definition, context: context)))
         activity = definition.storage.table.hasActivity
@@ -53,9 +58,6 @@ public final class StateMachineRuntime<
 
     /// The state and context together, read at one instant.
     public var snapshot: MachineSnapshot<State, Context> { lock.withLock { core.pointee.machine.snapshot } }
-
-    /// The definition this runtime runs.
-    public var definition: StateMachineDefinition<State, Event, Context> { core.pointee.machine.definition }
 
     /// Sends one event.
     ///
