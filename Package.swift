@@ -66,7 +66,7 @@ let package = Package(
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
-        .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit"]),
+        .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit", "BehaviorKitSQLite", "Commands"]),
     ]
 )
 

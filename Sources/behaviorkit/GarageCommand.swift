@@ -21,13 +21,19 @@ struct GarageCommand: AsyncParsableCommand {
     )
     var journal: String?
 
+    @Option(help: "With --journal: how many seconds a write waits for another process's lock before it fails.")
+    var busyTimeout: Double = 10
+
     func run() async throws {
         guard let journal else {
             await GarageScenario.run(failAPI: failAPI, console: .standardOutput)
             return
         }
         do {
-            try await GarageScenario.run(failAPI: failAPI, journalPath: journal, console: .standardOutput)
+            let timeout = Duration.milliseconds(
+                Int64(clamping: Int((min(max(busyTimeout, 0), 86_400) * 1000).rounded())))
+            try await GarageScenario.run(
+                failAPI: failAPI, journalPath: journal, busyTimeout: timeout, console: .standardOutput)
         } catch {
             FileHandle.standardError.write(Data("error: \(error)\n".utf8))
             throw ExitCode.failure

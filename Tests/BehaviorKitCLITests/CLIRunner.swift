@@ -25,8 +25,28 @@ enum CLIRunner {
     }
 
     static func run(_ arguments: [String], input: String? = nil) throws -> Result {
+        try run(executable: executable.path, arguments, input: input)
+    }
+
+    /// Runs each argument list as its own process, all started together, `times` rounds in a
+    /// row; returns every result.
+    static func runConcurrently(_ argumentLists: [[String]], times: Int = 1) -> [Result] {
+        let results = LockedResults()
+        DispatchQueue.concurrentPerform(iterations: argumentLists.count) { index in
+            for _ in 0..<times {
+                do {
+                    results.append(try run(argumentLists[index]))
+                } catch {
+                    results.append(Result(standardOutput: "", standardError: "\(error)", exitCode: -1))
+                }
+            }
+        }
+        return results.all
+    }
+
+    static func run(executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = try executable
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let output = Pipe()
         let error = Pipe()
@@ -44,5 +64,22 @@ enum CLIRunner {
             standardOutput: String(decoding: outputData, as: UTF8.self),
             standardError: String(decoding: errorData, as: UTF8.self),
             exitCode: process.terminationStatus)
+    }
+}
+
+final class LockedResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var results: [CLIRunner.Result] = []
+
+    func append(_ result: CLIRunner.Result) {
+        lock.lock()
+        results.append(result)
+        lock.unlock()
+    }
+
+    var all: [CLIRunner.Result] {
+        lock.lock()
+        defer { lock.unlock() }
+        return results
     }
 }

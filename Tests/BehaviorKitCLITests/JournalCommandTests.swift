@@ -12,34 +12,36 @@ struct JournalCommandTests {
         let plain = try CLIRunner.run(["garage"])
         #expect(
             garage.standardOutput
-                == "Journal: nothing to recover\n" + plain.standardOutput + "Journal: 9 records: 9 done\n")
+                == "Journal: nothing to recover\n" + plain.standardOutput + "Journal: 10 records: 10 done\n")
 
         let failing = try CLIRunner.run(["garage", "--fail-api", "--journal", path])
         #expect(failing.exitCode == 0)
-        #expect(failing.standardOutput.hasSuffix("Journal: 17 records: 12 done, 2 failed, 3 compensated\n"))
+        #expect(failing.standardOutput.hasSuffix("Journal: 19 records: 14 done, 2 failed, 3 compensated\n"))
 
         let listing = try CLIRunner.run(["journal", path])
         #expect(listing.exitCode == 0)
         #expect(
             listing.standardOutput == """
-                #1  done        run1/1    garage.addToAPI
-                #2  done        run1/2    garage.saveToDB
-                #3  done        run1/3    garage.log
-                #4  done        run1/4    behaviorkit.transaction
-                #5  done        run1/4/0  garage.log
-                #6  done        run1/4/1  garage.saveToDB
-                #7  done        run1/4/2  garage.addToAPI
-                #8  done        run1/4/3  garage.log
-                #9  done        run1/5    garage.log
-                #10 failed      run2/1    garage.addToAPI (the backend refused the vehicle 'first vehicle' (id 1))
-                #11 done        run2/2    garage.saveToDB
-                #12 done        run2/3    garage.log
-                #13 compensated run2/4    behaviorkit.transaction
-                #14 compensated run2/4/0  garage.log
-                #15 compensated run2/4/1  garage.saveToDB
-                #16 failed      run2/4/2  garage.addToAPI (the backend refused the vehicle 'first vehicle' (id 1))
-                #17 done        run2/5    garage.log
-                17 records: 12 done, 2 failed, 3 compensated
+                #1  done        run1      garage.run
+                #2  done        run1/1    garage.addToAPI
+                #3  done        run1/2    garage.saveToDB
+                #4  done        run1/3    garage.log
+                #5  done        run1/4    behaviorkit.transaction
+                #6  done        run1/4/0  garage.log
+                #7  done        run1/4/1  garage.saveToDB
+                #8  done        run1/4/2  garage.addToAPI
+                #9  done        run1/4/3  garage.log
+                #10 done        run1/5    garage.log
+                #11 done        run2      garage.run
+                #12 failed      run2/1    garage.addToAPI (the backend refused the vehicle 'first vehicle' (id 1))
+                #13 done        run2/2    garage.saveToDB
+                #14 done        run2/3    garage.log
+                #15 compensated run2/4    behaviorkit.transaction
+                #16 compensated run2/4/0  garage.log
+                #17 compensated run2/4/1  garage.saveToDB
+                #18 failed      run2/4/2  garage.addToAPI (the backend refused the vehicle 'first vehicle' (id 1))
+                #19 done        run2/5    garage.log
+                19 records: 14 done, 2 failed, 3 compensated
 
                 """)
     }

@@ -7,6 +7,7 @@ struct JournalGroupCommitStressTests {
         let folder = try TemporaryFolder()
         let path = folder.path("group.journal")
         let journal = try SQLiteCommandJournal(path: path)
+        let invoker = JournaledInvoker(journal: journal)
         let tasks = 64
         let perTask = 8
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -14,7 +15,7 @@ struct JournalGroupCommitStressTests {
                 group.addTask {
                     for index in 0..<perTask {
                         let key = "t\(task)-\(index)"
-                        _ = try await journal.run(
+                        _ = try await invoker.run(
                             ClosureCommand(key) {}, as: CommandJournalEntry(idempotencyKey: key, kind: "test"))
                     }
                 }
@@ -22,7 +23,7 @@ struct JournalGroupCommitStressTests {
             try await group.waitForAll()
         }
         let counts = journal.writeCounts
-        #expect(counts.writes == tasks * perTask * 2)  // an append and a mark each
+        #expect(counts.writes == tasks * perTask * 2)  // a begin and a settlement each
         #expect(counts.transactions < counts.writes / 2)
         let reopened = try SQLiteCommandJournal(path: path)
         let records = try await reopened.allRecords()

@@ -6,50 +6,79 @@ import Testing
 
 struct JournalTests {
     @Test func inMemoryJournalConforms() async throws {
-        try await CommandJournalConformance.check { InMemoryCommandJournal() }
+        try await CommandJournalConformance.check { clock in InMemoryCommandJournal(clock: clock) }
     }
 
     @Test func aBrokenJournalFailsTheConformanceCheck() async throws {
-        /// Forgets every mark: its records stay pending.
+        /// Forgets every settlement: its records stay pending.
         final class ForgetfulJournal: CommandJournal {
-            let base = InMemoryCommandJournal()
-            func append(_ entry: CommandJournalEntry) async throws -> CommandJournalRecord {
-                try await base.append(entry)
+            let base: InMemoryCommandJournal
+            init(clock: ManualClock) { base = InMemoryCommandJournal(clock: clock) }
+            func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+                try await base.begin(entry, lease: lease)
             }
-            func markDone(_ key: String) async throws {}
-            func markFailed(_ key: String, reason: String) async throws {}
-            func markCompensated(_ key: String) async throws {}
+            func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+                try await base.append(entry, lease: lease)
+            }
+            func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {}
+            func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+                try await base.renew(keys, lease: lease)
+            }
+            func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+                try await base.release(key, lease: lease, after: delay)
+            }
+            func claim(
+                _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?,
+                lease: JournalLease
+            ) async throws -> CommandJournalClaim {
+                try await base.claim(
+                    limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+            }
+            func enqueue(
+                _ entry: CommandJournalEntry, queue: String, after delay: Duration
+            ) async throws
+                -> CommandJournalRecord
+            {
+                try await base.enqueue(entry, queue: queue, after: delay)
+            }
+            func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
+            func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
+            func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
             func records(parentKey: String) async throws -> [CommandJournalRecord] {
                 try await base.records(parentKey: parentKey)
             }
             func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
-            func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-            func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
         }
         await #expect {
-            try await CommandJournalConformance.check { ForgetfulJournal() }
+            try await CommandJournalConformance.check { clock in ForgetfulJournal(clock: clock) }
         } throws: { error in
-            (error as? CommandJournalConformanceFailure)?.check == "markDone and markFailed finish records"
+            (error as? CommandJournalConformanceFailure)?.check
+                == "settle finishes records: done with an output, failed with a reason, compensated"
         }
     }
 
-    @Test func unfinishedRecordsAreWhatACrashLeft() async throws {
+    @Test func unfinishedRecordsAreWhatAStoppedWorkerLeft() async throws {
         let journal = InMemoryCommandJournal()
         let cart = TestCart()
-        _ = try await journal.run(
+        let invoker = JournaledInvoker(journal: journal)
+        _ = try await invoker.run(
             AddGoods(cart: cart, item: "apple", count: 2), as: .init(idempotencyKey: "1", kind: "add"))
-        _ = try await journal.append(.init(idempotencyKey: "2", kind: "add", payload: Array("pear 1".utf8)))
-        // The process "crashes" here: record 2 was written down but never marked.
+        let lease = JournalLease(owner: "stopped", duration: .seconds(30))
+        _ = try await journal.begin(
+            .init(idempotencyKey: "2", kind: "add", payload: Array("pear 1".utf8)), lease: lease)
+        // The worker "stops" here: record 2 was written down but never settled.
         let unfinished = try await journal.unfinished()
         #expect(unfinished.map(\.entry.idempotencyKey) == ["2"])
+        #expect(unfinished.first?.owner == "stopped")
         #expect(journal.records.map(\.status) == [.done, .pending])
+        #expect(journal.records.first?.owner == invoker.owner)
     }
 
     @Test func recordsRoundTripThroughJSON() throws {
         let record = CommandJournalRecord(
             sequence: 7, entry: .init(idempotencyKey: "order-1", kind: "bank.charge", payload: [1, 2, 3]),
-            status: .failed,
-            failureReason: "declined")
+            status: .failed, failureReason: "declined", output: [4], owner: "w", leaseExpiresAt: Date(),
+            queue: "payments", attempts: 2, createdAt: Date(timeIntervalSince1970: 10))
         let data = try JSONEncoder().encode(record)
         #expect(try JSONDecoder().decode(CommandJournalRecord.self, from: data) == record)
         #expect(record.id == "order-1")
@@ -60,93 +89,14 @@ struct JournalTests {
         #expect(
             CommandJournalError.conflictingEntry(key: "k").description
                 == "the idempotency key 'k' is already used by a different command")
-    }
-}
-
-struct DurableCommandsTests {
-    struct Note: JournaledCommand {
-        static let journalKind = "test.note"
-        let text: String
-        var name: String { "note \(text)" }
-        func execute() async throws {}
-        func undo() async throws {}
-    }
-
-    @Test func aRegistryRoundTripsACodableCommand() throws {
-        var registry = CommandRegistry()
-        registry.register(Note.self)
-        let entry = try registry.entry(Note(text: "hello"), key: "n1")
-        #expect(entry.kind == "test.note" && entry.idempotencyKey == "n1")
-        let command = try registry.command(for: entry)
-        #expect((command as? Note)?.text == "hello")
-        #expect(registry.kinds == ["test.note"])
-    }
-
-    @Test func aRegistryNamesAnUnregisteredKindAndABadPayload() {
-        var registry = CommandRegistry()
-        registry.register(Note.self)
-        #expect(throws: CommandRegistryError.unregisteredKind("fax", key: "k")) {
-            try registry.command(for: CommandJournalEntry(idempotencyKey: "k", kind: "fax"))
-        }
-        let error = #expect(throws: CommandRegistryError.self) {
-            try registry.command(for: CommandJournalEntry(idempotencyKey: "k", kind: "test.note", payload: [1]))
-        }
-        #expect(error?.description.hasPrefix("record 'k': its payload does not decode as 'test.note'") == true)
-    }
-
-    @Test func recoveryHandsCommandsToThePolicy() async throws {
-        let journal = InMemoryCommandJournal()
-        var registry = CommandRegistry()
-        registry.register(Note.self)
-        let invoker = JournaledInvoker(journal: journal, registry: registry)
-        for key in ["mail", "keep", "run"] {
-            _ = try await journal.append(try registry.entry(Note(text: key), key: key))
-        }
-        let report = try await invoker.recover { record in
-            switch record.entry.idempotencyKey {
-            case "mail": .markFailed("not resent after a crash")
-            case "keep": .leavePending
-            default: .replay
-            }
-        }
-        #expect(report.replayed == ["run"] && report.failed == ["mail"] && report.leftPending == ["keep"])
-        #expect(journal.records.map(\.status) == [.failed, .pending, .done])
-        #expect(journal.records.first?.failureReason == "not resent after a crash")
         #expect(
-            report.description
-                == "recovery: 1 replayed, 0 compensated, 0 completed, 1 failed, 1 left pending, 0 unreadable")
+            CommandJournalError.alreadySettled(key: "k", status: .compensated, reason: "declined").description
+                == "the idempotency key 'k' already settled as compensated (declined); it is not run again")
+        #expect(
+            CommandJournalError.busy(key: "k", owner: "w1").description
+                == "the idempotency key 'k' is being run by worker 'w1'; it is not run twice at once")
+        #expect(
+            CommandJournalError.leaseLost(key: "k", owner: "w2").description
+                == "this worker no longer holds 'k': worker 'w2' took it over; the work stopped here")
     }
-
-    @Test func aSettledTransactionDoesNotRunAgain() async throws {
-        let journal = InMemoryCommandJournal()
-        let invoker = JournaledInvoker(journal: journal, registry: CommandRegistry())
-        let order = invoker.transaction("order", key: "t", steps: [try DurableStep(Note(text: "a"))])
-        try await order.run()
-        try await order.run()
-        #expect(journal.records.map(\.entry.idempotencyKey) == ["t", "t/0"])
-        #expect(journal.records.map(\.status) == [.done, .done])
-    }
-}
-
-struct DurableTransactionRerunTests {
-    @Test func runningAPendingTransactionAgainSkipsTheStepsDone() async throws {
-        let journal = InMemoryCommandJournal()
-        let count = LockedCount()
-        let steps = try ["a", "b"].map { name in
-            try DurableStep("test.count", arguments: name, command: ClosureCommand(name) { count.add(name) })
-        }
-        let order = DurableTransaction("order", key: "t", journal: journal, steps: steps)
-        _ = try await journal.append(order.entry)
-        _ = try await journal.append(order.stepEntry(0))
-        try await journal.markDone("t/0")  // a crash after step a
-        try await order.run()
-        #expect(count.names == ["b"])
-        #expect(journal.records.map(\.status) == [.done, .done, .done])
-    }
-}
-
-final class LockedCount: Sendable {
-    private let storage = LockedValue<[String]>([])
-    func add(_ name: String) { storage.withLock { $0.append(name) } }
-    var names: [String] { storage.withLock { $0 } }
 }

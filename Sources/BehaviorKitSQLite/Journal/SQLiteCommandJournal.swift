@@ -1,21 +1,26 @@
 public import Commands
-import GRDB
+public import GRDB
 
-/// A durable ``CommandJournal`` in one SQLite file (WAL mode, `synchronous` FULL by default):
-/// a record appended is on disk before `append` returns, and survives a crash or a power cut.
-///
-/// Appends and marks arriving together from many tasks share one transaction and one flush
-/// (group commit): each caller is answered once its own record is durable.
+/// A durable ``CommandJournal`` on SQLite (WAL mode, `synchronous` FULL by default): a record
+/// written down is on disk before the call returns, and survives a crash or a power cut. Any
+/// number of processes on one machine can share the file; each claim, lease and settlement is
+/// one IMMEDIATE transaction, so two workers never hold one record.
 ///
 /// ```swift
 /// let journal = try SQLiteCommandJournal(path: "orders.journal")
 /// let invoker = JournaledInvoker(journal: journal, registry: registry)
-/// print(try await invoker.recover())  // settles what the last crash left
+/// print(try await invoker.recover())  // settles what stopped workers left
 /// try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
 /// ```
 ///
-/// A file that is not a database, or is corrupt or truncated, gives a
-/// ``SQLiteCommandJournalError`` naming the path and the problem; the file is never rewritten.
+/// Writes arriving together from many tasks share one transaction and one flush (group
+/// commit): each caller is answered once its own write is durable.
+///
+/// Opening checks the file before it writes anything: a file that is not a database, is
+/// corrupt or truncated, is another application's database, or has a WAL beside it that would
+/// turn it into another database is refused with a ``SQLiteCommandJournalError`` naming the
+/// file, and both files are left as they were. The journal can also live in your own GRDB
+/// database: ``init(database:path:clock:)``.
 public final class SQLiteCommandJournal: CommandJournal {
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
@@ -27,104 +32,73 @@ public final class SQLiteCommandJournal: CommandJournal {
         case extra = 3
     }
 
+    /// How thoroughly opening checks the file.
+    public enum Verification: Sendable, Hashable {
+        /// SQLite's `quick_check` (page structure) and a count of every index's entries against
+        /// the table, which finds a damaged index: about 0.4 s for 1,000,000 records.
+        case quick
+        /// SQLite's `integrity_check`: every index entry against its row, about 1.3 s for
+        /// 1,000,000 records.
+        case full
+    }
+
     /// The journal's file.
     public let path: String
     /// The durability asked for.
     public let durability: Durability
 
-    let database: DatabasePool
-    let writes: GroupCommit<Write, CommandJournalRecord?>
+    let database: any DatabaseWriter
+    let clock: any WallClock
+    let writes: GroupCommit<JournalWrite, JournalWriteResult>
 
-    enum Write: Sendable {
-        case append(CommandJournalEntry)
-        case mark(String, CommandJournalStatus, reason: String?)
-    }
-
-    /// Opens the journal at `path`, creating it when it does not exist, and checks it.
+    /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
-    /// - Throws: ``SQLiteCommandJournalError`` naming `path` when the file cannot be opened,
-    ///   is not a database, is corrupt or truncated, or is not a command journal.
-    public init(path: String, durability: Durability = .full) throws(SQLiteCommandJournalError) {
+    /// - Parameters:
+    ///   - busyTimeout: how long a write waits for another process's write lock before it fails.
+    ///   - clock: the calendar time leases are judged by; every process sharing the file must
+    ///     read the same (the system clock, or a `ManualClock` in tests).
+    ///   - verification: how thoroughly the file is checked first.
+    /// - Throws: ``SQLiteCommandJournalError`` naming `path` (or its WAL) when the file cannot be
+    ///   opened, is not a database, is corrupt or truncated, is not a command journal, or has a
+    ///   WAL that belongs to another database. Nothing is written to a file that fails a check.
+    public init(
+        path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(10),
+        clock: any WallClock = SystemWallClock(), verification: Verification = .quick
+    ) throws(SQLiteCommandJournalError) {
         self.path = path
         self.durability = durability
-        let database = try Self.open(path, durability: durability)
+        self.clock = clock
+        let inspection = try JournalFileInspection(path: path, verification: verification, busyTimeout: busyTimeout)
+        let database = try JournalFileOpener.open(
+            path, inspection: inspection, durability: durability, busyTimeout: busyTimeout)
         self.database = database
-        self.writes = GroupCommit { operations in
-            await Self.commit(operations, database, path: path)
-        }
+        self.writes = Self.groupCommit(database, path: path, clock: clock)
     }
 
-    private static func open(
-        _ path: String, durability: Durability
-    ) throws(SQLiteCommandJournalError)
-        -> DatabasePool
-    {
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(10)
-        let database: DatabasePool
-        do {
-            database = try DatabasePool(path: path, configuration: configuration)
-            // DatabasePool sets NORMAL when it enables WAL; the writer gets ours afterwards.
-            try database.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
-            }
-            let problems = try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") }
-            guard problems == ["ok"] else {
-                throw SQLiteCommandJournalError(
-                    code: .corrupt, path: path, reason: problems.prefix(3).joined(separator: "; "))
-            }
-        } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: true)
-        }
-        do {
-            let tables = try database.read { db in
-                try String.fetchAll(
-                    db,
-                    sql:
-                        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
-                )
-            }
-            if !tables.isEmpty && !tables.contains("commandRecord") {
-                throw SQLiteCommandJournalError(
-                    code: .notAJournal, path: path, reason: "it holds the tables " + tables.joined(separator: ", "))
-            }
-            try CommandJournalSchema.migrator().migrate(database)
-            try database.read { db in
-                _ = try Row.fetchOne(db, sql: "SELECT \(CommandJournalSchema.columns) FROM commandRecord")
-            }
-        } catch let error as DatabaseError where error.resultCode == .SQLITE_ERROR {
-            throw SQLiteCommandJournalError(code: .notAJournal, path: path, reason: error.message ?? "\(error)")
-        } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: true)
-        }
-        return database
+    /// A journal in the application's own GRDB database, whose migrator created its table
+    /// (``registerMigrations(in:)``): a business write and a journal settlement can then commit
+    /// in one transaction (``settle(_:as:in:)``).
+    ///
+    /// ```swift
+    /// var migrator = DatabaseMigrator()
+    /// migrator.registerMigration("orders") { db in … }
+    /// SQLiteCommandJournal.registerMigrations(in: &migrator)
+    /// try migrator.migrate(dbPool)
+    /// let journal = SQLiteCommandJournal(database: dbPool, path: dbPool.path)
+    /// ```
+    public init(database: any DatabaseWriter, path: String, clock: any WallClock = SystemWallClock()) {
+        self.path = path
+        self.durability = .full
+        self.clock = clock
+        self.database = database
+        self.writes = Self.groupCommit(database, path: path, clock: clock)
     }
 
-    private static func commit(
-        _ operations: [Write], _ database: DatabasePool, path: String
-    ) async -> [Result<CommandJournalRecord?, any Error>] {
-        do {
-            return try await database.write { db in
-                var results: [Result<CommandJournalRecord?, any Error>] = []
-                results.reserveCapacity(operations.count)
-                for operation in operations {
-                    do {
-                        switch operation {
-                        case .append(let entry):
-                            results.append(.success(try CommandJournalSchema.append(entry, db, path: path)))
-                        case .mark(let key, let status, let reason):
-                            try CommandJournalSchema.mark(key, status, reason: reason, db)
-                            results.append(.success(nil))
-                        }
-                    } catch let error as CommandJournalError {
-                        results.append(.failure(error))  // this caller's mistake: the others go on
-                    }
-                }
-                return results
-            }
-        } catch {
-            let failure = SQLiteCommandJournalError(path: path, error, opening: false)
-            return operations.map { _ in .failure(failure) }
-        }
+    /// Adds the migration that creates the journal's table to the application's migrator.
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("behaviorkit-command-journal-2") { db in try CommandJournalSchema.create(db) }
     }
+
+    /// The time now, as the journal stores it.
+    var now: Int64 { clock.currentDate.journalMilliseconds }
 }

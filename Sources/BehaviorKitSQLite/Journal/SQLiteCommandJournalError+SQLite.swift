@@ -17,6 +17,14 @@ extension SQLiteCommandJournalError {
         case .SQLITE_CORRUPT: self.init(code: .corrupt, path: path, reason: reason)
         case .SQLITE_IOERR where error.extendedResultCode == .SQLITE_IOERR_SHORT_READ:
             self.init(code: .corrupt, path: path, reason: "the file is shorter than its header says (\(reason))")
+        case .SQLITE_FULL: self.init(code: .diskFull, path: path, reason: reason)
+        case .SQLITE_IOERR
+        where [.SQLITE_IOERR_WRITE, .SQLITE_IOERR_FSYNC, .SQLITE_IOERR_TRUNCATE, .SQLITE_IOERR_SHMSIZE]
+            .contains(error.extendedResultCode):
+            self.init(code: .diskFull, path: path, reason: "\(reason): the disk may be full")
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            self.init(code: .locked, path: path, reason: "\(reason), \(error.extendedResultCode)")
+        case .SQLITE_READONLY: self.init(code: .readOnly, path: path, reason: reason)
         default: self.init(code: opening ? .cannotOpen : .ioFailed, path: path, reason: reason)
         }
     }

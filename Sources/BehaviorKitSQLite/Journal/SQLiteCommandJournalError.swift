@@ -1,5 +1,5 @@
-/// Why a ``SQLiteCommandJournal`` could not open, read or write its file. Names the file and
-/// the problem.
+/// Why a ``SQLiteCommandJournal`` could not open, read or write its file. Names the file (or
+/// its WAL) and the problem.
 ///
 /// ```swift
 /// do { _ = try SQLiteCommandJournal(path: "/var/orders.journal") } catch {
@@ -8,19 +8,29 @@
 ///     // the file is left as it is: restore it from a backup, or move it away to start a new journal
 /// }
 /// ```
-public struct SQLiteCommandJournalError: Error, CustomStringConvertible, Sendable {
+public struct SQLiteCommandJournalError: Error, CustomStringConvertible, Sendable, Hashable {
     /// What went wrong.
     public enum Code: Hashable, Sendable {
         /// The file exists but is not a SQLite database at all.
         case notADatabase
-        /// The file is a SQLite database that is damaged: corrupt, or cut short.
+        /// The file is a SQLite database that is damaged: corrupt, cut short, or with an index
+        /// that does not match its table.
         case corrupt
         /// The file is a readable database, but not a command journal (or a newer one).
         case notAJournal
+        /// The WAL file beside the journal (`<path>-wal`) belongs to another database: applying
+        /// it would replace the journal's records. Neither file was changed.
+        case foreignWAL
         /// A record holds a value no journal writes (an unknown status, say).
         case malformedRecord
         /// The file cannot be opened or created (a missing folder, no permission).
         case cannotOpen
+        /// Another process held the journal's write lock for longer than the busy timeout.
+        case locked
+        /// The disk (or the process's file-size limit) is full: the write was not made.
+        case diskFull
+        /// The file or its folder is read-only.
+        case readOnly
         /// A read or write failed after the file was opened.
         case ioFailed
     }
@@ -46,8 +56,15 @@ public struct SQLiteCommandJournalError: Error, CustomStringConvertible, Sendabl
         case .notADatabase: "command journal \(path): not a SQLite database (\(reason)); \(keep)"
         case .corrupt: "command journal \(path): corrupt or truncated (\(reason)); \(keep)"
         case .notAJournal: "command journal \(path): not a command journal (\(reason)); \(keep)"
+        case .foreignWAL:
+            "command journal \(path): the WAL file \(path)-wal does not belong to it (\(reason)); it was not applied "
+                + "and both files are left as they were: move the WAL away if it is not this journal's"
         case .malformedRecord: "command journal \(path): malformed record (\(reason))"
         case .cannotOpen: "command journal \(path): cannot open the file (\(reason))"
+        case .locked:
+            "command journal \(path): another process held its write lock too long (\(reason)); nothing was written"
+        case .diskFull: "command journal \(path): the disk is full (\(reason)); nothing was written"
+        case .readOnly: "command journal \(path): the file or its folder is read-only (\(reason))"
         case .ioFailed: "command journal \(path): \(reason)"
         }
     }

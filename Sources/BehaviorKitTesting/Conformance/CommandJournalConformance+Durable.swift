@@ -2,42 +2,17 @@ import BehaviorKitSync
 import Commands
 
 extension CommandJournalConformance {
-    static func compensatedAndChildRecordsAreListed(_ journal: any CommandJournal) async throws {
-        let check = "markCompensated, records(parentKey:) and allRecords"
-        _ = try await journal.append(entry("t"))
-        _ = try await journal.append(entry("other"))
-        for index in 0..<2 {
-            _ = try await journal.append(
-                CommandJournalEntry(idempotencyKey: "t/\(index)", kind: "step", parentKey: "t"))
-        }
-        try await journal.markCompensated("t/0")
-        let children = try await journal.records(parentKey: "t").map { "\($0.entry.idempotencyKey):\($0.status)" }
-        try expect(
-            children == ["t/0:compensated", "t/1:pending"], check, "records(parentKey: \"t\") lists \(children)")
-        let all = try await journal.allRecords().map(\.entry.idempotencyKey)
-        try expect(all == ["t", "other", "t/0", "t/1"], check, "allRecords() lists \(all)")
-        do {
-            try await journal.markCompensated("nope")
-            throw CommandJournalConformanceFailure(
-                check: check, detail: "markCompensated of an unknown key did not throw")
-        } catch let error as CommandJournalError {
-            try expect(error == .unknownKey("nope"), check, "markCompensated of an unknown key threw \(error)")
-        }
-        do {
-            _ = try await journal.append(CommandJournalEntry(idempotencyKey: "t/1", kind: "step", parentKey: "x"))
-            throw CommandJournalConformanceFailure(check: check, detail: "an append with another parent did not throw")
-        } catch let error as CommandJournalError {
-            try expect(error == .conflictingEntry(key: "t/1"), check, "an append with another parent threw \(error)")
-        }
-    }
-
-    static func recoveryReplaysAndKeepsUnregistered(_ journal: any CommandJournal) async throws {
-        let check = "recovery replays pending commands and keeps unregistered ones"
+    static func recoveryReplaysAndKeepsUnregistered(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "recovery replays what a stopped worker left, and keeps unregistered records"
         let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry)
-        _ = try await journal.append(effects.entry("a"))
-        _ = try await journal.append(CommandJournalEntry(idempotencyKey: "b", kind: "unknown.kind", payload: [1]))
-        _ = try await journal.append(effects.entry("c"))
+        _ = try await journal.begin(effects.entry("a"), lease: lease)
+        _ = try await journal.begin(
+            CommandJournalEntry(idempotencyKey: "b", kind: "unknown.kind", payload: [1]), lease: lease)
+        _ = try await journal.begin(effects.entry("c"), lease: lease)
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, owner: "recoverer", clock: clock)
+        let early = try await invoker.recover()
+        try expect(early.isEmpty && effects.log.isEmpty, check, "recovery while the owner lived: \(early)")
+        await clock.advance(by: .seconds(31))
         let report = try await invoker.recover()
         try expect(report.replayed == ["a", "c"], check, "replayed \(report.replayed)")
         try expect(
@@ -46,44 +21,54 @@ extension CommandJournalConformance {
         try expect(effects.log == ["+a", "+c"], check, "effects \(effects.log)")
         let pending = try await journal.unfinished().map(\.entry.idempotencyKey)
         try expect(pending == ["b"], check, "after recovery, unfinished() lists \(pending)")
+        let again = try await invoker.recover()
+        try expect(again.isEmpty, check, "a second recovery at once did \(again)")
     }
 
-    static func failingTransactionIsCompensatedInTheJournal(_ journal: any CommandJournal) async throws {
+    static func failingTransactionIsCompensatedInTheJournal(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
         let check = "a failing durable transaction is compensated step by step in the journal"
         let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry)
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
         let order = invoker.transaction("order", key: "t", steps: try ["x", "y", "!z"].map(effects.step))
         do {
             try await order.run()
-            throw CommandJournalConformanceFailure(check: check, detail: "the transaction did not throw")
+            throw failure(check, "the transaction did not throw")
         } catch let error as TransactionError {
             try expect(error.failedStep?.index == 2, check, "failed at \(String(describing: error.failedStep))")
         }
-        try expect(effects.log == ["+x", "+y", "-y", "-x"], check, "effects \(effects.log)")
+        try expect(effects.log == ["+x", "+y", "-y(out-y)", "-x(out-x)"], check, "effects \(effects.log)")
         let statuses = try await statuses(journal, ["t", "t/0", "t/1", "t/2"])
         try expect(statuses == "compensated compensated compensated failed", check, "statuses \(statuses)")
     }
 
-    static func halfDoneTransactionIsCompensatedOnRecovery(_ journal: any CommandJournal) async throws {
-        let check = "recovery compensates a half-done transaction in reverse"
+    static func halfDoneTransactionIsCompensatedOnRecovery(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "a worker that takes over a half-done transaction compensates it in reverse"
         let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry)
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
         try await crashMidway(
             invoker.transaction("order", key: "t", steps: ["x", "y", "z"].map(effects.step)), journal)
+        await clock.advance(by: .seconds(31))
         let report = try await invoker.recover()
         try expect(report.compensatedTransactions == ["t"], check, "report \(report)")
-        try expect(effects.log == ["-y", "-x"], check, "effects \(effects.log)")
+        try expect(effects.log == ["-y", "-x(out-x)"], check, "effects \(effects.log)")
         let statuses = try await statuses(journal, ["t", "t/0", "t/1"])
         try expect(statuses == "compensated compensated compensated", check, "statuses \(statuses)")
     }
 
-    static func halfDoneTransactionIsCompletedOnForwardRecovery(_ journal: any CommandJournal) async throws {
-        let check = "forward recovery completes a half-done transaction"
+    static func halfDoneTransactionIsCompletedOnForwardRecovery(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "forward recovery completes a half-done transaction without running done steps again"
         let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry)
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
         let order = invoker.transaction(
             "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
         try await crashMidway(order, journal)
+        await clock.advance(by: .seconds(31))
         let report = try await invoker.recover()
         try expect(report.completedTransactions == ["t"], check, "report \(report)")
         try expect(effects.log == ["+y", "+z"], check, "effects \(effects.log)")
@@ -91,50 +76,91 @@ extension CommandJournalConformance {
         try expect(statuses == "done done done done", check, "statuses \(statuses)")
     }
 
-    /// Journals what a crash during step 2 leaves: the transaction pending, step 1 done, step 2 pending.
+    static func settledKeysAnswerHowTheySettled(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "running a settled key answers how it settled and runs nothing"
+        let effects = ConformanceEffects()
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let failing = invoker.transaction("order", key: "t", steps: try ["x", "!y"].map(effects.step))
+        _ = try? await failing.run()
+        try await expectError(
+            .alreadySettled(key: "t", status: .compensated, reason: nil), check, "running a compensated transaction"
+        ) { try await failing.run() }
+        let good = invoker.transaction("order", key: "u", steps: try ["p", "q"].map(effects.step))
+        try await good.run()
+        let again = try await good.run()
+        try expect(
+            again.status == .alreadyCompleted && (try? again.output(ofStep: 0, as: String.self)) == "out-p", check,
+            "running a completed transaction again gave \(again)")
+        _ = try? await invoker.run(effects.command("!f"), as: effects.entry("!f"))
+        try await expectError(
+            .alreadySettled(key: "!f", status: .failed, reason: "effect !f fails"), check, "running a failed command"
+        ) { _ = try await invoker.run(effects.command("!f"), as: effects.entry("!f")) }
+        let result = try await invoker.run(effects.command("p"), as: effects.entry("p"))
+        let repeated = try await invoker.run(effects.command("p"), as: effects.entry("p"))
+        try expect(result == .executed && repeated == .alreadyDone, check, "results \(result), \(repeated)")
+        try expect(effects.log == ["+x", "-x(out-x)", "+p", "+q", "+p"], check, "effects \(effects.log)")
+    }
+
+    static func concurrentRecoveriesSettleEachRecordOnce(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "two recoveries at once settle each record once"
+        let effects = ConformanceEffects()
+        for index in 0..<50 { _ = try await journal.begin(effects.entry("c\(index)"), lease: lease) }
+        await clock.advance(by: .seconds(31))
+        let first = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let second = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        async let a = first.recover()
+        async let b = second.recover()
+        let replayed = try await a.replayed.count + b.replayed.count
+        try expect(
+            effects.log.count == 50 && replayed == 50, check, "\(effects.log.count) executions, \(replayed) replays")
+    }
+
+    static func stepOutputsReachLaterStepsAndCompensations(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "step outputs are journaled and reach later steps and compensations"
+        let effects = ConformanceEffects()
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let order = invoker.transaction("order", key: "t", steps: try ["x", "y<0", "!z<1"].map(effects.step))
+        _ = try? await order.run()
+        try expect(
+            effects.log == ["+x", "+y(out-x)", "-y(out-y)", "-x(out-x)"], check, "effects \(effects.log)")
+        let output = try await journal.record(forKey: "t/0")?.output
+        try expect(output == Array(#""out-x""#.utf8), check, "step 0 output \(String(describing: output))")
+    }
+
+    static func aQueueWorkerRunsADelayedCommandOnce(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "a queue worker runs a delayed command once, when it falls due"
+        let effects = ConformanceEffects()
+        let queue = CommandQueue("q", journal: journal)
+        try await queue.enqueue(effects.entry("later"), after: .seconds(5))
+        let worker = QueueWorker(
+            queue, invoker: JournaledInvoker(journal: journal, registry: effects.registry, clock: clock))
+        let early = try await worker.runDue()
+        await clock.advance(by: .seconds(5))
+        let due = try await worker.runDue()
+        let again = try await worker.runDue()
+        try expect(
+            early == 0 && due == 1 && again == 0 && effects.log == ["+later"], check,
+            "settled \(early), \(due), \(again); effects \(effects.log)")
+        let record = try await journal.record(forKey: "later")
+        try expect(record?.status == .done, check, "the record is \(String(describing: record))")
+    }
+
+    /// Journals what a worker that stops during step 2 leaves: the transaction pending under
+    /// its (soon expired) lease, step 1 done with its output, step 2 pending.
     static func crashMidway(_ transaction: DurableTransaction, _ journal: any CommandJournal) async throws {
-        _ = try await journal.append(transaction.entry)
-        _ = try await journal.append(transaction.stepEntry(0))
-        try await journal.markDone("t/0")
-        _ = try await journal.append(transaction.stepEntry(1))
+        _ = try await journal.begin(transaction.entry, lease: lease)
+        _ = try await journal.append(transaction.stepEntry(0), lease: lease)
+        try await journal.settle("t/0", as: .done(output: Array(#""out-x""#.utf8)), lease: lease)
+        _ = try await journal.append(transaction.stepEntry(1), lease: lease)
     }
 
     static func statuses(_ journal: any CommandJournal, _ keys: [String]) async throws -> String {
         var statuses: [String] = []
         for key in keys { statuses.append(try await journal.record(forKey: key).map { "\($0.status)" } ?? "missing") }
         return statuses.joined(separator: " ")
-    }
-}
-
-/// Commands whose effects are written to a log: "+name" when run, "-name" when undone; a name
-/// starting with "!" fails.
-final class ConformanceEffects: Sendable {
-    struct Arguments: Codable, Sendable { var name: String }
-
-    private let effects = LockedValue<[String]>([])
-    var log: [String] { effects.withLock { $0 } }
-
-    var registry: CommandRegistry {
-        var registry = CommandRegistry()
-        registry.register("test.effect", arguments: Arguments.self) { [self] in self.command($0.name) }
-        return registry
-    }
-
-    func command(_ name: String) -> any Command {
-        struct Failure: Error {}
-        return ClosureCommand(name) { [effects] in
-            if name.hasPrefix("!") { throw Failure() }
-            effects.withLock { $0.append("+\(name)") }
-        } undo: { [effects] in
-            effects.withLock { $0.append("-\(name)") }
-        }
-    }
-
-    func entry(_ name: String) throws -> CommandJournalEntry {
-        try CommandRegistry.entry(kind: "test.effect", arguments: Arguments(name: name), key: name)
-    }
-
-    func step(_ name: String) throws -> DurableStep {
-        try DurableStep("test.effect", arguments: Arguments(name: name), command: command(name))
     }
 }

@@ -1,117 +1,143 @@
 import BehaviorKitSync
 public import Commands
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The checks every ``CommandJournal`` must pass: the in-memory journal here, a SQLite or a
-/// PostgreSQL one elsewhere.
+/// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
+/// work is never taken; expired leases are; fencing), queues (due times, concurrency), step
+/// outputs, pruning, and the durable layer on top (recovery, settled keys, takeovers).
 ///
-/// Call it from a test with a function that makes an empty journal; it throws a
-/// ``CommandJournalConformanceFailure`` naming the first rule broken.
+/// Call it from a test with a function that makes an empty journal on the given clock (the
+/// checks move it to expire leases); it throws a ``CommandJournalConformanceFailure`` naming
+/// the first rule broken.
 ///
 /// ```swift
 /// @Test func sqliteJournalConforms() async throws {
-///     try await CommandJournalConformance.check { try SQLiteCommandJournal(path: temporaryFile()) }
+///     try await CommandJournalConformance.check { clock in
+///         try SQLiteCommandJournal(path: temporaryFile(), clock: clock)
+///     }
 /// }
 /// ```
 public enum CommandJournalConformance {
-    /// Runs every check, each on a new journal from `makeJournal`.
-    public static func check(_ makeJournal: () async throws -> any CommandJournal) async throws {
-        try await appendKeepsOrderAndPending(makeJournal())
-        try await markingFinishesRecords(makeJournal())
-        try await appendIsIdempotent(makeJournal())
-        try await unknownAndConflictingKeysAreRefused(makeJournal())
-        try await runExecutesOnce(makeJournal())
-        try await concurrentAppendsAreAllKept(makeJournal())
-        try await compensatedAndChildRecordsAreListed(makeJournal())
-        try await recoveryReplaysAndKeepsUnregistered(makeJournal())
-        try await failingTransactionIsCompensatedInTheJournal(makeJournal())
-        try await halfDoneTransactionIsCompensatedOnRecovery(makeJournal())
-        try await halfDoneTransactionIsCompletedOnForwardRecovery(makeJournal())
+    /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
+    /// judge leases by the clock it is given.
+    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+        for check in checks {
+            let clock = ManualClock()
+            try await check(makeJournal(clock), clock)
+        }
     }
 
-    static func appendKeepsOrderAndPending(_ journal: any CommandJournal) async throws {
-        let check = "append writes pending records in order"
+    typealias Check = @Sendable (any CommandJournal, ManualClock) async throws -> Void
+
+    static var checks: [Check] {
+        [
+            beginWritesHeldPendingRecordsInOrder, settlingFinishesRecords, beginningAKeyAgainAnswersHowItStands,
+            unknownAndConflictingKeysAreRefused, concurrentBeginsAreAllKept, childrenAreWrittenUnderTheirRoot,
+            aLiveLeaseIsNeverTakenOver, aStoppedWorkersRecordsAreTakenAtOnceWhenNamed, renewingKeepsALease,
+            aSettledRootChangesNoMore, releasingMakesARecordClaimable,
+            concurrentClaimsNeverShareARecord, enqueuedRecordsWaitUntilDue, queueConcurrencyIsRespected,
+            queuesAreSeparate, pruningDeletesOnlyOldSettledRecords, recoveryReplaysAndKeepsUnregistered,
+            failingTransactionIsCompensatedInTheJournal, halfDoneTransactionIsCompensatedOnRecovery,
+            halfDoneTransactionIsCompletedOnForwardRecovery, settledKeysAnswerHowTheySettled,
+            concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
+            aQueueWorkerRunsADelayedCommandOnce,
+        ]
+    }
+
+    static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))
+    static let other = JournalLease(owner: "conformance-b", duration: .seconds(30))
+
+    static func beginWritesHeldPendingRecordsInOrder(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "begin writes pending records in order, held under the lease"
         var sequences: [Int64] = []
         for key in ["a", "b", "c"] {
-            let record = try await journal.append(entry(key))
+            guard case .started(let record) = try await journal.begin(entry(key), lease: lease) else {
+                throw failure(check, "begin of a new key '\(key)' did not start it")
+            }
             try expect(record.status == .pending, check, "record '\(key)' has status \(record.status)")
             try expect(record.entry == entry(key), check, "record '\(key)' holds \(record.entry)")
+            try expect(
+                record.owner == lease.owner && record.attempts == 1, check,
+                "record '\(key)' has owner \(String(describing: record.owner)), attempts \(record.attempts)")
+            try expect(
+                record.leaseExpiresAt == clock.currentDate.addingTimeInterval(30), check,
+                "record '\(key)' has its lease until \(String(describing: record.leaseExpiresAt))")
             sequences.append(record.sequence)
         }
         try expect(sequences == sequences.sorted() && Set(sequences).count == 3, check, "sequences \(sequences)")
         let keys = try await journal.unfinished().map(\.entry.idempotencyKey)
         try expect(keys == ["a", "b", "c"], check, "unfinished() lists \(keys)")
+        let stored = try await journal.record(forKey: "b")
+        try expect(stored?.owner == lease.owner, check, "record(forKey:) gives \(String(describing: stored))")
     }
 
-    static func markingFinishesRecords(_ journal: any CommandJournal) async throws {
-        let check = "markDone and markFailed finish records"
-        for key in ["a", "b", "c"] { _ = try await journal.append(entry(key)) }
-        try await journal.markDone("a")
-        try await journal.markFailed("c", reason: "disk full")
+    static func settlingFinishesRecords(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "settle finishes records: done with an output, failed with a reason, compensated"
+        for key in ["a", "b", "c", "d"] { _ = try await journal.begin(entry(key), lease: lease) }
+        try await journal.settle("a", as: .done(output: [1, 2]), lease: lease)
+        try await journal.settle("c", as: .failed(reason: "disk full"), lease: lease)
+        try await journal.settle("d", as: .compensated, lease: lease)
         let done = try await journal.record(forKey: "a")
-        try expect(done?.status == .done, check, "record 'a' after markDone: \(String(describing: done))")
+        try expect(
+            done?.status == .done && done?.output == [1, 2] && done?.leaseExpiresAt == nil, check,
+            "record 'a' after settling done: \(String(describing: done))")
         let failed = try await journal.record(forKey: "c")
         try expect(
             failed?.status == .failed && failed?.failureReason == "disk full", check,
-            "record 'c' after markFailed: \(String(describing: failed))")
+            "record 'c' after settling failed: \(String(describing: failed))")
+        let compensated = try await journal.record(forKey: "d")
+        try expect(compensated?.status == .compensated, check, "record 'd': \(String(describing: compensated))")
         let keys = try await journal.unfinished().map(\.entry.idempotencyKey)
         try expect(keys == ["b"], check, "unfinished() lists \(keys)")
         let missing = try await journal.record(forKey: "zzz")
         try expect(missing == nil, check, "record(forKey:) of an unknown key gives \(String(describing: missing))")
+        try await journal.settle("a", as: .done(output: [1, 2]), lease: other)
     }
 
-    static func appendIsIdempotent(_ journal: any CommandJournal) async throws {
-        let check = "appending a key again returns the existing record"
-        let first = try await journal.append(entry("a"))
-        try await journal.markDone("a")
-        let again = try await journal.append(entry("a"))
+    static func beginningAKeyAgainAnswersHowItStands(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "beginning a key again returns how it stands and changes nothing"
+        let first = try await journal.begin(entry("a"), lease: lease).record
+        guard case .busy(let busy) = try await journal.begin(entry("a"), lease: other) else {
+            throw failure(check, "a second worker's begin of a held key did not answer busy")
+        }
+        try expect(busy.owner == lease.owner, check, "busy names owner \(String(describing: busy.owner))")
+        try await journal.settle("a", as: .done(output: [7]), lease: lease)
+        guard case .settled(let again) = try await journal.begin(entry("a"), lease: other) else {
+            throw failure(check, "beginning a done key did not answer settled")
+        }
         try expect(
-            again.sequence == first.sequence && again.status == .done, check,
-            "second append gave \(again), first was \(first)")
+            again.sequence == first.sequence && again.status == .done && again.output == [7], check,
+            "second begin gave \(again), first was \(first)")
         let unfinished = try await journal.unfinished()
         try expect(unfinished.isEmpty, check, "unfinished() lists \(unfinished)")
     }
 
-    static func unknownAndConflictingKeysAreRefused(_ journal: any CommandJournal) async throws {
+    static func unknownAndConflictingKeysAreRefused(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
         let check = "unknown and conflicting keys are refused"
-        do {
-            try await journal.markDone("nope")
-            throw CommandJournalConformanceFailure(check: check, detail: "markDone of an unknown key did not throw")
-        } catch let error as CommandJournalError {
-            try expect(error == .unknownKey("nope"), check, "markDone of an unknown key threw \(error)")
+        try await expectError(.unknownKey("nope"), check, "settling an unknown key") {
+            try await journal.settle("nope", as: .done(output: nil), lease: lease)
         }
-        _ = try await journal.append(entry("a"))
-        do {
-            _ = try await journal.append(CommandJournalEntry(idempotencyKey: "a", kind: "other", payload: [9]))
-            throw CommandJournalConformanceFailure(check: check, detail: "a conflicting append did not throw")
-        } catch let error as CommandJournalError {
-            try expect(error == .conflictingEntry(key: "a"), check, "a conflicting append threw \(error)")
+        _ = try await journal.begin(entry("a"), lease: lease)
+        let conflicting = CommandJournalEntry(idempotencyKey: "a", kind: "other", payload: [9])
+        try await expectError(.conflictingEntry(key: "a"), check, "a conflicting begin") {
+            _ = try await journal.begin(conflicting, lease: lease)
+        }
+        try await expectError(.conflictingEntry(key: "a"), check, "a conflicting enqueue") {
+            _ = try await journal.enqueue(conflicting, queue: "q", after: .zero)
         }
     }
 
-    static func runExecutesOnce(_ journal: any CommandJournal) async throws {
-        let check = "run executes a command once per key"
-        let count = LockedValue(0)
-        let command = ClosureCommand("count") { count.withLock { $0 += 1 } }
-        let first = try await journal.run(command, as: entry("once"))
-        let second = try await journal.run(command, as: entry("once"))
-        try expect(
-            first == .executed && second == .alreadyDone && count.withLock({ $0 }) == 1, check,
-            "results \(first), \(second); executed \(count.withLock { $0 }) times")
-        struct Boom: Error {}
-        let failing = ClosureCommand("fail") { throw Boom() }
-        do {
-            _ = try await journal.run(failing, as: entry("fails"))
-            throw CommandJournalConformanceFailure(check: check, detail: "a failing command did not rethrow")
-        } catch is Boom {}
-        let record = try await journal.record(forKey: "fails")
-        try expect(record?.status == .failed, check, "a failing command left \(String(describing: record))")
-    }
-
-    static func concurrentAppendsAreAllKept(_ journal: any CommandJournal) async throws {
-        let check = "concurrent appends are all kept"
+    static func concurrentBeginsAreAllKept(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "concurrent begins are all kept"
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<100 {
-                group.addTask { _ = try await journal.append(entry("k\(index)")) }
+                group.addTask { _ = try await journal.begin(entry("k\(index)"), lease: lease) }
             }
             try await group.waitForAll()
         }
@@ -122,22 +148,28 @@ public enum CommandJournalConformance {
             "\(records.count) records, \(Set(sequences).count) distinct sequences")
     }
 
-    static func entry(_ key: String) -> CommandJournalEntry {
-        CommandJournalEntry(idempotencyKey: key, kind: "test.\(key)", payload: Array(key.utf8))
+    static func childrenAreWrittenUnderTheirRoot(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "children are written under a root their worker holds"
+        _ = try await journal.begin(entry("t"), lease: lease)
+        _ = try await journal.begin(entry("other"), lease: lease)
+        for index in 0..<2 { _ = try await journal.append(child("t", index), lease: lease) }
+        let again = try await journal.append(child("t", 0), lease: lease)
+        try expect(again.status == .pending, check, "appending a child again gave \(again)")
+        try await journal.settle("t/0", as: .compensated, lease: lease)
+        let children = try await journal.records(parentKey: "t").map { "\($0.entry.idempotencyKey):\($0.status)" }
+        try expect(
+            children == ["t/0:compensated", "t/1:pending"], check, "records(parentKey: \"t\") lists \(children)")
+        let all = try await journal.allRecords().map(\.entry.idempotencyKey)
+        try expect(all == ["t", "other", "t/0", "t/1"], check, "allRecords() lists \(all)")
+        try await expectError(.leaseLost(key: "t", owner: lease.owner), check, "a child appended by another worker") {
+            _ = try await journal.append(child("t", 2), lease: other)
+        }
+        try await expectError(.leaseLost(key: "t", owner: lease.owner), check, "a child settled by another worker") {
+            try await journal.settle("t/1", as: .done(output: nil), lease: other)
+        }
+        try await expectError(.conflictingEntry(key: "t/1"), check, "a child appended under another parent") {
+            _ = try await journal.append(
+                CommandJournalEntry(idempotencyKey: "t/1", kind: "step", parentKey: "other"), lease: lease)
+        }
     }
-
-    static func expect(_ condition: Bool, _ check: String, _ detail: @autoclosure () -> String) throws {
-        if !condition { throw CommandJournalConformanceFailure(check: check, detail: detail()) }
-    }
-}
-
-/// A rule of ``CommandJournal`` that a journal broke, with what it did instead.
-public struct CommandJournalConformanceFailure: Error, CustomStringConvertible, Sendable {
-    /// The rule checked.
-    public let check: String
-    /// What the journal did.
-    public let detail: String
-
-    /// "<check>: <detail>".
-    public var description: String { "\(check): \(detail)" }
 }

@@ -4,21 +4,22 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The command types a journal's records can be turned back into: a map from a record's kind
-/// to a decoder. Recovery uses it to replay or compensate what a crash left unfinished.
+/// The command and step types a journal's records can be turned back into: a map from a
+/// record's kind to a decoder. Recovery and queue workers use it to run, replay or compensate
+/// what the journal holds.
 ///
 /// ```swift
 /// var registry = CommandRegistry()
-/// registry.register(Charge.self)                                   // a Codable command
+/// registry.register(Charge.self)                                   // a JournaledCommand or JournaledStep
 /// registry.register("garage.save", arguments: Vehicle.self) { Garage.saveToDB($0, database) }
 /// let entry = try registry.entry(Charge(order: 42, cents: 990), key: "order-42/charge")
 /// let command = try registry.command(for: entry)                  // a Charge again
 /// ```
 ///
 /// Payloads are JSON with sorted keys, so that the same arguments give the same bytes (and the
-/// same key appended twice is recognised as the same command).
+/// same key written twice is recognised as the same command).
 public struct CommandRegistry: Sendable {
-    private var decoders: [String: @Sendable ([UInt8]) throws -> any Command] = [:]
+    var decoders: [String: @Sendable ([UInt8]) throws -> DurableStep] = [:]
 
     /// Creates an empty registry.
     public init() {}
@@ -29,7 +30,17 @@ public struct CommandRegistry: Sendable {
     /// Registers `type` under its ``JournaledCommand/journalKind``; a later registration of the
     /// same kind replaces it.
     public mutating func register<C: JournaledCommand>(_ type: C.Type) {
-        decoders[C.journalKind] = { bytes in try JSONDecoder().decode(C.self, from: Data(bytes)) }
+        decoders[C.journalKind] = { bytes in
+            DurableStep(
+                kind: C.journalKind, payload: bytes, command: try JSONDecoder().decode(C.self, from: Data(bytes)))
+        }
+    }
+
+    /// Registers `type`, a step with an output, under its ``JournaledStep/journalKind``.
+    public mutating func register<S: JournaledStep>(_ type: S.Type) {
+        decoders[S.journalKind] = { bytes in
+            DurableStep(try JSONDecoder().decode(S.self, from: Data(bytes)), payload: bytes)
+        }
     }
 
     /// Registers `kind` as `Arguments` decoded from the payload and turned into a command by
@@ -37,7 +48,10 @@ public struct CommandRegistry: Sendable {
     public mutating func register<Arguments: Decodable & SendableMetatype>(
         _ kind: String, arguments: Arguments.Type, make: @escaping @Sendable (Arguments) -> any Command
     ) {
-        decoders[kind] = { bytes in make(try JSONDecoder().decode(Arguments.self, from: Data(bytes))) }
+        decoders[kind] = { bytes in
+            DurableStep(
+                kind: kind, payload: bytes, command: make(try JSONDecoder().decode(Arguments.self, from: Data(bytes))))
+        }
     }
 
     /// The command that `entry` records.
@@ -45,6 +59,13 @@ public struct CommandRegistry: Sendable {
     /// - Throws: ``CommandRegistryError`` naming the kind and key when the kind is not
     ///   registered or its payload does not decode.
     public func command(for entry: CommandJournalEntry) throws(CommandRegistryError) -> any Command {
+        try step(for: entry).command
+    }
+
+    /// The step (or command) that `entry` records, with its output and compensation.
+    ///
+    /// - Throws: ``CommandRegistryError`` naming the kind and key.
+    public func step(for entry: CommandJournalEntry) throws(CommandRegistryError) -> DurableStep {
         guard let decode = decoders[entry.kind] else {
             throw .unregisteredKind(entry.kind, key: entry.idempotencyKey)
         }
@@ -73,36 +94,6 @@ public struct CommandRegistry: Sendable {
             return CommandJournalEntry(idempotencyKey: key, kind: kind, payload: Array(payload), parentKey: parentKey)
         } catch {
             throw .unencodableArguments(kind: kind, key: key, reason: "\(error)")
-        }
-    }
-}
-
-/// Why a ``CommandRegistry`` could not turn a record into a command, or a command into a record.
-public enum CommandRegistryError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No command type is registered under the kind.
-    case unregisteredKind(String, key: String)
-    /// The payload does not decode as the registered type.
-    case undecodablePayload(kind: String, key: String, reason: String)
-    /// The arguments could not be encoded.
-    case unencodableArguments(kind: String, key: String, reason: String)
-
-    /// The idempotency key of the record concerned.
-    public var key: String {
-        switch self {
-        case .unregisteredKind(_, let key), .undecodablePayload(_, let key, _), .unencodableArguments(_, let key, _):
-            key
-        }
-    }
-
-    /// Names the kind, the key and the problem.
-    public var description: String {
-        switch self {
-        case .unregisteredKind(let kind, let key):
-            "record '\(key)': the command type '\(kind)' is not registered; the record is kept"
-        case .undecodablePayload(let kind, let key, let reason):
-            "record '\(key)': its payload does not decode as '\(kind)' (\(reason)); the record is kept"
-        case .unencodableArguments(let kind, let key, let reason):
-            "record '\(key)': cannot encode the arguments of '\(kind)' (\(reason))"
         }
     }
 }

@@ -1,16 +1,12 @@
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
-#endif
-
-/// A step of a ``DurableTransaction``: the command to run, and how the journal records it so
-/// that recovery can bring it back through a ``CommandRegistry``.
+/// A step of a ``DurableTransaction``: the work to run, and how the journal records it so that
+/// recovery can bring it back through a ``CommandRegistry``.
 ///
 /// ```swift
 /// let steps = [
 ///     try DurableStep(Reserve(order: 42)),                                  // a JournaledCommand
+///     try DurableStep(Charge(order: 42, cents: 990)),                       // a JournaledStep with an output
 ///     try DurableStep("garage.save", arguments: vehicle, command: Garage.saveToDB(vehicle, db)),
+///     try registry.step("mail.send", arguments: receipt),                   // registered with closures
 /// ]
 /// ```
 public struct DurableStep: Sendable {
@@ -18,8 +14,13 @@ public struct DurableStep: Sendable {
     public let kind: String
     /// The step's arguments, encoded.
     public let payload: [UInt8]
-    /// The command run now.
+    /// The step as a command, for names in logs and events.
     public let command: any Command
+
+    /// Runs the step; returns its output, encoded, if it has one.
+    let run: @Sendable (DurableContext) async throws -> [UInt8]?
+    /// Undoes the step, given its recorded output; `nil` when it cannot be undone.
+    let compensation: (@Sendable (DurableContext, [UInt8]?) async throws -> Void)?
 
     /// A step of `command`, recorded under its ``JournaledCommand/journalKind``.
     public init<C: JournaledCommand>(_ command: C) throws(CommandRegistryError) {
@@ -34,41 +35,70 @@ public struct DurableStep: Sendable {
         self.init(kind: kind, payload: entry.payload, command: command)
     }
 
+    /// A step that returns a value: `step`'s output is journaled, handed to later steps and to
+    /// its compensation, and reused by recovery.
+    public init<S: JournaledStep>(_ step: S) throws(CommandRegistryError) {
+        let entry = try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: step.name)
+        self.init(step, payload: entry.payload)
+    }
+
+    init<S: JournaledStep>(_ step: S, payload: [UInt8]) {
+        let run: @Sendable (DurableContext) async throws -> [UInt8]? = { context in
+            try StepOutput.encode(try await step.execute(in: context), key: context.key)
+        }
+        var compensation: (@Sendable (DurableContext, [UInt8]?) async throws -> Void)?
+        if step.canCompensate {
+            compensation = { context, bytes in
+                try await step.compensate(
+                    try StepOutput.decodeIfPresent(S.Output.self, from: bytes, key: context.key), in: context)
+            }
+        }
+        self.init(
+            kind: S.journalKind, payload: payload, command: JournaledStepCommand(step: step), run: run,
+            compensation: compensation)
+    }
+
     init(kind: String, payload: [UInt8], command: any Command) {
+        let run: @Sendable (DurableContext) async throws -> [UInt8]? = { _ in
+            try await command.execute()
+            return nil
+        }
+        var compensation: (@Sendable (DurableContext, [UInt8]?) async throws -> Void)?
+        if command.canUndo {
+            compensation = { _, _ in try await command.undo() }
+        }
+        self.init(kind: kind, payload: payload, command: command, run: run, compensation: compensation)
+    }
+
+    init(
+        kind: String, payload: [UInt8], command: any Command,
+        run: @escaping @Sendable (DurableContext) async throws -> [UInt8]?,
+        compensation: (@Sendable (DurableContext, [UInt8]?) async throws -> Void)?
+    ) {
         self.kind = kind
         self.payload = payload
         self.command = command
-    }
-}
-
-/// How a transaction that a crash left half-done is settled on start.
-public enum DurableTransactionRecovery: String, Codable, Sendable, Hashable {
-    /// Undo the steps that ran, in reverse (the default): all or nothing, nothing.
-    case compensate
-    /// Run the steps that did not finish, then finish; if one fails, compensate after all.
-    case complete
-}
-
-/// What a ``DurableTransaction`` records as its own payload: enough to rebuild it after a crash.
-struct DurableTransactionPlan: Codable, Sendable {
-    struct Step: Codable, Sendable {
-        var kind: String
-        var name: String
-        var payload: [UInt8]
+        self.run = run
+        self.compensation = compensation
     }
 
-    var name: String
-    var recovery: DurableTransactionRecovery
-    var steps: [Step]
+    /// The step's name.
+    public var name: String { command.name }
 }
 
-extension DurableTransactionPlan {
-    /// The plan a transaction's record holds.
-    init(_ entry: CommandJournalEntry) throws(CommandRegistryError) {
-        do {
-            self = try JSONDecoder().decode(Self.self, from: Data(entry.payload))
-        } catch {
-            throw .undecodablePayload(kind: entry.kind, key: entry.idempotencyKey, reason: "\(error)")
-        }
+/// A ``JournaledStep`` seen as a ``Command``: it runs with the ``DurableContext`` of the task
+/// (outside a journal, with a context of its own name) and drops its output.
+struct JournaledStepCommand<S: JournaledStep>: Command {
+    let step: S
+
+    var name: String { step.name }
+    var canUndo: Bool { step.canCompensate }
+
+    func execute() async throws {
+        _ = try await step.execute(in: DurableContext.current ?? DurableContext(key: step.name, owner: "none"))
+    }
+
+    func undo() async throws {
+        try await step.compensate(nil, in: DurableContext.current ?? DurableContext(key: step.name, owner: "none"))
     }
 }

@@ -1,19 +1,24 @@
-/// A transaction whose every step, and every compensation, is journaled as it runs, so that a
-/// crash never leaves it half-done: on start, ``JournaledInvoker/recover(policy:)`` compensates
-/// it in reverse, or completes it where you chose ``DurableTransactionRecovery/complete``.
+/// A transaction whose every step, step output and compensation is journaled as it runs, so
+/// that it never stays half-done: if its worker stops, another worker takes it over once the
+/// lease expires and compensates it in reverse, or completes it where you chose
+/// ``DurableTransactionRecovery/complete``. Exactly one worker settles it, with its steps.
 ///
 /// The transaction is one record (kind ``journalKind``, its steps in the payload) and each
-/// step one record under the key `"<key>/<index>"` whose parent is the transaction.
+/// step one record under the key `"<key>/<index>"` whose parent is the transaction; a step's
+/// output is kept in its record and handed to later steps and to its own compensation.
 ///
 /// ```swift
-/// let order = try DurableTransaction("order", key: "order-42", journal: journal, steps: [
-///     DurableStep(Reserve(order: 42)), DurableStep(Charge(order: 42, cents: 990)),
+/// let order = invoker.transaction("order", key: "order-42", steps: [
+///     try DurableStep(Reserve(order: 42)), try DurableStep(Charge(order: 42, cents: 990)),
 /// ])
-/// try await order.run()  // a crash anywhere: recovery refunds, then releases the stock
+/// let result = try await order.run()  // a crash anywhere: the refund gets the charge's payment id
 /// ```
 ///
-/// A step may be undone without knowing whether it ran (a crash between its record and its
-/// mark), and may run twice under forward recovery: steps must be idempotent.
+/// Running a key again answers how it settled: the outputs when it completed, an error when it
+/// was compensated or failed (``CommandJournalError/alreadySettled(key:status:reason:)``), and
+/// never runs a step twice. A step may be undone without knowing whether it ran (a crash
+/// between its record and its mark), and may run twice under forward recovery: steps must be
+/// idempotent under their ``DurableContext/key``.
 public struct DurableTransaction: Command {
     /// The record kind of durable transactions; recovery needs no registration for it.
     public static let journalKind = "behaviorkit.transaction"
@@ -24,24 +29,38 @@ public struct DurableTransaction: Command {
     public let key: String
     /// The steps, in the order they run.
     public let steps: [DurableStep]
-    /// How a crash is settled.
+    /// How a worker that takes it over settles it.
     public let recovery: DurableTransactionRecovery
 
-    let journal: any CommandJournal
+    let invoker: JournaledInvoker
     let observer: (@Sendable (TransactionEvent) -> Void)?
 
-    /// Creates a transaction of `steps` journaled in `journal` under `key`.
+    /// Creates a transaction of `steps` run by `invoker` under `key`.
     public init(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate,
-        journal: any CommandJournal, steps: [DurableStep], observer: (@Sendable (TransactionEvent) -> Void)? = nil
+        invoker: JournaledInvoker, steps: [DurableStep], observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) {
         self.name = name
         self.key = key
         self.recovery = recovery
-        self.journal = journal
+        self.invoker = invoker
         self.steps = steps
         self.observer = observer
     }
+
+    /// Creates a transaction of `steps` journaled in `journal` under `key`, run by a worker of
+    /// its own.
+    public init(
+        _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate,
+        journal: any CommandJournal, steps: [DurableStep], observer: (@Sendable (TransactionEvent) -> Void)? = nil
+    ) {
+        self.init(
+            name, key: key, recovery: recovery, invoker: JournaledInvoker(journal: journal), steps: steps,
+            observer: observer)
+    }
+
+    /// The journal it is written in.
+    public var journal: any CommandJournal { invoker.journal }
 
     /// Undoing a durable transaction is not supported: it settles once, done or compensated.
     public var canUndo: Bool { false }
@@ -51,7 +70,7 @@ public struct DurableTransaction: Command {
         get throws(CommandRegistryError) {
             let plan = DurableTransactionPlan(
                 name: name, recovery: recovery,
-                steps: steps.map { .init(kind: $0.kind, name: $0.command.name, payload: $0.payload) })
+                steps: steps.map { .init(kind: $0.kind, name: $0.name, payload: $0.payload) })
             return try CommandRegistry.entry(kind: Self.journalKind, arguments: plan, key: key)
         }
     }
@@ -59,20 +78,39 @@ public struct DurableTransaction: Command {
     /// The record of step `index`.
     public func stepEntry(_ index: Int) -> CommandJournalEntry {
         CommandJournalEntry(
-            idempotencyKey: "\(key)/\(index)", kind: steps[index].kind, payload: steps[index].payload, parentKey: key)
+            idempotencyKey: stepKey(index), kind: steps[index].kind, payload: steps[index].payload, parentKey: key)
     }
 
-    /// Runs the steps in order, each journaled before it runs and marked after; when one
-    /// fails, undoes the finished ones in reverse, marking each compensated, and throws a
-    /// ``TransactionError``. A key already settled (done or compensated) does not run again.
+    /// Runs the steps in order, each journaled before it runs and settled (with its output)
+    /// after; when one fails, or the task is cancelled, undoes the finished ones in reverse,
+    /// marking each compensated, and throws a ``TransactionError``. Compensation runs to its
+    /// end even when the task was cancelled.
     ///
-    /// - Throws: ``TransactionError`` when a step fails; the journal's error when it cannot write.
-    public func run() async throws {
-        let record = try await journal.append(entry)
-        guard record.status == .pending else { return }
-        observer?(.started(name))
-        // A key already pending (run again before recovery) goes on from the steps done.
-        try await drive(existing: try await stepRecords())
+    /// - Returns: the outputs of the steps; `.alreadyCompleted` when the key had completed.
+    /// - Throws: ``TransactionError`` when a step fails;
+    ///   ``CommandJournalError/alreadySettled(key:status:reason:)`` when the key was compensated
+    ///   or failed before; ``CommandJournalError/busy(key:owner:)`` when another worker runs it
+    ///   now; ``CommandJournalError/leaseLost(key:owner:)`` when another worker took it over
+    ///   while it ran (it then settles it); the journal's error when it cannot write.
+    @discardableResult
+    public func run() async throws -> DurableTransactionResult {
+        let sent = invoker.keeper.now
+        let record: CommandJournalRecord
+        switch try await journal.begin(entry, lease: invoker.lease) {
+        case .started(let started), .resumed(let started):
+            record = started
+        case .settled(let settled):
+            guard settled.status == .done else {
+                throw CommandJournalError.alreadySettled(
+                    key: key, status: settled.status, reason: settled.failureReason)
+            }
+            return DurableTransactionResult(key: key, status: .alreadyCompleted, outputs: try await recordedOutputs())
+        case .busy(let busy):
+            throw CommandJournalError.busy(key: key, owner: busy.owner)
+        }
+        invoker.keeper.adopt([key], confirmedAt: sent)
+        let outputs = try await invoker.keeper.hold(key) { try await self.goOn(record) }
+        return DurableTransactionResult(key: key, status: .completed, outputs: outputs)
     }
 
     /// Runs the steps: the same as ``run()``.
@@ -80,4 +118,34 @@ public struct DurableTransaction: Command {
 
     /// Does nothing: a durable transaction settles once.
     public func undo() async throws {}
+
+    /// Goes on from where the journal shows the transaction: forward, unless a rollback was
+    /// under way (which then finishes, and the transaction answers how it settled).
+    func goOn(_ record: CommandJournalRecord) async throws -> [Int: [UInt8]] {
+        let records = try await stepRecords()
+        if records.values.contains(where: { $0.status == .failed || $0.status == .compensated }) {
+            let failures = try await compensate(records, attempt: record.attempts)
+            throw CommandJournalError.alreadySettled(
+                key: key, status: failures.isEmpty ? .compensated : .failed,
+                reason: "its worker stopped while rolling it back; the rollback was finished")
+        }
+        observer?(.started(name))
+        return try await drive(records, attempt: record.attempts)
+    }
+
+    func stepKey(_ index: Int) -> String { "\(key)/\(index)" }
+
+    /// The journaled steps by index.
+    func stepRecords() async throws -> [Int: CommandJournalRecord] {
+        var records: [Int: CommandJournalRecord] = [:]
+        for record in try await journal.records(parentKey: key) {
+            if let index = Int(record.entry.idempotencyKey.dropFirst(key.count + 1)) { records[index] = record }
+        }
+        return records
+    }
+
+    /// The outputs the journal holds for the steps.
+    func recordedOutputs() async throws -> [Int: [UInt8]] {
+        try await stepRecords().compactMapValues { $0.status == .done ? $0.output : nil }
+    }
 }

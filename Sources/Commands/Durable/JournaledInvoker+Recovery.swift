@@ -1,93 +1,130 @@
-/// What to do with a command that a crash left pending (it may have run, or not).
+/// What to do with a command that a stopped worker left pending (it may have run, or not).
 public enum CommandRecoveryAction: Sendable, Hashable {
     /// Execute it again and mark it done (safe under its idempotency key).
     case replay
     /// Do not run it; mark it failed with the reason.
     case markFailed(String)
-    /// Leave it pending, for a later start or a person to decide.
+    /// Leave it pending, for a later start or a person to decide; no worker takes it up again
+    /// for a lease's duration.
     case leavePending
 }
 
 extension JournaledInvoker {
-    /// Settles every unfinished record, in sequence order: commands are replayed (or handed to
-    /// `policy`), half-done durable transactions compensated in reverse (or completed, where
-    /// they chose forward recovery). A record that cannot be decoded is reported and kept
-    /// pending; recovery goes on with the others.
+    /// Settles the work that stopped workers left unfinished — records run by their callers
+    /// whose owners' leases expired — claiming each atomically, oldest first: commands are
+    /// replayed (or handed to `policy`), half-done durable transactions compensated in reverse
+    /// (or completed, where they chose forward recovery). A live worker's work is never
+    /// touched, and two recoveries at once (in one process or many) never settle one record
+    /// twice. A record that cannot be decoded is reported and left for a worker that can.
+    ///
+    /// Work on queues is not recovered here: ``QueueWorker``s take it over.
     ///
     /// ```swift
     /// let report = try await invoker.recover { record in
     ///     record.entry.kind == "mail.send" ? .markFailed("not resent after a crash") : .replay
     /// }
-    /// print(report)  // recovery: 2 replayed, 1 compensated, 0 completed, 0 failed, 1 unreadable
+    /// print(report)  // recovery: 2 replayed, 1 compensated, 0 completed, 0 failed, 0 left pending, 1 unreadable
     /// ```
     ///
+    /// - Parameter deadOwner: a worker known to have stopped (a supervisor saw its process
+    ///   exit): its work is taken over at once, without waiting for its leases to expire.
     /// - Throws: the journal's error when it cannot be read or written.
     public func recover(
-        policy: (CommandJournalRecord) async -> CommandRecoveryAction = { _ in .replay }
+        takingOverFrom deadOwner: String? = nil,
+        policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction = { _ in .replay }
     ) async throws -> CommandRecoveryReport {
         var report = CommandRecoveryReport()
-        for record in try await journal.unfinished() where record.entry.parentKey == nil {
-            let key = record.entry.idempotencyKey
-            if record.entry.kind == DurableTransaction.journalKind {
-                try await settleTransaction(record, into: &report)
-                continue
+        var seen: Set<String> = []
+        while true {
+            let sent = keeper.now
+            let claim = try await journal.claim(
+                16, from: nil, concurrency: nil, takingOverFrom: deadOwner, lease: lease)
+            let fresh = claim.records.filter { seen.insert($0.id).inserted }
+            keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
+            for record in claim.records where !fresh.contains(record) {
+                try await giveBack(record.id)
             }
-            let command: any Command
+            if fresh.isEmpty { return report }
+            for (position, record) in fresh.enumerated() {
+                do {
+                    try await settle(record, policy: policy, into: &report)
+                } catch let error as CommandJournalError {
+                    guard case .leaseLost = error else {
+                        for left in fresh.dropFirst(position + 1) { try? await giveBack(left.id) }
+                        throw error
+                    }
+                } catch {
+                    for left in fresh.dropFirst(position + 1) { try? await giveBack(left.id) }
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Releases `key` for a lease's duration and forgets it.
+    func giveBack(_ key: String) async throws {
+        keeper.drop(key)
+        try await journal.release(key, lease: lease, after: lease.duration)
+    }
+
+    private func settle(
+        _ record: CommandJournalRecord, policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction,
+        into report: inout CommandRecoveryReport
+    ) async throws {
+        let key = record.id
+        if record.entry.kind == DurableTransaction.journalKind {
+            let transaction: DurableTransaction
             do {
-                command = try registry.command(for: record.entry)
+                transaction = try rebuild(record)
             } catch {
                 report.unreadable.append(error)
-                continue
+                try await giveBack(key)
+                return
             }
-            switch await policy(record) {
-            case .replay:
-                do {
-                    try await command.execute()
-                    try await journal.markDone(key)
-                    report.replayed.append(key)
-                } catch let error where !(error is CommandJournalError) {
-                    try await journal.markFailed(key, reason: "\(error)")
-                    report.failed.append(key)
-                }
-            case .markFailed(let reason):
-                try await journal.markFailed(key, reason: reason)
-                report.failed.append(key)
-            case .leavePending:
-                report.leftPending.append(key)
+            switch try await keeper.hold(key, { try await transaction.settle(record) }) {
+            case .completed: report.completedTransactions.append(key)
+            case .compensated: report.compensatedTransactions.append(key)
+            case .failed: report.failed.append(key)
             }
-        }
-        return report
-    }
-
-    private func settleTransaction(
-        _ record: CommandJournalRecord, into report: inout CommandRecoveryReport
-    )
-        async throws
-    {
-        let key = record.entry.idempotencyKey
-        let transaction: DurableTransaction
-        do {
-            transaction = try rebuild(record)
-        } catch {
-            report.unreadable.append(error)
             return
         }
-        switch try await transaction.settle() {
-        case .completed: report.completedTransactions.append(key)
-        case .compensated: report.compensatedTransactions.append(key)
-        case .failed: report.failed.append(key)
+        let step: DurableStep
+        do {
+            step = try registry.step(for: record.entry)
+        } catch {
+            report.unreadable.append(error)
+            try await giveBack(key)
+            return
+        }
+        switch await policy(record) {
+        case .replay:
+            do {
+                _ = try await keeper.hold(key) { try await self.execute(step, record) }
+                report.replayed.append(key)
+            } catch let error where !(error is CommandJournalError) {
+                report.failed.append(key)
+            }
+        case .markFailed(let reason):
+            try await keeper.hold(key) {
+                try await self.journal.settle(key, as: .failed(reason: reason), lease: self.lease)
+            }
+            report.failed.append(key)
+        case .leavePending:
+            try await giveBack(key)
+            report.leftPending.append(key)
         }
     }
 
-    private func rebuild(_ record: CommandJournalRecord) throws(CommandRegistryError) -> DurableTransaction {
-        let key = record.entry.idempotencyKey
+    /// The durable transaction a record holds, with its steps from the registry.
+    func rebuild(_ record: CommandJournalRecord) throws(CommandRegistryError) -> DurableTransaction {
+        let key = record.id
         let plan = try DurableTransactionPlan(record.entry)
         var steps: [DurableStep] = []
         for (index, step) in plan.steps.enumerated() {
             let entry = CommandJournalEntry(
                 idempotencyKey: "\(key)/\(index)", kind: step.kind, payload: step.payload, parentKey: key)
-            steps.append(DurableStep(kind: step.kind, payload: step.payload, command: try registry.command(for: entry)))
+            steps.append(try registry.step(for: entry))
         }
-        return DurableTransaction(plan.name, key: key, recovery: plan.recovery, journal: journal, steps: steps)
+        return DurableTransaction(plan.name, key: key, recovery: plan.recovery, invoker: self, steps: steps)
     }
 }

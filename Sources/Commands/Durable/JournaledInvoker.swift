@@ -1,46 +1,75 @@
-/// Runs commands through a ``CommandJournal`` (append, execute, mark done) and, on start,
-/// settles what a crash left unfinished: replays commands, or hands them to your policy, and
-/// compensates (or completes) half-done ``DurableTransaction``s.
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A worker on a ``CommandJournal``: runs commands and ``DurableTransaction``s through it,
+/// settles what stopped workers left unfinished, and holds every record it works on under a
+/// lease that a heartbeat renews while it lives.
 ///
 /// ```swift
 /// let invoker = JournaledInvoker(journal: try SQLiteCommandJournal(path: "orders.sqlite"), registry: registry)
-/// let report = try await invoker.recover()         // what the last crash left: settled
+/// print(try await invoker.recover())                    // settles what stopped workers left
 /// try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
 /// try await invoker.transaction("order", key: "order-43", steps: steps).run()
 /// ```
-public struct JournaledInvoker: Sendable {
+///
+/// Any number of invokers, in one process or many, can share a journal: a record is run by one
+/// of them at a time, a live invoker's work is never touched, and work whose invoker stopped is
+/// taken over by another once its lease expires. Give each invoker its own ``owner`` (the
+/// default is unique).
+public final class JournaledInvoker: Sendable {
     /// Where commands are written down.
     public let journal: any CommandJournal
-    /// The command types recovery can bring back.
+    /// The command types recovery and queue workers can bring back.
     public let registry: CommandRegistry
+    /// This worker's identity and lease length.
+    public let lease: JournalLease
+    let keeper: LeaseKeeper
 
-    /// Creates an invoker on `journal`, decoding records with `registry`.
-    public init(journal: any CommandJournal, registry: CommandRegistry) {
+    /// Creates a worker on `journal` that decodes records with `registry`.
+    ///
+    /// - Parameters:
+    ///   - owner: the worker's identity, unique among the live workers of the journal.
+    ///   - leaseDuration: how long the worker's claims last without a renewal: how long its
+    ///     work waits, after it stops, before another worker takes it over. Renewed every third.
+    ///   - clock: the clock the heartbeat sleeps on (a `ManualClock` in tests).
+    public init<C: Clock<Duration>>(
+        journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
+        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), clock: C
+    ) {
         self.journal = journal
         self.registry = registry
+        self.lease = JournalLease(owner: owner, duration: max(leaseDuration, .milliseconds(3)))
+        self.keeper = LeaseKeeper(journal: journal, lease: lease, clock: ElapsedClock(clock))
     }
 
-    /// Journals `command` under `key`, executes it and marks it done; a key already done does
-    /// not run again. Returns once the mark is durable.
-    @discardableResult
-    public func perform<C: JournaledCommand>(_ command: C, key: String) async throws -> CommandJournalRunResult {
-        try await journal.run(command, as: registry.entry(command, key: key))
+    /// Creates a worker on `journal` whose heartbeat runs on the continuous clock.
+    public convenience init(
+        journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
+        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30)
+    ) {
+        self.init(
+            journal: journal, registry: registry, owner: owner, leaseDuration: leaseDuration, clock: ContinuousClock())
     }
 
-    /// Journals `command` as `kind` with `arguments` (a command with receivers, registered with
-    /// ``CommandRegistry/register(_:arguments:make:)``), executes it and marks it done.
-    @discardableResult
-    public func perform(
-        _ command: any Command, kind: String, arguments: some Encodable, key: String
-    ) async throws -> CommandJournalRunResult {
-        try await journal.run(command, as: CommandRegistry.entry(kind: kind, arguments: arguments, key: key))
+    /// This worker's identity.
+    public var owner: String { lease.owner }
+
+    /// A worker identity unique to this process and call: `"<prefix>-<pid>-<random>"`.
+    public static func uniqueOwner(prefix: String = "worker") -> String {
+        let random = UInt32.random(in: 0...UInt32.max)
+        let suffix = String(random, radix: 16)
+        return
+            "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
     }
 
-    /// A durable transaction of `steps` on this invoker's journal.
+    /// A durable transaction of `steps` run by this worker.
     public func transaction(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate, steps: [DurableStep],
         observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) -> DurableTransaction {
-        DurableTransaction(name, key: key, recovery: recovery, journal: journal, steps: steps, observer: observer)
+        DurableTransaction(name, key: key, recovery: recovery, invoker: self, steps: steps, observer: observer)
     }
 }

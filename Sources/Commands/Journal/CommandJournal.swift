@@ -1,46 +1,101 @@
-/// Where commands are written down before they run, so that what a crash left unfinished can
-/// be found, and run again or compensated.
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
+
+/// Where commands are written down before they run, and who runs them: a journal is shared by
+/// any number of workers (tasks, processes, machines), and every unfinished record belongs to
+/// one live worker at a time.
 ///
-/// The protocol is small on purpose: ``InMemoryCommandJournal`` implements it here, a durable
-/// SQLite journal and a PostgreSQL one are more implementations of the same calls. Every
-/// implementation must pass `CommandJournalConformance` from `BehaviorKitTesting`.
+/// You rarely call a journal directly: ``JournaledInvoker`` runs commands and
+/// ``DurableTransaction``s through it, ``CommandQueue`` enqueues work on it, ``QueueWorker``
+/// claims and runs that work. ``InMemoryCommandJournal`` implements it here; a durable SQLite
+/// journal and a PostgreSQL one implement the same calls, and every implementation passes
+/// `CommandJournalConformance` from `BehaviorKitTesting`.
 ///
 /// ```swift
 /// let journal = InMemoryCommandJournal()
-/// let result = try await journal.run(charge, as: entry)  // append, execute, mark done
-/// for record in try await journal.unfinished() { … }     // on start: what a crash left
+/// let lease = JournalLease(owner: "worker-1", duration: .seconds(30))
+/// guard case .started = try await journal.begin(entry, lease: lease) else { return }
+/// try await charge.execute()
+/// try await journal.settle(entry.idempotencyKey, as: .done(output: nil), lease: lease)
 /// ```
 ///
-/// Rules every journal keeps:
-/// - `append` assigns increasing sequence numbers; appending a key that exists returns the
-///   existing record unchanged (a retried request does not run twice), or throws
-///   ``CommandJournalError/conflictingEntry(key:)`` if its kind, payload or parent differ.
-/// - `markDone`, `markFailed` and `markCompensated` set the status of an existing key, or throw
-///   ``CommandJournalError/unknownKey(_:)``; marking is idempotent.
-/// - `unfinished` lists the pending records in sequence order, `records(parentKey:)` the
-///   records of a parent (a transaction's steps), `allRecords` everything.
-///
-/// Nothing here assumes one process: sequence numbers come from the store, a key is unique in
-/// the store, and every call is one atomic change, so a journal shared by several processes
-/// (PostgreSQL, say) keeps the same rules.
+/// Rules every journal keeps, each in one atomic change:
+/// - **One record per key.** Writing a key that exists changes nothing (a retried request does
+///   not run twice) or, when its kind, payload or parent differ, throws
+///   ``CommandJournalError/conflictingEntry(key:)``.
+/// - **Owners and leases.** A pending *root* record (one without a parent) is held by the
+///   worker that began or claimed it, until its lease expires; the owner renews the lease while
+///   it lives. A root's children (a transaction's steps) are held with it. Only records whose
+///   lease expired can be taken over, so a live owner's work is never touched.
+/// - **Fencing.** Appending a child and settling a record require that the lease's owner holds
+///   the root; otherwise they throw ``CommandJournalError/leaseLost(key:owner:)`` and change
+///   nothing. A settled root changes no more.
+/// - **Queues.** An enqueued record waits, with no owner, until it is due; claims take due
+///   records oldest first and never exceed a queue's concurrency.
+/// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
+///   worker judges a lease by the same time.
 public protocol CommandJournal: Sendable {
-    /// Writes `entry` down as pending, before its command runs. Returns only once the record is
-    /// as durable as the journal promises.
-    func append(_ entry: CommandJournalEntry) async throws -> CommandJournalRecord
+    /// Starts the work that `entry` records, under `lease`: writes the record down as pending
+    /// and held when its key is new; takes it over when it is pending under an expired lease
+    /// (or waits on a queue and is due); otherwise changes nothing and says why. Returns once
+    /// the change is durable.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another entry.
+    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin
 
-    /// Marks the record with `key` as done, after its command finished.
-    func markDone(_ key: String) async throws
+    /// Writes down `entry`, a child of a root record that `lease` holds (a transaction's step),
+    /// as pending; returns the existing record when the key is already there.
+    ///
+    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)`` when the lease's owner does not
+    ///   hold the parent; ``CommandJournalError/conflictingEntry(key:)``.
+    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord
 
-    /// Marks the record with `key` as failed, with the reason.
-    func markFailed(_ key: String, reason: String) async throws
+    /// Settles the record with `key` (a root `lease` holds, or one of its children): done with
+    /// its output, failed with a reason, or compensated. A settled root's lease ends. Settling a
+    /// record again as it already is changes nothing.
+    ///
+    /// - Throws: ``CommandJournalError/unknownKey(_:)``; ``CommandJournalError/leaseLost(key:owner:)``
+    ///   when the lease's owner does not hold the root.
+    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws
 
-    /// Marks the record with `key` as compensated: it ran and was undone.
-    func markCompensated(_ key: String) async throws
+    /// Extends the leases on the root records among `keys` that `lease`'s owner still holds to
+    /// `lease.duration` from now; returns those keys. A key missing from the answer was lost.
+    func renew(_ keys: [String], lease: JournalLease) async throws -> [String]
+
+    /// Gives up a root record `lease` holds without settling it: it becomes claimable again
+    /// after `delay`. Does nothing when the owner no longer holds it.
+    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws
+
+    /// Takes up to `limit` pending root records that are due — from `queue`, or with `queue`
+    /// `nil` the records run by their callers whose owners' leases expired — oldest first, and
+    /// holds them under `lease`. With a `concurrency`, never holds more than that many records of
+    /// the queue at once across all workers. Atomic: two workers never claim one record.
+    ///
+    /// - Parameter deadOwner: a worker known to have stopped (its process exited): its records
+    ///   are taken at once, without waiting for their leases to expire.
+    func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim
+
+    /// Writes `entry` down on `queue`, due after `delay`, for a worker to claim; returns the
+    /// existing record when the key is already there. Returns once the record is durable.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``.
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws -> CommandJournalRecord
+
+    /// Deletes the root records that settled before `date`, with their children; returns how
+    /// many records were deleted. Pending records are never deleted.
+    func prune(settledBefore date: Date) async throws -> Int
 
     /// The record with `key`, or `nil`.
     func record(forKey key: String) async throws -> CommandJournalRecord?
 
-    /// The records still pending, in sequence order: what a crash left unfinished.
+    /// The records still pending, in sequence order: running, waiting, or left by a crash.
     func unfinished() async throws -> [CommandJournalRecord]
 
     /// The records whose entry names `parentKey` as its parent, in sequence order.
@@ -50,30 +105,19 @@ public protocol CommandJournal: Sendable {
     func allRecords() async throws -> [CommandJournalRecord]
 }
 
-/// What ``CommandJournal/run(_:as:)`` did.
+extension CommandJournal {
+    /// Claims due records; see ``claim(_:from:concurrency:takingOverFrom:lease:)``.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: nil, lease: lease)
+    }
+}
+
+/// What ``JournaledInvoker/run(_:as:)`` did.
 public enum CommandJournalRunResult: Sendable, Hashable {
     /// The command ran and finished; its record is done.
     case executed
     /// A record with this key was already done: the command did not run again.
     case alreadyDone
-}
-
-extension CommandJournal {
-    /// Appends `entry`, executes `command`, and marks the record done (or failed, rethrowing
-    /// the command's error). A key already done is not run again.
-    ///
-    /// A record already pending (a crash between append and mark) is run again: commands
-    /// journaled this way must be safe to repeat under their idempotency key.
-    public func run(_ command: any Command, as entry: CommandJournalEntry) async throws -> CommandJournalRunResult {
-        let record = try await append(entry)
-        if record.status == .done { return .alreadyDone }
-        do {
-            try await command.execute()
-        } catch {
-            try await markFailed(entry.idempotencyKey, reason: "\(error)")
-            throw error
-        }
-        try await markDone(entry.idempotencyKey)
-        return .executed
-    }
 }

@@ -1,34 +1,13 @@
-/// A command as a journal keeps it: what to run, under which idempotency key, and how far it
-/// got. Plain `Codable` data, so that a journal can store it in memory, SQLite or PostgreSQL.
-///
-/// ```swift
-/// let entry = CommandJournalEntry(
-///     idempotencyKey: "order-42/charge", kind: "bank.charge", payload: Array(json.utf8))
-/// let record = try await journal.append(entry)  // status .pending, sequence assigned
-/// ```
-public struct CommandJournalEntry: Codable, Sendable, Hashable {
-    /// The key that makes running it twice safe: a journal keeps one record per key.
-    public var idempotencyKey: String
-    /// Which kind of command this is: the key a registry decodes the payload with.
-    public var kind: String
-    /// The command's arguments, encoded (JSON, say).
-    public var payload: [UInt8]
-    /// The key of the record this one belongs to (a durable transaction's step names its
-    /// transaction), or `nil` for a command of its own.
-    public var parentKey: String?
-
-    /// Creates an entry.
-    public init(idempotencyKey: String, kind: String, payload: [UInt8] = [], parentKey: String? = nil) {
-        self.idempotencyKey = idempotencyKey
-        self.kind = kind
-        self.payload = payload
-        self.parentKey = parentKey
-    }
-}
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
+public import Foundation
+#endif
 
 /// How far a journaled command got.
 public enum CommandJournalStatus: String, Codable, Sendable, Hashable, CaseIterable {
-    /// Appended, not yet marked: it may have run or not (a crash leaves it so).
+    /// Written down, not yet settled: it may be running, or a crash left it (its owner's lease
+    /// then expires and another worker takes it over), or it waits on a queue.
     case pending
     /// It ran and finished.
     case done
@@ -38,43 +17,63 @@ public enum CommandJournalStatus: String, Codable, Sendable, Hashable, CaseItera
     case compensated
 }
 
-/// A journaled command: the entry, its place in the journal, and its status.
+/// A journaled command: the entry, its place in the journal, how far it got, and who holds it.
+///
+/// ```swift
+/// let record = try #require(try await journal.record(forKey: "order-42"))
+/// record.status          // .pending
+/// record.owner           // "web-1-4711-2f9c": the worker that holds it
+/// record.leaseExpiresAt  // when another worker may take it over, unless the owner renews
+/// ```
 public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
     /// The order of appending, from 1; unique within a journal.
     public var sequence: Int64
-    /// What was appended.
+    /// What was written down.
     public var entry: CommandJournalEntry
     /// How far it got.
     public var status: CommandJournalStatus
     /// Why it failed, when it did.
     public var failureReason: String?
+    /// What it returned, encoded: a step's output, kept so that later steps, its compensation
+    /// and recovery use it instead of running it again.
+    public var output: [UInt8]?
+    /// The worker that holds it (a pending root record), or settled it; `nil` while it waits
+    /// on a queue, and for a transaction's steps, which their transaction's owner holds.
+    public var owner: String?
+    /// When the owner's lease ends unless renewed; for a record waiting on a queue, when it
+    /// becomes due. `nil` once settled, and for steps.
+    public var leaseExpiresAt: Date?
+    /// The queue it waits on, or `nil` for work run by its caller.
+    public var queue: String?
+    /// How many times a worker took it up: 1 for its first run, more after takeovers.
+    public var attempts: Int
+    /// When it was written down.
+    public var createdAt: Date
+    /// When it last changed.
+    public var updatedAt: Date
 
     /// Creates a record.
-    public init(sequence: Int64, entry: CommandJournalEntry, status: CommandJournalStatus, failureReason: String? = nil)
-    {
+    public init(
+        sequence: Int64, entry: CommandJournalEntry, status: CommandJournalStatus, failureReason: String? = nil,
+        output: [UInt8]? = nil, owner: String? = nil, leaseExpiresAt: Date? = nil, queue: String? = nil,
+        attempts: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil
+    ) {
         self.sequence = sequence
         self.entry = entry
         self.status = status
         self.failureReason = failureReason
+        self.output = output
+        self.owner = owner
+        self.leaseExpiresAt = leaseExpiresAt
+        self.queue = queue
+        self.attempts = attempts
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt ?? createdAt
     }
 
     /// The idempotency key, which identifies the record.
     public var id: String { entry.idempotencyKey }
-}
 
-/// Why a journal refused a request.
-public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No record has this idempotency key.
-    case unknownKey(String)
-    /// The key is taken by a record with a different kind or payload.
-    case conflictingEntry(key: String)
-
-    /// A readable account naming the key.
-    public var description: String {
-        switch self {
-        case .unknownKey(let key): "no journal record has the idempotency key '\(key)'"
-        case .conflictingEntry(let key):
-            "the idempotency key '\(key)' is already used by a different command"
-        }
-    }
+    /// Whether it settled: done, failed or compensated.
+    public var isSettled: Bool { status != .pending }
 }

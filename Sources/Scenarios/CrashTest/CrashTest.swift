@@ -45,7 +45,7 @@ public enum CrashTest {
                 if words.count == 2 && words[0] == "ack" { acknowledged[words[1]] = "done" }
                 if words.count == 3 && words[0] == "tx" { acknowledged[words[1]] = words[2] }
             }
-            let report = try await recover(directory)
+            let report = try await recover(directory, round: round)
             counts.recovered += report.replayed.count
             counts.compensated += report.compensatedTransactions.count
             counts.completed += report.completedTransactions.count
@@ -61,10 +61,11 @@ public enum CrashTest {
         return (counts, violations)
     }
 
-    static func recover(_ directory: String) async throws -> CommandRecoveryReport {
+    static func recover(_ directory: String, round: Int) async throws -> CommandRecoveryReport {
         let journal = try SQLiteCommandJournal(path: CrashTestWork.journalPath(directory))
         let ledger = try CrashTestWork.Ledger(path: CrashTestWork.ledgerPath(directory))
-        return try await JournaledInvoker(journal: journal, registry: CrashTestWork.registry(ledger)).recover()
+        return try await JournaledInvoker(journal: journal, registry: CrashTestWork.registry(ledger))
+            .recover(takingOverFrom: CrashTestWork.owner(round: round))
     }
 }
 

@@ -15,6 +15,10 @@ enum CrashTestWork {
     typealias Ledger = DiskCache<String, Bool>
 
     static func journalPath(_ directory: String) -> String { directory + "/journal.sqlite" }
+
+    /// The worker identity of round `round`'s child: the parent, which saw it killed, takes
+    /// its work over at once.
+    static func owner(round: Int) -> String { "crash-child-\(round)" }
     static func ledgerPath(_ directory: String) -> String { directory + "/ledger.sqlite" }
 
     /// Writes `key` into the ledger; undo removes it. Both are idempotent.
@@ -52,7 +56,7 @@ enum CrashTestWork {
     static func runChild(directory: String, round: Int, seed: UInt64) async throws {
         let journal = try SQLiteCommandJournal(path: journalPath(directory))
         let ledger = try Ledger(path: ledgerPath(directory))
-        let invoker = JournaledInvoker(journal: journal, registry: registry(ledger))
+        let invoker = JournaledInvoker(journal: journal, registry: registry(ledger), owner: owner(round: round))
         acknowledge("ready")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {

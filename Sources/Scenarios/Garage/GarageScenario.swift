@@ -44,23 +44,32 @@ public enum GarageScenario {
         console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
     }
 
-    /// The same run on the durable journal at `journalPath`: first settles what an earlier run
+    /// The same run on the durable journal at `journalPath`: first settles what stopped runs
     /// left unfinished (and says so), then journals every command and the transaction's steps,
-    /// and ends with the journal's counts. Each run's keys start with `run<N>/`.
+    /// and ends with the journal's counts. Each run's keys start with `run<N>/`; runs in
+    /// several processes at once take different numbers.
     ///
-    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be used.
-    public static func run(failAPI: Bool, journalPath: String, console: Console) async throws {
+    /// - Parameter busyTimeout: how long a write waits for another process's lock.
+    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be opened or
+    ///   written (a full disk, a lock held too long): a journal that failed is never reported as
+    ///   a run that finished.
+    public static func run(
+        failAPI: Bool, journalPath: String, busyTimeout: Duration = .seconds(10), console: Console
+    ) async throws {
         let api = Garage.BackendAPI(console: console, fails: failAPI)
         let database = Garage.Database(console: console)
         let auditLog = Garage.AuditLog(console: console)
-        let journal = try SQLiteCommandJournal(path: journalPath)
+        let journal = try SQLiteCommandJournal(path: journalPath, busyTimeout: busyTimeout)
         let registry = GarageJournal.registry(api: api, database: database, auditLog: auditLog)
-        let report = try await JournaledInvoker(journal: journal, registry: registry).recover()
+        let journalInvoker = JournaledInvoker(
+            journal: journal, registry: registry, owner: JournaledInvoker.uniqueOwner(prefix: "garage"),
+            leaseDuration: .seconds(5))
+        let report = try await journalInvoker.recover()
         let recovery = report.isEmpty ? "nothing to recover" : report.description
         for (index, line) in recovery.split(separator: "\n").enumerated() {
             console.print(index == 0 ? "Journal: " + line : String(line))
         }
-        let run = try await GarageJournal.nextRun(journal)
+        let run = try await GarageJournal.claimRun(journalInvoker)
         let first = Garage.Vehicle(id: 1, name: "first vehicle")
         let another = Garage.Vehicle(id: 2, name: "Another Vehicle")
 
@@ -71,10 +80,10 @@ public enum GarageScenario {
         {
             let key = "run\(run)/\(number)"
             let entry = try CommandRegistry.entry(kind: kind, arguments: vehicle, key: key)
-            return GarageJournal.Journaled(command: command, entry: entry, journal: journal)
+            return GarageJournal.Journaled(command: command, entry: entry, invoker: journalInvoker)
         }
-        let registration = DurableTransaction(
-            "transaction", key: "run\(run)/4", journal: journal,
+        let registration = journalInvoker.transaction(
+            "transaction", key: "run\(run)/4",
             steps: [
                 try DurableStep("garage.log", arguments: first, command: Garage.log(first, auditLog)),
                 try DurableStep("garage.saveToDB", arguments: first, command: Garage.saveToDB(first, database)),
@@ -96,6 +105,7 @@ public enum GarageScenario {
         invoker.submit(registration)
         invoker.submit(try journaled("garage.log", another, Garage.log(another, auditLog), 5))
         await invoker.idle()
+        if let failure = GarageJournal.journalFailure(invoker.failed) { throw failure }
 
         let failed = invoker.failed.map(\.command.name)
         let names = failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))"

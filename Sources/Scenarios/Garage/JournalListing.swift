@@ -4,12 +4,11 @@ import Commands
 /// `behaviorkit journal PATH`: the records of a command journal, one a line, with their status.
 public enum JournalListing {
     /// Prints every record of the journal at `path` ("#3 done  run1/3  garage.log"), a failed
-    /// record's reason, and a summary line.
+    /// record's reason, and a summary line. Reads only: the file's bytes do not change.
     ///
     /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be read.
     public static func run(path: String, console: Console) async throws {
-        let journal = try SQLiteCommandJournal(path: path)
-        let records = try await journal.allRecords()
+        let records = try SQLiteCommandJournalReader(path: path).allRecords()
         let keyWidth = records.map(\.entry.idempotencyKey.count).max() ?? 0
         let numberWidth = "#\(records.last?.sequence ?? 0)".count
         for record in records {

@@ -1,0 +1,200 @@
+import Commands
+import Foundation
+import GRDB
+
+/// The journal's writes, each a few statements inside the batch's write transaction (an
+/// IMMEDIATE one: SQLite's single writer makes each of them atomic across processes).
+extension CommandJournalSchema {
+    static func begin(
+        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Int64, _ db: Database, path: String
+    ) throws -> CommandJournalBegin {
+        let until = saturating(now, lease.duration)
+        guard let existing = try fetch(entry.idempotencyKey, db, path: path) else {
+            return .started(try insert(entry, owner: lease.owner, until: until, queue: nil, now: now, db))
+        }
+        guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
+        if existing.isSettled { return .settled(existing) }
+        guard entry.parentKey == nil, let expiry = existing.leaseExpiresAt, expiry.journalMilliseconds <= now else {
+            return .busy(existing)
+        }
+        try hold(entry.idempotencyKey, lease, until: until, now: now, db)
+        return .resumed(try fetch(entry.idempotencyKey, db, path: path) ?? existing)
+    }
+
+    static func append(
+        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Int64, _ db: Database, path: String
+    ) throws -> CommandJournalRecord {
+        guard let parentKey = entry.parentKey else {
+            throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
+        }
+        try checkHolds(parentKey, lease, db)
+        if let existing = try fetch(entry.idempotencyKey, db, path: path) {
+            guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
+            return existing
+        }
+        return try insert(entry, owner: nil, until: nil, queue: nil, now: now, db)
+    }
+
+    static func settle(
+        _ key: String, _ settlement: CommandJournalSettlement, _ lease: JournalLease, now: Int64, _ db: Database
+    ) throws {
+        guard
+            let row = try Row.fetchOne(
+                db, sql: "SELECT parentKey, status FROM commandRecord WHERE key = ?", arguments: [key])
+        else { throw CommandJournalError.unknownKey(key) }
+        let parentKey: String? = row["parentKey"]
+        let status: String = row["status"]
+        if status == settlement.status.rawValue && status != CommandJournalStatus.pending.rawValue { return }
+        try checkHolds(parentKey ?? key, lease, db)
+        let output: Data? = if case .done(let output?) = settlement { Data(output) } else { nil }
+        let reason: String? = if case .failed(let reason) = settlement { reason } else { nil }
+        try db.execute(
+            sql: """
+                UPDATE commandRecord SET status = ?, output = coalesce(?, output),
+                    failureReason = CASE WHEN ? = 'done' THEN NULL ELSE coalesce(?, failureReason) END,
+                    leaseExpiresAt = CASE WHEN parentKey IS NULL THEN NULL ELSE leaseExpiresAt END, updatedAt = ?
+                WHERE key = ?
+                """,
+            arguments: [settlement.status.rawValue, output, settlement.status.rawValue, reason, now, key])
+    }
+
+    static func renew(_ keys: [String], _ lease: JournalLease, now: Int64, _ db: Database) throws -> [String] {
+        var kept: [String] = []
+        let until = saturating(now, lease.duration)
+        for key in keys {
+            try db.execute(
+                sql: """
+                    UPDATE commandRecord SET leaseExpiresAt = ?
+                    WHERE key = ? AND owner = ? AND status = 'pending' AND parentKey IS NULL
+                    """,
+                arguments: [until, key, lease.owner])
+            if db.changesCount == 1 { kept.append(key) }
+        }
+        return kept
+    }
+
+    static func release(_ key: String, _ lease: JournalLease, after delay: Duration, now: Int64, _ db: Database) throws
+    {
+        try db.execute(
+            sql: """
+                UPDATE commandRecord SET owner = NULL, leaseExpiresAt = ?, updatedAt = ?
+                WHERE key = ? AND owner = ? AND status = 'pending' AND parentKey IS NULL
+                """,
+            arguments: [saturating(now, delay), now, key, lease.owner])
+    }
+
+    static func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Int64,
+        _ db: Database, path: String
+    ) throws -> CommandJournalClaim {
+        var room = max(0, limit)
+        if let concurrency {
+            let running =
+                try Int.fetchOne(
+                    db,
+                    sql: """
+                        SELECT count(*) FROM commandRecord
+                        WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND owner IS NOT NULL
+                            AND leaseExpiresAt > ?
+                        """,
+                    arguments: [queue, now]) ?? 0
+            room = min(room, max(0, concurrency - running))
+        }
+        var claimed: [CommandJournalRecord] = []
+        if room > 0 {
+            let keys = try String.fetchAll(
+                db,
+                sql: """
+                    SELECT key FROM commandRecord
+                    WHERE status = 'pending' AND parentKey IS NULL AND queue IS ?
+                        AND (leaseExpiresAt <= ? OR (owner = ? AND leaseExpiresAt IS NOT NULL))
+                    ORDER BY sequence LIMIT ?
+                    """,
+                arguments: [queue, now, deadOwner, room])
+            let until = saturating(now, lease.duration)
+            for key in keys {
+                try hold(key, lease, until: until, now: now, db)
+                if let record = try fetch(key, db, path: path) { claimed.append(record) }
+            }
+        }
+        let next = try Int64.fetchOne(
+            db,
+            sql: """
+                SELECT min(leaseExpiresAt) FROM commandRecord
+                WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND leaseExpiresAt > ?
+                """,
+            arguments: [queue, now])
+        return CommandJournalClaim(records: claimed, nextDue: next.map { .milliseconds($0 &- now) })
+    }
+
+    static func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, now: Int64, _ db: Database, path: String
+    ) throws -> CommandJournalRecord {
+        if let existing = try fetch(entry.idempotencyKey, db, path: path) {
+            guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
+            return existing
+        }
+        return try insert(entry, owner: nil, until: saturating(now, delay), queue: queue, now: now, db)
+    }
+
+    static func prune(settledBefore date: Int64, _ db: Database) throws -> Int {
+        let roots = """
+            SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
+            """
+        try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))", arguments: [date])
+        var deleted = db.changesCount
+        try db.execute(
+            sql: "DELETE FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?",
+            arguments: [date])
+        deleted += db.changesCount
+        return deleted
+    }
+
+    private static func insert(
+        _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?, now: Int64, _ db: Database
+    ) throws -> CommandJournalRecord {
+        let attempts = owner == nil ? 0 : 1
+        try db.execute(
+            sql: """
+                INSERT INTO commandRecord
+                    (key, kind, payload, parentKey, status, owner, leaseExpiresAt, queue, attempts, createdAt, updatedAt)
+                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
+                """,
+            arguments: [
+                entry.idempotencyKey, entry.kind, Data(entry.payload), entry.parentKey, owner, until, queue, attempts,
+                now,
+                now,
+            ])
+        return CommandJournalRecord(
+            sequence: db.lastInsertedRowID, entry: entry, status: .pending, owner: owner,
+            leaseExpiresAt: until.map(Date.init(journalMilliseconds:)), queue: queue, attempts: attempts,
+            createdAt: Date(journalMilliseconds: now))
+    }
+
+    private static func hold(_ key: String, _ lease: JournalLease, until: Int64, now: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                UPDATE commandRecord SET owner = ?, leaseExpiresAt = ?, attempts = attempts + 1, updatedAt = ?
+                WHERE key = ?
+                """,
+            arguments: [lease.owner, until, now, key])
+    }
+
+    /// Throws unless `lease`'s owner holds the pending root `key`.
+    private static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
+        let row = try Row.fetchOne(
+            db, sql: "SELECT owner, status, parentKey FROM commandRecord WHERE key = ?", arguments: [key])
+        let owner: String? = row?["owner"]
+        let status: String? = row?["status"]
+        let parentKey: String? = row?["parentKey"]
+        guard owner == lease.owner, status == CommandJournalStatus.pending.rawValue, parentKey == nil else {
+            throw CommandJournalError.leaseLost(key: key, owner: owner)
+        }
+    }
+
+    /// `now` plus `duration` in milliseconds, saturating.
+    static func saturating(_ now: Int64, _ duration: Duration) -> Int64 {
+        let (sum, overflow) = now.addingReportingOverflow(duration.journalMilliseconds)
+        return overflow ? (duration < .zero ? .min : .max) : sum
+    }
+}

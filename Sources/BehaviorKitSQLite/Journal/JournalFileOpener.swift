@@ -1,0 +1,72 @@
+import Commands
+import Foundation
+import GRDB
+
+/// Opens a journal file for writing, once ``JournalFileInspection`` found it sound: creates the
+/// table in a new file, upgrades a layout-1 journal, and sets the durability. Several processes
+/// may open one new file at once: creation happens in one IMMEDIATE transaction, and the
+/// others find it done.
+enum JournalFileOpener {
+    static func open(
+        _ path: String, inspection: JournalFileInspection, durability: SQLiteCommandJournal.Durability,
+        busyTimeout: Duration
+    ) throws(SQLiteCommandJournalError) -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(max(0, busyTimeout.timeInterval))
+        do {
+            let pool = try retryingWhileBusy(for: busyTimeout) {
+                try DatabasePool(path: path, configuration: configuration)
+            }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
+            }
+            if inspection.layout != .layout2 {
+                try pool.write { db in try prepare(db, path: path) }
+                // Put the identity into the main file's header now, where opening looks for it.
+                try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
+            }
+            return pool
+        } catch {
+            throw SQLiteCommandJournalError(path: path, error, opening: true)
+        }
+    }
+
+    /// Creates or upgrades the table, inside the write transaction: whatever another process
+    /// did in the meantime is seen here.
+    private static func prepare(_ db: Database, path: String) throws {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        let columns = try CommandJournalSchema.columns(db)
+        if applicationID == CommandJournalSchema.applicationID && columns == CommandJournalSchema.layout2Columns {
+            return
+        }
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if columns == CommandJournalSchema.layout1Columns && applicationID == 0 {
+            try CommandJournalSchema.upgradeFromLayout1(db)
+        } else if tables.isEmpty && applicationID == 0 {
+            try CommandJournalSchema.create(db)
+        } else {
+            throw SQLiteCommandJournalError(
+                code: .notAJournal, path: path, reason: "it holds the tables " + tables.joined(separator: ", "))
+        }
+        try db.execute(sql: "PRAGMA application_id = \(CommandJournalSchema.applicationID)")
+        try db.execute(sql: "PRAGMA user_version = \(Int32.random(in: 1...Int32.max))")
+    }
+
+    /// Runs `open` again while it fails because another process holds a lock (a first open
+    /// switching the file to WAL), for at most `limit`.
+    private static func retryingWhileBusy<T>(for limit: Duration, _ open: () throws -> T) throws -> T {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try open()
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+            {
+                if ContinuousClock.now >= deadline { throw error }
+                Thread.sleep(forTimeInterval: pause.timeInterval)
+                pause = min(pause * 2, .milliseconds(100))
+            }
+        }
+    }
+}

@@ -1,0 +1,169 @@
+public import Commands
+public import Foundation
+public import GRDB
+
+/// One write of the journal, as the group commit batches them.
+enum JournalWrite: Sendable {
+    case begin(CommandJournalEntry, JournalLease)
+    case append(CommandJournalEntry, JournalLease)
+    case settle(String, CommandJournalSettlement, JournalLease)
+    case renew([String], JournalLease)
+    case release(String, JournalLease, Duration)
+    case claim(Int, String?, Int?, String?, JournalLease)
+    case enqueue(CommandJournalEntry, String, Duration)
+    case prune(Int64)
+}
+
+/// What one write gave back.
+enum JournalWriteResult: Sendable {
+    case begun(CommandJournalBegin)
+    case record(CommandJournalRecord)
+    case keys([String])
+    case claimed(CommandJournalClaim)
+    case count(Int)
+    case none
+}
+
+extension SQLiteCommandJournal {
+    /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
+    public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+        guard case .begun(let begun) = try await writes.submit(.begin(entry, lease)) else { throw unexpected() }
+        return begun
+    }
+
+    /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
+    public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+        guard case .record(let record) = try await writes.submit(.append(entry, lease)) else { throw unexpected() }
+        return record
+    }
+
+    /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
+    public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+        _ = try await writes.submit(.settle(key, settlement, lease))
+    }
+
+    /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
+    public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+        guard case .keys(let kept) = try await writes.submit(.renew(keys, lease)) else { throw unexpected() }
+        return kept
+    }
+
+    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
+    public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+        _ = try await writes.submit(.release(key, lease, delay))
+    }
+
+    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        let write = JournalWrite.claim(limit, queue, concurrency, deadOwner, lease)
+        guard case .claimed(let claim) = try await writes.submit(write) else {
+            throw unexpected()
+        }
+        return claim
+    }
+
+    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws
+        -> CommandJournalRecord
+    {
+        guard case .record(let record) = try await writes.submit(.enqueue(entry, queue, delay)) else {
+            throw unexpected()
+        }
+        return record
+    }
+
+    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    public func prune(settledBefore date: Date) async throws -> Int {
+        guard case .count(let count) = try await writes.submit(.prune(date.journalMilliseconds)) else {
+            throw unexpected()
+        }
+        return count
+    }
+
+    /// Settles `context`'s record inside a transaction of the application's database (the
+    /// journal's table in it: ``init(database:path:clock:)``), so that the business write and
+    /// the settlement commit together. The worker's own settlement afterwards finds it done.
+    ///
+    /// ```swift
+    /// func execute(in context: DurableContext) async throws -> Int {
+    ///     try await dbPool.write { db in
+    ///         let id = try order.inserted(db).id
+    ///         try SQLiteCommandJournal.settle(context, as: .done(output: nil), in: db)
+    ///         return id
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)`` when the worker no longer holds it.
+    public static func settle(
+        _ context: DurableContext, as settlement: CommandJournalSettlement, in db: Database
+    ) throws {
+        let lease = JournalLease(owner: context.owner, duration: .zero)
+        try CommandJournalSchema.settle(context.key, settlement, lease, now: Date().journalMilliseconds, db)
+    }
+
+    private func unexpected() -> SQLiteCommandJournalError {
+        SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
+    }
+
+    static func groupCommit(
+        _ database: any DatabaseWriter, path: String, clock: any WallClock
+    ) -> GroupCommit<JournalWrite, JournalWriteResult> {
+        GroupCommit { operations in
+            await commit(operations, database, path: path, clock: clock)
+        }
+    }
+
+    private static func commit(
+        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
+    ) async -> [Result<JournalWriteResult, any Error>] {
+        do {
+            return try await database.write { db in
+                let now = clock.currentDate.journalMilliseconds
+                return try operations.map { operation in
+                    do {
+                        return .success(try apply(operation, now: now, db, path: path))
+                    } catch let error as CommandJournalError {
+                        return .failure(error)  // this caller's mistake: the others go on
+                    }
+                }
+            }
+        } catch {
+            let failure = SQLiteCommandJournalError(path: path, error, opening: false)
+            return operations.map { _ in .failure(failure) }
+        }
+    }
+
+    private static func apply(
+        _ operation: JournalWrite, now: Int64, _ db: Database, path: String
+    ) throws -> JournalWriteResult {
+        switch operation {
+        case .begin(let entry, let lease):
+            return .begun(try CommandJournalSchema.begin(entry, lease, now: now, db, path: path))
+        case .append(let entry, let lease):
+            return .record(try CommandJournalSchema.append(entry, lease, now: now, db, path: path))
+        case .settle(let key, let settlement, let lease):
+            try CommandJournalSchema.settle(key, settlement, lease, now: now, db)
+            return .none
+        case .renew(let keys, let lease):
+            return .keys(try CommandJournalSchema.renew(keys, lease, now: now, db))
+        case .release(let key, let lease, let delay):
+            try CommandJournalSchema.release(key, lease, after: delay, now: now, db)
+            return .none
+        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
+            return .claimed(
+                try CommandJournalSchema.claim(
+                    limit, from: queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now, db, path: path)
+            )
+        case .enqueue(let entry, let queue, let delay):
+            return .record(
+                try CommandJournalSchema.enqueue(entry, queue: queue, after: delay, now: now, db, path: path))
+        case .prune(let date):
+            return .count(try CommandJournalSchema.prune(settledBefore: date, db))
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import BehaviorKitSync
+import Commands
+
+/// Steps and commands whose effects are written to a log: "+name" when run, "-name" when
+/// undone. A step returns "out-<name>"; a name "y<0" also reads step 0's output ("+y(out-x)"),
+/// and its undo shows its own output ("-y(out-y)"). A name starting with "!" fails.
+final class ConformanceEffects: Sendable {
+    struct Arguments: Codable, Sendable { var name: String }
+
+    struct Failure: Error, CustomStringConvertible {
+        let name: String
+        var description: String { "effect \(name) fails" }
+    }
+
+    private let effects = LockedValue<[String]>([])
+    var log: [String] { effects.withLock { $0 } }
+
+    var registry: CommandRegistry {
+        var registry = CommandRegistry()
+        registry.register("test.effect", arguments: Arguments.self, output: String.self) { [self] arguments, context in
+            try self.run(arguments.name, context)
+        } compensate: { [self] arguments, output, _ in
+            self.effects.withLock { $0.append("-\(Self.base(arguments.name))" + (output.map { "(\($0))" } ?? "")) }
+        }
+        return registry
+    }
+
+    private func run(_ name: String, _ context: DurableContext) throws -> String {
+        let base = Self.base(name)
+        if name.hasPrefix("!") { throw Failure(name: name) }
+        var line = "+\(base)"
+        if let marker = name.firstIndex(of: "<"), let step = Int(name[name.index(after: marker)...]) {
+            line += "(\(try context.output(ofStep: step, as: String.self)))"
+        }
+        effects.withLock { $0.append(line) }
+        return "out-\(base)"
+    }
+
+    private static func base(_ name: String) -> String {
+        String(name.drop { $0 == "!" }.prefix { $0 != "<" })
+    }
+
+    func command(_ name: String) -> any Command {
+        let registry = self.registry
+        return (try? registry.step("test.effect", arguments: Arguments(name: name)).command)
+            ?? ClosureCommand(name) {}
+    }
+
+    func entry(_ name: String) throws -> CommandJournalEntry {
+        try CommandRegistry.entry(kind: "test.effect", arguments: Arguments(name: name), key: name)
+    }
+
+    func step(_ name: String) throws -> DurableStep {
+        try registry.step("test.effect", arguments: Arguments(name: name))
+    }
+}
+
+extension CommandJournalConformance {
+    static func entry(_ key: String) -> CommandJournalEntry {
+        CommandJournalEntry(idempotencyKey: key, kind: "test.\(key)", payload: Array(key.utf8))
+    }
+
+    static func child(_ parent: String, _ index: Int) -> CommandJournalEntry {
+        CommandJournalEntry(idempotencyKey: "\(parent)/\(index)", kind: "step", parentKey: parent)
+    }
+
+    static func expect(_ condition: Bool, _ check: String, _ detail: @autoclosure () -> String) throws {
+        if !condition { throw CommandJournalConformanceFailure(check: check, detail: detail()) }
+    }
+
+    static func failure(_ check: String, _ detail: String) -> CommandJournalConformanceFailure {
+        CommandJournalConformanceFailure(check: check, detail: detail)
+    }
+
+    /// Runs `body` and checks that it throws `expected`.
+    static func expectError(
+        _ expected: CommandJournalError, _ check: String, _ what: String, _ body: () async throws -> Void
+    ) async throws {
+        do {
+            try await body()
+        } catch let error as CommandJournalError {
+            try expect(error == expected, check, "\(what) threw \(error), expected \(expected)")
+            return
+        }
+        throw failure(check, "\(what) did not throw \(expected)")
+    }
+}
+
+/// A rule of ``CommandJournal`` that a journal broke, with what it did instead.
+public struct CommandJournalConformanceFailure: Error, CustomStringConvertible, Sendable {
+    /// The rule checked.
+    public let check: String
+    /// What the journal did.
+    public let detail: String
+
+    /// "<check>: <detail>".
+    public var description: String { "\(check): \(detail)" }
+}

@@ -1,0 +1,60 @@
+/// What a journaled command or step knows about the record it runs under: its key (an
+/// idempotency key to pass on to a payment API, say), the worker that holds it, which attempt
+/// this is, and the outputs of the steps before it.
+///
+/// ```swift
+/// struct Ship: JournaledStep {
+///     static let journalKind = "shop.ship"
+///     let order: Int
+///     var name: String { "ship order \(order)" }
+///     func execute(in context: DurableContext) async throws -> Tracking {
+///         let payment = try context.output(ofStep: 1, as: PaymentID.self)  // what the charge returned
+///         return try await Carrier.ship(order, paid: payment, idempotencyKey: context.key)
+///     }
+///     func compensate(_ tracking: Tracking?, in context: DurableContext) async throws { … }
+/// }
+/// ```
+///
+/// While a journaled command runs, ``current`` holds its context, so that a plain ``Command``
+/// can read it too.
+public struct DurableContext: Sendable, Hashable {
+    /// The key of the record this runs under: a step's (`"order-42/1"`) or a command's.
+    public let key: String
+    /// The transaction's key, for a step; `nil` for a command of its own.
+    public let transactionKey: String?
+    /// The step's position in its transaction, from 0; `nil` for a command of its own.
+    public let stepIndex: Int?
+    /// The worker that holds the record.
+    public let owner: String
+    /// 1 on the first run; more when a worker took the work over after another stopped.
+    public let attempt: Int
+    /// The encoded outputs of the steps that finished before this one, by position.
+    public let outputs: [Int: [UInt8]]
+
+    /// Creates a context.
+    public init(
+        key: String, transactionKey: String? = nil, stepIndex: Int? = nil, owner: String, attempt: Int = 1,
+        outputs: [Int: [UInt8]] = [:]
+    ) {
+        self.key = key
+        self.transactionKey = transactionKey
+        self.stepIndex = stepIndex
+        self.owner = owner
+        self.attempt = attempt
+        self.outputs = outputs
+    }
+
+    /// The context of the journaled command running on this task, if any.
+    @TaskLocal public static var current: DurableContext?
+
+    /// What step `index` returned, decoded.
+    ///
+    /// - Throws: ``DurableStepError`` naming the step when it has no output (it did not finish
+    ///   before this one) or its output does not decode as `T`.
+    public func output<T: Decodable>(ofStep index: Int, as type: T.Type = T.self) throws(DurableStepError) -> T {
+        guard let bytes = outputs[index] else {
+            throw .missingOutput(key: transactionKey.map { "\($0)/\(index)" } ?? key, step: index)
+        }
+        return try StepOutput.decode(T.self, from: bytes, key: transactionKey.map { "\($0)/\(index)" } ?? key)
+    }
+}

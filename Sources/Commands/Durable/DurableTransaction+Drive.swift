@@ -1,0 +1,55 @@
+extension DurableTransaction {
+    /// Runs the steps not yet done (after those `records` shows done), each settled with its
+    /// output, then settles the transaction done. On a failure (or a cancellation), compensates
+    /// and throws a ``TransactionError``.
+    func drive(_ records: [Int: CommandJournalRecord], attempt: Int) async throws -> [Int: [UInt8]] {
+        var records = records
+        var outputs = records.compactMapValues { $0.status == .done ? $0.output : nil }
+        for index in steps.indices where records[index]?.status != .done {
+            try await invoker.keeper.check(key)
+            records[index] = try await journal.append(stepEntry(index), lease: invoker.lease)
+            let context = context(index, outputs: outputs, attempt: attempt)
+            let output: [UInt8]?
+            do {
+                try Task.checkCancellation()
+                output = try await DurableContext.$current.withValue(context) { try await steps[index].run(context) }
+            } catch {
+                if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+                throw try await rollBack(after: index, error, records, attempt: attempt)
+            }
+            try await journal.settle(stepKey(index), as: .done(output: output), lease: invoker.lease)
+            records[index]?.status = .done
+            records[index]?.output = output
+            if let output { outputs[index] = output }
+            observer?(.stepFinished(index: index, command: steps[index].command))
+        }
+        try await journal.settle(key, as: .done(output: nil), lease: invoker.lease)
+        observer?(.finished(name))
+        return outputs
+    }
+
+    /// Marks step `index` failed with `error`, compensates the steps before it, and returns the
+    /// error to throw.
+    private func rollBack(
+        after index: Int, _ error: any Error, _ records: [Int: CommandJournalRecord], attempt: Int
+    ) async throws -> TransactionError {
+        try await journal.settle(
+            stepKey(index), as: .failed(reason: JournaledInvoker.reason(error)), lease: invoker.lease)
+        let step = TransactionError.Step(index: index, name: steps[index].name)
+        observer?(.failed(step, error))
+        var before = records
+        before[index] = nil
+        let failures = try await compensate(before, attempt: attempt)
+        let failure = TransactionError(
+            transaction: name, phase: .execute, failedStep: step, error: error, compensationFailures: failures)
+        observer?(.rolledBack(failure))
+        return failure
+    }
+
+    /// The context of step `index`.
+    func context(_ index: Int, outputs: [Int: [UInt8]], attempt: Int) -> DurableContext {
+        DurableContext(
+            key: stepKey(index), transactionKey: key, stepIndex: index, owner: invoker.owner, attempt: max(1, attempt),
+            outputs: outputs)
+    }
+}

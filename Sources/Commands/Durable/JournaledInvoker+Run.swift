@@ -1,0 +1,92 @@
+extension JournaledInvoker {
+    /// Journals `command` under `key`, executes it and marks it done; returns once the mark is
+    /// durable.
+    ///
+    /// - Returns: `.executed`, or `.alreadyDone` when the key already ran to the end.
+    /// - Throws: what the command threw (its record is then failed);
+    ///   ``CommandJournalError/alreadySettled(key:status:reason:)`` when the key failed or was
+    ///   compensated before; ``CommandJournalError/busy(key:owner:)`` when another worker runs it
+    ///   now.
+    @discardableResult
+    public func perform<C: JournaledCommand>(_ command: C, key: String) async throws -> CommandJournalRunResult {
+        try await run(command, as: registry.entry(command, key: key))
+    }
+
+    /// Journals `command` as `kind` with `arguments` (a command with receivers, registered with
+    /// ``CommandRegistry/register(_:arguments:make:)``), executes it and marks it done.
+    @discardableResult
+    public func perform(
+        _ command: any Command, kind: String, arguments: some Encodable, key: String
+    ) async throws -> CommandJournalRunResult {
+        try await run(command, as: CommandRegistry.entry(kind: kind, arguments: arguments, key: key))
+    }
+
+    /// Journals `step` under `key`, executes it, and returns its output, which the journal keeps:
+    /// running the key again returns the recorded output without running the step.
+    ///
+    /// ```swift
+    /// let payment = try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
+    /// ```
+    public func perform<S: JournaledStep>(_ step: S, key: String) async throws -> S.Output {
+        let entry = try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key)
+        let (output, _) = try await run(DurableStep(step, payload: entry.payload), as: entry)
+        guard let output else { throw DurableStepError.missingOutput(key: key, step: 0) }
+        return try StepOutput.decode(S.Output.self, from: output, key: key)
+    }
+
+    /// Appends `entry`, executes `command` and marks the record done (or failed, rethrowing
+    /// the command's error). A key already done is not run again.
+    ///
+    /// A record left pending by a worker that stopped is taken over once its lease expired,
+    /// and run again: commands journaled this way must be safe to repeat under their
+    /// idempotency key (``DurableContext/key`` is the key to pass on).
+    @discardableResult
+    public func run(_ command: any Command, as entry: CommandJournalEntry) async throws -> CommandJournalRunResult {
+        let (_, executed) = try await run(
+            DurableStep(kind: entry.kind, payload: entry.payload, command: command), as: entry)
+        return executed ? .executed : .alreadyDone
+    }
+
+    /// Begins `entry` and runs `step` under it; returns the output and whether it ran now.
+    func run(_ step: DurableStep, as entry: CommandJournalEntry) async throws -> (output: [UInt8]?, executed: Bool) {
+        let sent = keeper.now
+        let record: CommandJournalRecord
+        switch try await journal.begin(entry, lease: lease) {
+        case .started(let started), .resumed(let started):
+            record = started
+        case .settled(let settled):
+            guard settled.status == .done else {
+                throw CommandJournalError.alreadySettled(
+                    key: settled.id, status: settled.status, reason: settled.failureReason)
+            }
+            return (settled.output, false)
+        case .busy(let busy):
+            throw CommandJournalError.busy(key: busy.id, owner: busy.owner)
+        }
+        keeper.adopt([record.id], confirmedAt: sent)
+        let output = try await keeper.hold(record.id) { try await self.execute(step, record) }
+        return (output, true)
+    }
+
+    /// Executes `step` under `record`, which this worker holds, and settles the record.
+    func execute(_ step: DurableStep, _ record: CommandJournalRecord) async throws -> [UInt8]? {
+        let key = record.id
+        try await keeper.check(key)
+        let context = DurableContext(key: key, owner: owner, attempt: max(1, record.attempts))
+        let output: [UInt8]?
+        do {
+            output = try await DurableContext.$current.withValue(context) { try await step.run(context) }
+        } catch {
+            if keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+            try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: lease)
+            throw error
+        }
+        try await journal.settle(key, as: .done(output: output), lease: lease)
+        return output
+    }
+
+    /// How a failure reads in the journal.
+    static func reason(_ error: any Error) -> String {
+        error is CancellationError ? "cancelled" : "\(error)"
+    }
+}

@@ -1,0 +1,154 @@
+import BehaviorKitSync
+
+/// Keeps a worker's leases alive: while the worker holds root records, a heartbeat renews
+/// their leases every third of the lease; a record whose renewal comes back without it was
+/// lost (another worker took it over), and its work is cancelled. When renewals keep failing
+/// (the journal is unreachable) until the lease may have expired, every held record is treated
+/// as lost, so that the worker stops before another may start.
+///
+/// No task runs while the worker holds nothing.
+final class LeaseKeeper: Sendable {
+    private struct Hold {
+        /// When the lease was last confirmed (the time its claim or renewal was sent).
+        var confirmedAt: Duration
+        /// Cancels the work running under the hold.
+        var cancel: (@Sendable () -> Void)?
+        var lost = false
+    }
+
+    private struct State {
+        var holds: [String: Hold] = [:]
+        var heartbeat = false
+    }
+
+    private let state = LockedValue(State())
+    let journal: any CommandJournal
+    let lease: JournalLease
+    let clock: ElapsedClock
+
+    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock) {
+        self.journal = journal
+        self.lease = lease
+        self.clock = clock
+    }
+
+    /// How often the heartbeat renews.
+    var interval: Duration { lease.duration / 3 }
+
+    /// The time now, on the keeper's clock: pass it as `confirmedAt` for a claim sent now.
+    var now: Duration { clock.now }
+
+    /// Registers `keys`, claimed by a request sent at `confirmedAt`, as held.
+    func adopt(_ keys: [String], confirmedAt: Duration) {
+        let start = state.withLock { state -> Bool in
+            for key in keys { state.holds[key] = Hold(confirmedAt: confirmedAt) }
+            return Self.claimHeartbeat(&state)
+        }
+        if start { startHeartbeat() }
+    }
+
+    /// Forgets `key` (settled, released, or lost).
+    func drop(_ key: String) {
+        state.withLock { _ = $0.holds.removeValue(forKey: key) }
+    }
+
+    /// Whether `key` was lost to another worker (or could not be renewed in time).
+    func isLost(_ key: String) -> Bool {
+        state.withLock { $0.holds[key]?.lost ?? true }
+    }
+
+    /// Runs `work` under the hold of `key` (adopted before): the work is cancelled if the
+    /// lease is lost, and the hold ends with it. A cancellation of the caller is passed on.
+    ///
+    /// - Throws: what `work` throws, or ``CommandJournalError/leaseLost(key:owner:)`` when the
+    ///   lease was lost while it ran.
+    func hold<T: Sendable>(_ key: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await work() }
+        let lostAlready = state.withLock { state -> Bool in
+            state.holds[key]?.cancel = { task.cancel() }
+            return state.holds[key]?.lost ?? true
+        }
+        if lostAlready { task.cancel() }
+        defer { drop(key) }
+        do {
+            return try await withTaskCancellationHandler {
+                try await task.value
+            } onCancel: {
+                task.cancel()
+            }
+        } catch {
+            if isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+            throw error
+        }
+    }
+
+    /// Checks, before new work under `key` starts, that the lease is held and fresh: a lease
+    /// confirmed more than two thirds of its duration ago is renewed first.
+    ///
+    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)``.
+    func check(_ key: String) async throws {
+        let age = state.withLock { state -> Duration? in
+            guard let hold = state.holds[key], !hold.lost else { return nil }
+            return clock.now - hold.confirmedAt
+        }
+        guard let age else { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+        if age <= interval * 2 { return }
+        let sent = clock.now
+        let kept = try await journal.renew([key], lease: lease)
+        try state.withLock { state throws(CommandJournalError) in
+            guard kept.contains(key), state.holds[key] != nil else {
+                state.holds[key]?.lost = true
+                throw .leaseLost(key: key, owner: nil)
+            }
+            state.holds[key]?.confirmedAt = sent
+        }
+    }
+
+    private static func claimHeartbeat(_ state: inout State) -> Bool {
+        guard !state.heartbeat, !state.holds.isEmpty else { return false }
+        state.heartbeat = true
+        return true
+    }
+
+    private func startHeartbeat() {
+        Task { await self.beat() }
+    }
+
+    private func beat() async {
+        while true {
+            do {
+                try await clock.sleep(for: interval)
+            } catch {
+                state.withLock { $0.heartbeat = false }
+                return
+            }
+            let keys = state.withLock { state -> [String]? in
+                let keys = state.holds.filter { !$0.value.lost }.map(\.key)
+                if keys.isEmpty { state.heartbeat = false }
+                return keys.isEmpty ? nil : keys
+            }
+            guard let keys else { return }
+            let sent = clock.now
+            let kept = try? await journal.renew(keys, lease: lease)
+            let cancels = state.withLock { state -> [@Sendable () -> Void] in
+                var cancels: [@Sendable () -> Void] = []
+                for key in keys {
+                    guard var hold = state.holds[key] else { continue }
+                    if let kept {
+                        if kept.contains(key) {
+                            hold.confirmedAt = max(hold.confirmedAt, sent)
+                        } else {
+                            hold.lost = true
+                        }
+                    } else if clock.now - hold.confirmedAt >= lease.duration - interval {
+                        hold.lost = true  // unreachable journal: stop before the lease may expire
+                    }
+                    if hold.lost, let cancel = hold.cancel { cancels.append(cancel) }
+                    state.holds[key] = hold
+                }
+                return cancels
+            }
+            cancels.forEach { $0() }
+        }
+    }
+}

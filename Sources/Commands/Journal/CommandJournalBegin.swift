@@ -1,0 +1,64 @@
+/// What ``CommandJournal/begin(_:lease:)`` found under a key, and what it did.
+///
+/// ```swift
+/// switch try await journal.begin(entry, lease: lease) {
+/// case .started(let record), .resumed(let record): run(record)  // this worker holds it now
+/// case .settled(let record): answer(record.status)             // ran before: not again
+/// case .busy(let record): throw CommandJournalError.busy(key: record.id, owner: record.owner)
+/// }
+/// ```
+public enum CommandJournalBegin: Sendable, Hashable {
+    /// The key was new: the record is written down, pending, held under the lease.
+    case started(CommandJournalRecord)
+    /// The key was pending and its lease had expired (its owner died), or it was a queued
+    /// record now due: the record is held under this lease now. Work recorded under it (a
+    /// transaction's steps) may have run.
+    case resumed(CommandJournalRecord)
+    /// The key already settled: nothing changed.
+    case settled(CommandJournalRecord)
+    /// The key is pending under another live lease, or waits on a queue and is not due: nothing
+    /// changed.
+    case busy(CommandJournalRecord)
+
+    /// The record, whatever happened.
+    public var record: CommandJournalRecord {
+        switch self {
+        case .started(let record), .resumed(let record), .settled(let record), .busy(let record): record
+        }
+    }
+}
+
+/// How a record settles: ``CommandJournal/settle(_:as:lease:)``.
+public enum CommandJournalSettlement: Sendable, Hashable {
+    /// It ran and finished; `output` is what it returned, encoded, if anything.
+    case done(output: [UInt8]?)
+    /// It failed, for `reason`.
+    case failed(reason: String)
+    /// It ran and was undone.
+    case compensated
+
+    /// The status it settles as.
+    public var status: CommandJournalStatus {
+        switch self {
+        case .done: .done
+        case .failed: .failed
+        case .compensated: .compensated
+        }
+    }
+}
+
+/// What ``CommandJournal/claim(_:from:concurrency:lease:)`` took: records now held under the
+/// lease, and when the next one falls due.
+public struct CommandJournalClaim: Sendable, Hashable {
+    /// The records claimed, oldest first; each is held under the lease.
+    public var records: [CommandJournalRecord]
+    /// How long until the next claimable record falls due (a delayed record, or a lease that
+    /// expires), or `nil` when nothing else is pending there.
+    public var nextDue: Duration?
+
+    /// Creates a claim.
+    public init(records: [CommandJournalRecord], nextDue: Duration?) {
+        self.records = records
+        self.nextDue = nextDue
+    }
+}

@@ -1,0 +1,74 @@
+/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:)-(JournaledCommand,_,_)``
+/// returns once the command is durable, and any number of ``QueueWorker``s (tasks or processes)
+/// claim and run it under leases. A delayed command is a durable timer: it survives restarts
+/// and runs once.
+///
+/// ```swift
+/// let payments = CommandQueue("payments", journal: journal, concurrency: 4)
+/// try await payments.enqueue(Charge(order: 42, cents: 990), key: "order-42/charge")
+/// try await payments.enqueue(SendReminder(order: 42), key: "order-42/remind", after: .seconds(86_400))
+/// try await QueueWorker(payments, invoker: invoker, slots: 8).run()  // in each worker process
+/// ```
+///
+/// The queue is the journal seen as work to claim: an enqueued record is pending with no
+/// owner until it is due, then a worker claims it, runs it, and settles it; the same key
+/// enqueued twice is one record.
+public struct CommandQueue: Sendable {
+    /// The queue's name.
+    public let name: String
+    /// Where the queue is kept.
+    public let journal: any CommandJournal
+    /// How many of the queue's commands may run at once, across every worker; `nil`: no limit.
+    public let concurrency: Int?
+
+    /// The queue `name` on `journal`.
+    public init(_ name: String, journal: any CommandJournal, concurrency: Int? = nil) {
+        self.name = name
+        self.journal = journal
+        self.concurrency = concurrency.map { max(1, $0) }
+    }
+
+    /// Enqueues `command` under `key`, due after `delay`; returns once it is durable (or the
+    /// key's existing record, which is not enqueued again).
+    @discardableResult
+    public func enqueue<C: JournaledCommand>(
+        _ command: C, key: String, after delay: Duration = .zero
+    ) async throws -> CommandJournalRecord {
+        try await enqueue(CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay)
+    }
+
+    /// Enqueues `step`, a step with an output, under `key`, due after `delay`.
+    @discardableResult
+    public func enqueue<S: JournaledStep>(
+        _ step: S, key: String, after delay: Duration = .zero
+    ) async throws -> CommandJournalRecord {
+        try await enqueue(CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay)
+    }
+
+    /// Enqueues a command registered as `kind` with `arguments`, under `key`, due after `delay`.
+    @discardableResult
+    public func enqueue(
+        kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero
+    ) async throws -> CommandJournalRecord {
+        try await enqueue(CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay)
+    }
+
+    /// Enqueues `transaction` (its steps and recovery), due after `delay`: a worker runs it
+    /// from the start, and a worker that takes it over settles it as its recovery says.
+    @discardableResult
+    public func enqueue(
+        _ transaction: DurableTransaction, after delay: Duration = .zero
+    ) async throws
+        -> CommandJournalRecord
+    {
+        try await enqueue(transaction.entry, after: delay)
+    }
+
+    /// Enqueues `entry`, due after `delay`.
+    @discardableResult
+    public func enqueue(
+        _ entry: CommandJournalEntry, after delay: Duration = .zero
+    ) async throws -> CommandJournalRecord {
+        try await journal.enqueue(entry, queue: name, after: delay)
+    }
+}

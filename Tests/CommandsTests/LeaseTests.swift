@@ -1,0 +1,141 @@
+import BehaviorKitSync
+import BehaviorKitTesting
+import Commands
+import Foundation
+import Testing
+
+/// The heartbeat that keeps a live worker's work its own, and stops a worker that can no
+/// longer prove it holds its work.
+struct LeaseTests {
+    let clock = ManualClock()
+    let trace = Trace()
+
+    /// A step that writes "start" and "end" to the trace around a long sleep on the clock
+    /// ("cancelled" when its task is cancelled).
+    func longStep(_ seconds: Int) throws -> DurableStep {
+        try DurableStep(
+            "test.long", arguments: seconds,
+            command: ClosureCommand("long") { [trace, clock] in
+                trace("start")
+                do {
+                    try await clock.sleep(for: .seconds(seconds))
+                } catch {
+                    trace("cancelled")
+                    throw error
+                }
+                trace("end")
+            })
+    }
+
+    @Test func aLiveWorkersLongStepKeepsItsTransaction() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        let invoker = JournaledInvoker(journal: journal, clock: clock)
+        let rival = JournaledInvoker(journal: journal, registry: CommandRegistry(), clock: clock)
+        let order = invoker.transaction("order", key: "t", steps: [try longStep(100)])
+        let task = Task { try await order.run() }
+        await clock.waitForSleepers(count: 2)
+        for _ in 0..<9 {
+            await clock.advance(by: .seconds(10))
+            #expect(try await rival.recover().isEmpty, "a live worker's transaction was taken at \(clock.now)")
+        }
+        await clock.advance(by: .seconds(10))
+        _ = try await task.value
+        #expect(trace.lines == ["start", "end"])
+        #expect(try await journal.record(forKey: "t")?.status == .done)
+    }
+
+    @Test func aWorkerThatCannotRenewStopsBeforeItsLeaseExpires() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        let partitioned = PartitionedJournal(journal)
+        let invoker = JournaledInvoker(journal: partitioned, clock: clock)
+        let order = invoker.transaction("order", key: "t", steps: [try longStep(100)])
+        let task = Task { try await order.run() }
+        await clock.waitForSleepers(count: 2)
+        partitioned.cut()
+        await clock.advance(by: .seconds(10))
+        await clock.advance(by: .seconds(10))
+        await #expect(throws: CommandJournalError.leaseLost(key: "t", owner: nil)) { try await task.value }
+        #expect(trace.lines == ["start", "cancelled"], "the step stopped at 20 s, before the lease ends at 30 s")
+        #expect(try await journal.record(forKey: "t")?.status == .pending, "nothing was settled by a stopped worker")
+        await clock.advance(by: .seconds(10))
+        var registry = CommandRegistry()
+        registry.register("test.long", arguments: Int.self) { [trace] _ in
+            ClosureCommand("long") {
+            } undo: {
+                trace("undo")
+            }
+        }
+        let rival = JournaledInvoker(journal: journal, registry: registry, clock: clock)
+        #expect(try await rival.recover().compensatedTransactions == ["t"])
+        #expect(trace.lines == ["start", "cancelled", "undo"])
+    }
+
+    @Test func aWorkerWhoseRecordWasTakenOverCannotSettleIt() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        let invoker = JournaledInvoker(journal: journal, clock: clock)
+        let stalled = JournalLease(owner: "stalled", duration: .seconds(30))
+        _ = try await journal.begin(CommandJournalEntry(idempotencyKey: "k", kind: "test"), lease: stalled)
+        await clock.advance(by: .seconds(30))
+        let claim = try await journal.claim(1, from: nil, concurrency: nil, lease: invoker.lease)
+        #expect(claim.records.map(\.id) == ["k"])
+        await #expect(throws: CommandJournalError.leaseLost(key: "k", owner: invoker.owner)) {
+            try await journal.settle("k", as: .done(output: nil), lease: stalled)
+        }
+    }
+}
+
+/// A journal whose renewals fail once cut: a worker cut off from its database.
+final class PartitionedJournal: CommandJournal {
+    struct Unreachable: Error {}
+    let base: any CommandJournal
+    private let isCut = LockedValue(false)
+
+    init(_ base: any CommandJournal) { self.base = base }
+
+    func cut() { isCut.withLock { $0 = true } }
+
+    private func reach() throws { if isCut.withLock({ $0 }) { throw Unreachable() } }
+
+    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+        try reach()
+        return try await base.begin(entry, lease: lease)
+    }
+    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+        try reach()
+        return try await base.append(entry, lease: lease)
+    }
+    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+        try reach()
+        try await base.settle(key, as: settlement, lease: lease)
+    }
+    func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+        try reach()
+        return try await base.renew(keys, lease: lease)
+    }
+    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+        try reach()
+        try await base.release(key, lease: lease, after: delay)
+    }
+    func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try reach()
+        return try await base.claim(
+            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+    }
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws
+        -> CommandJournalRecord
+    {
+        try reach()
+        return try await base.enqueue(entry, queue: queue, after: delay)
+    }
+    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
+    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
+    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
+    func records(parentKey: String) async throws -> [CommandJournalRecord] {
+        try await base.records(parentKey: parentKey)
+    }
+    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
+}
