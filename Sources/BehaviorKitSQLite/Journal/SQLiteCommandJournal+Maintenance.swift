@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import GRDB
 
 extension SQLiteCommandJournal {

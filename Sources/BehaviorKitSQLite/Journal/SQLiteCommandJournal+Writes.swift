@@ -1,3 +1,4 @@
+import BehaviorKitSync
 public import Commands
 public import Foundation
 public import GRDB

@@ -1,12 +1,11 @@
-import BehaviorKitSync
-
 /// Gathers the writes that arrive while one is being committed, and commits them together: one
 /// transaction and one flush for the lot. Each caller is answered when its batch is durable.
+/// The SQLite and PostgreSQL journals share it.
 ///
 /// One drain task runs at a time; it takes everything waiting, commits it, answers, and takes
 /// again until nothing waits.
-final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
-    typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
+package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
+    package typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
 
     private struct Waiter: Sendable {
         let operation: Operation
@@ -25,16 +24,16 @@ final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
     private let maximumBatch: Int
 
     /// Creates a group commit running `commit` on batches of at most `maximumBatch` operations.
-    init(maximumBatch: Int = 1024, commit: @escaping Commit) {
+    package init(maximumBatch: Int = 1024, commit: @escaping Commit) {
         self.maximumBatch = maximumBatch
         self.commit = commit
     }
 
     /// The batches committed, and the operations in them.
-    var counts: (batches: Int, operations: Int) { state.withLock { ($0.batches, $0.operations) } }
+    package var counts: (batches: Int, operations: Int) { state.withLock { ($0.batches, $0.operations) } }
 
     /// Submits `operation` and waits until the batch holding it is committed.
-    func submit(_ operation: Operation) async throws -> Output {
+    package func submit(_ operation: Operation) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state in
                 state.waiting.append(Waiter(operation: operation, continuation: continuation))
