@@ -17,6 +17,16 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
+        // The durable-orders workload beside DBOS's (../../shared/peers/dbos_orders.py): an
+        // executable that prints orders per second, not a benchmark of the harness.
+        .executableTarget(
+            name: "DurableOrders",
+            dependencies: [
+                .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "Commands", package: "BehaviorKit"),
+            ],
+            path: "Benchmarks/DurableOrders"
+        ),
         .executableTarget(
             name: "StateMachinesBenchmarks",
             dependencies: [

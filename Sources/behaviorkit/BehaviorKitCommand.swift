@@ -14,6 +14,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             MoviesCommand.self,
             DiagramCommand.self,
             JournalCommand.self,
+            FleetCommand.self,
             CrashTestCommand.self,
         ]
     )

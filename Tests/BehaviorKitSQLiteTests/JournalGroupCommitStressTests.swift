@@ -7,7 +7,7 @@ struct JournalGroupCommitStressTests {
         let folder = try TemporaryFolder()
         let path = folder.path("group.journal")
         let journal = try SQLiteCommandJournal(path: path)
-        let invoker = JournaledInvoker(journal: journal)
+        let invoker = JournaledInvoker(journal: journal, leaseDuration: .seconds(3600))  // no renewal in the count
         let tasks = 64
         let perTask = 8
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -58,6 +58,22 @@ extension CommandJournalSchema {
             arguments: [settlement.status.rawValue, output, settlement.status.rawValue, reason, now, key])
     }
 
+    /// Settles `change`, writing a child that is not there yet with its entry.
+    static func settle(
+        _ change: CommandJournalChange, _ lease: JournalLease, now: Int64, _ db: Database, path: String
+    ) throws {
+        if let entry = change.entry {
+            if let existing = try fetch(change.key, db, path: path) {
+                guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: change.key) }
+            } else {
+                guard let parentKey = entry.parentKey else { throw CommandJournalError.unknownKey(change.key) }
+                try checkHolds(parentKey, lease, db)
+                _ = try insert(entry, owner: nil, until: nil, queue: nil, now: now, db)
+            }
+        }
+        try settle(change.key, change.settlement, lease, now: now, db)
+    }
+
     static func renew(_ keys: [String], _ lease: JournalLease, now: Int64, _ db: Database) throws -> [String] {
         var kept: [String] = []
         let until = saturating(now, lease.duration)

@@ -43,7 +43,7 @@ struct JournalFileContents {
     static func readOnly(busyTimeout: Duration) -> Configuration {
         var configuration = Configuration()
         configuration.readonly = true
-        configuration.busyMode = .timeout(max(0, busyTimeout.timeInterval))
+        configuration.busyMode = .polling(for: busyTimeout)
         return configuration
     }
 

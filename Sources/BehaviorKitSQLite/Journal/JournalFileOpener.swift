@@ -12,7 +12,7 @@ enum JournalFileOpener {
         busyTimeout: Duration
     ) throws(SQLiteCommandJournalError) -> DatabasePool {
         var configuration = Configuration()
-        configuration.busyMode = .timeout(max(0, busyTimeout.timeInterval))
+        configuration.busyMode = .polling(for: busyTimeout)
         do {
             let pool = try retryingWhileBusy(for: busyTimeout) {
                 try DatabasePool(path: path, configuration: configuration)

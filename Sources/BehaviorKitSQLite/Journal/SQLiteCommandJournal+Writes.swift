@@ -8,6 +8,7 @@ enum JournalWrite: Sendable {
     case begin(CommandJournalEntry, JournalLease)
     case append(CommandJournalEntry, JournalLease)
     case settle(String, CommandJournalSettlement, JournalLease)
+    case settleAll([CommandJournalChange], JournalLease)
     case renew([String], JournalLease)
     case release(String, JournalLease, Duration)
     case claim(Int, String?, Int?, String?, JournalLease)
@@ -41,6 +42,11 @@ extension SQLiteCommandJournal {
     /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
     public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         _ = try await writes.submit(.settle(key, settlement, lease))
+    }
+
+    /// Makes `changes` in one commit, all or none; see ``CommandJournal/settle(_:lease:)``.
+    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        _ = try await writes.submit(.settleAll(changes, lease))
     }
 
     /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
@@ -126,8 +132,14 @@ extension SQLiteCommandJournal {
             return try await database.write { db in
                 let now = clock.currentDate.journalMilliseconds
                 return try operations.map { operation in
+                    var result = JournalWriteResult.none
                     do {
-                        return .success(try apply(operation, now: now, db, path: path))
+                        // A savepoint each: a caller's mistake undoes its own changes only.
+                        try db.inSavepoint {
+                            result = try apply(operation, now: now, db, path: path)
+                            return .commit
+                        }
+                        return .success(result)
                     } catch let error as CommandJournalError {
                         return .failure(error)  // this caller's mistake: the others go on
                     }
@@ -149,6 +161,9 @@ extension SQLiteCommandJournal {
             return .record(try CommandJournalSchema.append(entry, lease, now: now, db, path: path))
         case .settle(let key, let settlement, let lease):
             try CommandJournalSchema.settle(key, settlement, lease, now: now, db)
+            return .none
+        case .settleAll(let changes, let lease):
+            for change in changes { try CommandJournalSchema.settle(change, lease, now: now, db, path: path) }
             return .none
         case .renew(let keys, let lease):
             return .keys(try CommandJournalSchema.renew(keys, lease, now: now, db))

@@ -76,6 +76,24 @@ extension CommandJournalConformance {
         try expect(statuses == "done done done done", check, "statuses \(statuses)")
     }
 
+    static func theStepInFlightIsCompensatedThoughUnwritten(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "a worker taking over compensates the step after the last done one, which may have run unwritten"
+        let effects = ConformanceEffects()
+        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let order = invoker.transaction("order", key: "t", steps: try ["x", "y", "z"].map(effects.step))
+        _ = try await journal.begin(order.entry, lease: lease)
+        try await journal.settle(
+            [.settle(order.stepEntry(0), as: .done(output: Array(#""out-x""#.utf8)))], lease: lease)
+        await clock.advance(by: .seconds(31))
+        let report = try await invoker.recover()
+        try expect(report.compensatedTransactions == ["t"], check, "report \(report)")
+        try expect(effects.log == ["-y", "-x(out-x)"], check, "effects \(effects.log)")
+        let statuses = try await statuses(journal, ["t", "t/0", "t/1", "t/2"])
+        try expect(statuses == "compensated compensated compensated missing", check, "statuses \(statuses)")
+    }
+
     static func settledKeysAnswerHowTheySettled(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
         let check = "running a settled key answers how it settled and runs nothing"
         let effects = ConformanceEffects()

@@ -39,12 +39,14 @@ public enum CommandJournalConformance {
         [
             beginWritesHeldPendingRecordsInOrder, settlingFinishesRecords, beginningAKeyAgainAnswersHowItStands,
             unknownAndConflictingKeysAreRefused, concurrentBeginsAreAllKept, childrenAreWrittenUnderTheirRoot,
+            severalSettlementsCommitTogetherOrNotAtAll,
             aLiveLeaseIsNeverTakenOver, aStoppedWorkersRecordsAreTakenAtOnceWhenNamed, renewingKeepsALease,
             aSettledRootChangesNoMore, releasingMakesARecordClaimable,
             concurrentClaimsNeverShareARecord, enqueuedRecordsWaitUntilDue, queueConcurrencyIsRespected,
             queuesAreSeparate, pruningDeletesOnlyOldSettledRecords, recoveryReplaysAndKeepsUnregistered,
             failingTransactionIsCompensatedInTheJournal, halfDoneTransactionIsCompensatedOnRecovery,
-            halfDoneTransactionIsCompletedOnForwardRecovery, settledKeysAnswerHowTheySettled,
+            halfDoneTransactionIsCompletedOnForwardRecovery, theStepInFlightIsCompensatedThoughUnwritten,
+            settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce,
         ]
@@ -146,6 +148,30 @@ public enum CommandJournalConformance {
         try expect(
             records.count == 100 && Set(sequences).count == 100 && sequences == sequences.sorted(), check,
             "\(records.count) records, \(Set(sequences).count) distinct sequences")
+    }
+
+    static func severalSettlementsCommitTogetherOrNotAtAll(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "settle(_:lease:) writes children settled and commits all its changes, or none"
+        _ = try await journal.begin(entry("t"), lease: lease)
+        _ = try await journal.begin(entry("u"), lease: other)
+        try await expectError(
+            .leaseLost(key: "u", owner: other.owner), check, "a commit with a change on another's root"
+        ) {
+            try await journal.settle(
+                [.settle(child("t", 0), as: .done(output: [1])), .settle(child("u", 0), as: .done(output: nil))],
+                lease: lease)
+        }
+        let untouched = try await journal.records(parentKey: "t")
+        try expect(untouched.isEmpty, check, "after a refused commit, 't' has the children \(untouched.map(\.id))")
+        try await journal.settle(
+            [.settle(child("t", 0), as: .done(output: [1])), .settle("t", as: .done(output: nil))], lease: lease)
+        let statuses = try await statuses(journal, ["t", "t/0"])
+        let output = try await journal.record(forKey: "t/0")?.output
+        try expect(
+            statuses == "done done" && output == [1], check,
+            "statuses \(statuses), output \(String(describing: output))")
     }
 
     static func childrenAreWrittenUnderTheirRoot(_ journal: any CommandJournal, _ clock: ManualClock) async throws {

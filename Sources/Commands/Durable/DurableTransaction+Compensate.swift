@@ -1,7 +1,9 @@
 extension DurableTransaction {
-    /// Undoes, in reverse, every step `records` shows done or pending (a pending step may have
-    /// run), each with its recorded output, marks each compensated, then settles the
-    /// transaction compensated, or failed when an undo failed (naming the steps).
+    /// Undoes, in reverse, every step that may have run — those `records` shows done or
+    /// pending, and the step after the last done one when it has no record and no rollback
+    /// began — each with its recorded output, writes each compensated, then settles the
+    /// transaction compensated, or failed when an undo failed (naming the steps). The last
+    /// step's settlement and the transaction's share one commit.
     ///
     /// The compensation is shielded from the caller's cancellation: a cancelled transaction
     /// still refunds what it charged. It stops only if the worker loses its lease (the new
@@ -13,20 +15,34 @@ extension DurableTransaction {
         return try await shielded.value
     }
 
+    /// The steps that may have run, by index: done or pending ones, and the one in flight.
+    func mayHaveRun(_ records: [Int: CommandJournalRecord]) -> [Int] {
+        var indices = records.filter { $0.value.status == .done || $0.value.status == .pending }.map(\.key)
+        let rollingBack = records.values.contains { $0.status == .failed || $0.status == .compensated }
+        if !rollingBack, let inFlight = steps.indices.first(where: { records[$0]?.status != .done }),
+            records[inFlight] == nil
+        {
+            indices.append(inFlight)
+        }
+        return indices.filter { $0 < steps.count }.sorted(by: >)
+    }
+
     private func compensateInReverse(
         _ records: [Int: CommandJournalRecord], attempt: Int
     ) async throws -> [TransactionError.CompensationFailure] {
         let outputs = records.compactMapValues { $0.status == .done ? $0.output : nil }
         var failures: [TransactionError.CompensationFailure] = []
-        for index in records.keys.sorted(by: >) where index < steps.count {
-            guard let record = records[index], record.status == .done || record.status == .pending else { continue }
+        var unsaved: CommandJournalChange?
+        for index in mayHaveRun(records) {
             try await invoker.keeper.check(key)
+            if let change = unsaved { try await journal.settle([change], lease: invoker.lease) }
+            unsaved = nil
             let step = steps[index]
             let context = context(index, outputs: outputs, attempt: attempt)
             do {
                 if let compensation = step.compensation {
                     try await DurableContext.$current.withValue(context) {
-                        try await compensation(context, record.status == .done ? record.output : nil)
+                        try await compensation(context, records[index]?.status == .done ? records[index]?.output : nil)
                     }
                 }
             } catch {
@@ -35,12 +51,12 @@ extension DurableTransaction {
                 observer?(.compensationFailed(index: index, command: step.command, error: error))
                 continue
             }
-            try await journal.settle(stepKey(index), as: .compensated, lease: invoker.lease)
+            unsaved = .settle(stepEntry(index), as: .compensated)
             observer?(.compensated(index: index, command: step.command))
         }
         let settlement: CommandJournalSettlement =
             failures.isEmpty ? .compensated : .failed(reason: failures.map(\.description).joined(separator: "; "))
-        try await journal.settle(key, as: settlement, lease: invoker.lease)
+        try await journal.settle((unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease)
         return failures
     }
 }

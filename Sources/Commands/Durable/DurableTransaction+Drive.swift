@@ -1,13 +1,16 @@
 extension DurableTransaction {
-    /// Runs the steps not yet done (after those `records` shows done), each settled with its
-    /// output, then settles the transaction done. On a failure (or a cancellation), compensates
-    /// and throws a ``TransactionError``.
+    /// Runs the steps not yet done (after those `records` shows done). A step is written to the
+    /// journal once it ran, settled with its output, in one commit — the last one together with
+    /// the transaction — so that three steps cost four commits with the ``begin``. Until its
+    /// settlement is durable the next step does not start: the first step without a record may
+    /// have run, and none after it. On a failure (or a cancellation), compensates and throws a
+    /// ``TransactionError``.
     func drive(_ records: [Int: CommandJournalRecord], attempt: Int) async throws -> [Int: [UInt8]] {
         var records = records
         var outputs = records.compactMapValues { $0.status == .done ? $0.output : nil }
+        var rootSettled = false
         for index in steps.indices where records[index]?.status != .done {
             try await invoker.keeper.check(key)
-            records[index] = try await journal.append(stepEntry(index), lease: invoker.lease)
             let context = context(index, outputs: outputs, attempt: attempt)
             let output: [UInt8]?
             do {
@@ -17,28 +20,33 @@ extension DurableTransaction {
                 if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
                 throw try await rollBack(after: index, error, records, attempt: attempt)
             }
-            try await journal.settle(stepKey(index), as: .done(output: output), lease: invoker.lease)
-            records[index]?.status = .done
-            records[index]?.output = output
+            var changes: [CommandJournalChange] = [.settle(stepEntry(index), as: .done(output: output))]
+            let last = steps.indices.allSatisfy { $0 == index || records[$0]?.status == .done }
+            if last { changes.append(.settle(key, as: .done(output: nil))) }
+            try await journal.settle(changes, lease: invoker.lease)
+            rootSettled = last
+            records[index] = CommandJournalRecord(sequence: 0, entry: stepEntry(index), status: .done, output: output)
             if let output { outputs[index] = output }
             observer?(.stepFinished(index: index, command: steps[index].command))
         }
-        try await journal.settle(key, as: .done(output: nil), lease: invoker.lease)
+        if !rootSettled { try await journal.settle(key, as: .done(output: nil), lease: invoker.lease) }
         observer?(.finished(name))
         return outputs
     }
 
-    /// Marks step `index` failed with `error`, compensates the steps before it, and returns the
-    /// error to throw.
+    /// Writes step `index` failed with `error`, compensates the steps before it, and returns
+    /// the error to throw.
     private func rollBack(
         after index: Int, _ error: any Error, _ records: [Int: CommandJournalRecord], attempt: Int
     ) async throws -> TransactionError {
+        let failed = CommandJournalRecord(
+            sequence: 0, entry: stepEntry(index), status: .failed, failureReason: JournaledInvoker.reason(error))
         try await journal.settle(
-            stepKey(index), as: .failed(reason: JournaledInvoker.reason(error)), lease: invoker.lease)
+            [.settle(stepEntry(index), as: .failed(reason: JournaledInvoker.reason(error)))], lease: invoker.lease)
         let step = TransactionError.Step(index: index, name: steps[index].name)
         observer?(.failed(step, error))
         var before = records
-        before[index] = nil
+        before[index] = failed
         let failures = try await compensate(before, attempt: attempt)
         let failure = TransactionError(
             transaction: name, phase: .execute, failedStep: step, error: error, compensationFailures: failures)

@@ -2,9 +2,10 @@ import BehaviorKitSync
 
 /// Keeps a worker's leases alive: while the worker holds root records, a heartbeat renews
 /// their leases every third of the lease; a record whose renewal comes back without it was
-/// lost (another worker took it over), and its work is cancelled. When renewals keep failing
-/// (the journal is unreachable) until the lease may have expired, every held record is treated
-/// as lost, so that the worker stops before another may start.
+/// lost (another worker took it over), and its work is cancelled. A watchdog on the same beat
+/// cancels the work of every hold not confirmed for two thirds of the lease — whether the
+/// journal is unreachable or only slow — so that the worker stops a third of a lease before
+/// another worker may take its records over.
 ///
 /// No task runs while the worker holds nothing.
 final class LeaseKeeper: Sendable {
@@ -19,6 +20,8 @@ final class LeaseKeeper: Sendable {
     private struct State {
         var holds: [String: Hold] = [:]
         var heartbeat = false
+        var renewing = false
+        var lastRenewal: Duration?
     }
 
     private let state = LockedValue(State())
@@ -92,7 +95,7 @@ final class LeaseKeeper: Sendable {
             return clock.now - hold.confirmedAt
         }
         guard let age else { throw CommandJournalError.leaseLost(key: key, owner: nil) }
-        if age <= interval * 2 { return }
+        if age <= interval { return }
         let sent = clock.now
         let kept = try await journal.renew([key], lease: lease)
         try state.withLock { state throws(CommandJournalError) in
@@ -114,41 +117,65 @@ final class LeaseKeeper: Sendable {
         Task { await self.beat() }
     }
 
+    /// Every half interval: cancels the holds not confirmed for two thirds of the lease, and
+    /// starts a renewal of the others once an interval passed since the last one began (a slow
+    /// renewal never holds the watchdog up).
     private func beat() async {
         while true {
             do {
-                try await clock.sleep(for: interval)
+                try await clock.sleep(for: interval / 2)
             } catch {
                 state.withLock { $0.heartbeat = false }
                 return
             }
-            let keys = state.withLock { state -> [String]? in
-                let keys = state.holds.filter { !$0.value.lost }.map(\.key)
-                if keys.isEmpty { state.heartbeat = false }
-                return keys.isEmpty ? nil : keys
-            }
-            guard let keys else { return }
-            let sent = clock.now
-            let kept = try? await journal.renew(keys, lease: lease)
-            let cancels = state.withLock { state -> [@Sendable () -> Void] in
-                var cancels: [@Sendable () -> Void] = []
-                for key in keys {
-                    guard var hold = state.holds[key] else { continue }
-                    if let kept {
-                        if kept.contains(key) {
-                            hold.confirmedAt = max(hold.confirmedAt, sent)
-                        } else {
-                            hold.lost = true
-                        }
-                    } else if clock.now - hold.confirmedAt >= lease.duration - interval {
-                        hold.lost = true  // unreachable journal: stop before the lease may expire
-                    }
-                    if hold.lost, let cancel = hold.cancel { cancels.append(cancel) }
-                    state.holds[key] = hold
+            let now = clock.now
+            let (stale, renewal, done) = state.withLock { state -> ([@Sendable () -> Void], [String]?, Bool) in
+                if state.holds.isEmpty && !state.renewing {
+                    state.heartbeat = false
+                    return ([], nil, true)
                 }
-                return cancels
+                var stale: [@Sendable () -> Void] = []
+                for (key, hold) in state.holds where !hold.lost && now - hold.confirmedAt >= lease.duration - interval {
+                    state.holds[key]?.lost = true
+                    if let cancel = hold.cancel { stale.append(cancel) }
+                }
+                var renewal: [String]?
+                if !state.renewing, state.lastRenewal.map({ now - $0 >= interval }) ?? true {
+                    let live = state.holds.filter { !$0.value.lost }.map(\.key)
+                    if !live.isEmpty {
+                        state.renewing = true
+                        state.lastRenewal = now
+                        renewal = live
+                    }
+                }
+                return (stale, renewal, false)
             }
-            cancels.forEach { $0() }
+            stale.forEach { $0() }
+            if done { return }
+            if let renewal { Task { await self.renew(renewal, sent: now) } }
         }
+    }
+
+    /// Renews `keys`: confirms those kept, and cancels the work of those lost.
+    private func renew(_ keys: [String], sent: Duration) async {
+        let kept = try? await journal.renew(keys, lease: lease)
+        let lost = state.withLock { state -> [@Sendable () -> Void] in
+            state.renewing = false
+            guard let kept else { return [] }
+            let held = Set(kept)
+            var lost: [@Sendable () -> Void] = []
+            for key in keys {
+                guard var hold = state.holds[key], !hold.lost else { continue }
+                if held.contains(key) {
+                    hold.confirmedAt = max(hold.confirmedAt, sent)
+                } else {
+                    hold.lost = true
+                    if let cancel = hold.cancel { lost.append(cancel) }
+                }
+                state.holds[key] = hold
+            }
+            return lost
+        }
+        lost.forEach { $0() }
     }
 }

@@ -61,6 +61,15 @@ public protocol CommandJournal: Sendable {
     ///   when the lease's owner does not hold the root.
     func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws
 
+    /// Makes `changes` in one atomic commit, all or none: settles each record, writing a child
+    /// that is not there yet with its entry (settled at once). Every change must be on a root
+    /// `lease` holds, or one of its children; the root itself may settle in the same commit.
+    ///
+    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)``,
+    ///   ``CommandJournalError/unknownKey(_:)`` or ``CommandJournalError/conflictingEntry(key:)``,
+    ///   and then nothing changed.
+    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws
+
     /// Extends the leases on the root records among `keys` that `lease`'s owner still holds to
     /// `lease.duration` from now; returns those keys. A key missing from the answer was lost.
     func renew(_ keys: [String], lease: JournalLease) async throws -> [String]
@@ -106,6 +115,18 @@ public protocol CommandJournal: Sendable {
 }
 
 extension CommandJournal {
+    /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
+    /// correct (a child written pending "may have run") but not atomic, and one write each. A
+    /// journal should make them in one commit.
+    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        for change in changes {
+            if let entry = change.entry, entry.parentKey != nil {
+                _ = try await append(entry, lease: lease)
+            }
+            try await settle(change.key, as: change.settlement, lease: lease)
+        }
+    }
+
     /// Claims due records; see ``claim(_:from:concurrency:takingOverFrom:lease:)``.
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, lease: JournalLease

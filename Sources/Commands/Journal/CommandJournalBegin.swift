@@ -47,6 +47,34 @@ public enum CommandJournalSettlement: Sendable, Hashable {
     }
 }
 
+/// One settlement in ``CommandJournal/settle(_:lease:)``: the record with `key` settles; a
+/// child not written yet (a transaction's step, written once it ran) is written with `entry`.
+///
+/// ```swift
+/// try await journal.settle([
+///     .settle(step.entry, as: .done(output: paymentID)),  // the last step, written as it settles
+///     .settle("order-42", as: .done(output: nil)),         // and its transaction, in one commit
+/// ], lease: lease)
+/// ```
+public struct CommandJournalChange: Sendable, Hashable {
+    /// The record's key.
+    public var key: String
+    /// How it settles.
+    public var settlement: CommandJournalSettlement
+    /// The child's entry, to write it when it is not there yet.
+    public var entry: CommandJournalEntry?
+
+    /// Settles the existing record `key`.
+    public static func settle(_ key: String, as settlement: CommandJournalSettlement) -> Self {
+        Self(key: key, settlement: settlement, entry: nil)
+    }
+
+    /// Settles the child `entry`, writing it first when it is not there yet.
+    public static func settle(_ entry: CommandJournalEntry, as settlement: CommandJournalSettlement) -> Self {
+        Self(key: entry.idempotencyKey, settlement: settlement, entry: entry)
+    }
+}
+
 /// What ``CommandJournal/claim(_:from:concurrency:lease:)`` took: records now held under the
 /// lease, and when the next one falls due.
 public struct CommandJournalClaim: Sendable, Hashable {

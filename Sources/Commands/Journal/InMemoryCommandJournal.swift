@@ -80,6 +80,18 @@ public final class InMemoryCommandJournal: CommandJournal {
         }
     }
 
+    /// Makes `changes` atomically; see ``CommandJournal/settle(_:lease:)``.
+    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        let now = self.now
+        try state.withLock { state throws(CommandJournalError) in
+            var draft = state
+            for change in changes {
+                try draft.apply(change, lease: lease, now: now)
+            }
+            state = draft
+        }
+    }
+
     /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
         let now = self.now
@@ -190,6 +202,21 @@ extension InMemoryCommandJournal.State {
         indexByKey[entry.idempotencyKey] = records.count
         records.append(record)
         return record
+    }
+
+    /// Settles one change, writing a missing child with its entry.
+    mutating func apply(_ change: CommandJournalChange, lease: JournalLease, now: Date) throws(CommandJournalError) {
+        if indexByKey[change.key] == nil {
+            guard let entry = change.entry, let parentKey = entry.parentKey else { throw .unknownKey(change.key) }
+            try checkHolds(parentKey, lease)
+            _ = insert(entry, now: now, owner: nil, until: nil, queue: nil)
+        }
+        guard let index = indexByKey[change.key] else { throw .unknownKey(change.key) }
+        let record = records[index]
+        if let entry = change.entry, entry != record.entry { throw .conflictingEntry(key: change.key) }
+        if record.status == change.settlement.status && record.isSettled { return }
+        try checkHolds(record.entry.parentKey ?? change.key, lease)
+        records[index].settle(change.settlement, now: now)
     }
 
     /// Throws unless `lease`'s owner holds the pending root `key`.

@@ -1,0 +1,52 @@
+import BehaviorKitSQLite
+import Commands
+import Foundation
+
+// The durable-orders workload of ../../shared/peers/dbos_orders.py, on BehaviorKit: N orders,
+// each a durable transaction of three steps (reserve, charge, ship) whose bodies do no work, so
+// that the figure is the cost of durability alone; one at a time, or C at a time. Prints the
+// same line as the peer, for a side-by-side run:
+//
+//     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16
+//
+// The journal must be fresh for each run.
+
+struct Order: Codable, Sendable { var order: Int }
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4, let count = Int(arguments[2]), let concurrency = Int(arguments[3]), count > 0,
+    concurrency > 0
+else {
+    FileHandle.standardError.write(Data("usage: DurableOrders sqlite:///PATH ORDERS CONCURRENCY\n".utf8))
+    exit(64)
+}
+let url = arguments[1]
+guard url.hasPrefix("sqlite://") else {
+    FileHandle.standardError.write(Data("DurableOrders: only sqlite:// URLs so far, not \(url)\n".utf8))
+    exit(64)
+}
+let journal = try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count)))
+let invoker = JournaledInvoker(journal: journal)
+let process = ProcessInfo.processInfo.processIdentifier
+
+func place(_ order: Int) async throws {
+    let steps = try ["reserve", "charge", "ship"].map { name in
+        try DurableStep("orders.\(name)", arguments: Order(order: order), command: ClosureCommand(name) {})
+    }
+    try await invoker.transaction("place", key: "order-\(process)-\(order)", steps: steps).run()
+}
+
+let start = ContinuousClock.now
+try await withThrowingTaskGroup(of: Void.self) { group in
+    for lane in 0..<concurrency {
+        group.addTask {
+            for order in stride(from: lane, to: count, by: concurrency) { try await place(order) }
+        }
+    }
+    try await group.waitForAll()
+}
+let elapsed = ContinuousClock.now - start
+let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+print(
+    "behaviorkit sqlite orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
+        + "\(Int((seconds / Double(count) * 1e6).rounded())) us/order")

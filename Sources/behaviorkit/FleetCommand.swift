@@ -1,0 +1,80 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct FleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fleet",
+        abstract: "Worker processes share one durable journal and queue; kills them at random, restarts them, checks.",
+        discussion: """
+            Starts --workers worker processes on the journal (a SQLite file or a postgres:// URL), enqueues --orders \
+            orders (a three-step durable transaction each), kills a random worker with SIGKILL and starts it again \
+            until --kills kills, waits until every order settled, and checks every promise: each acknowledged order \
+            ran, each effect once, no transaction half-done, no step run by two workers at once, sound files. Prints \
+            the counts; exits 1 on any violation.
+            """
+    )
+
+    @Option(help: "The journal: a SQLite file (created if missing) or a postgres:// URL.")
+    var journal: String?
+
+    @Option(help: "How many worker processes.")
+    var workers = 4
+
+    @Option(help: "How many orders to enqueue.")
+    var orders = 2_000
+
+    @Option(help: "How many times to kill a worker, at least.")
+    var kills = 50
+
+    @Option(help: "The seed of the kill moments and victims.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The workers' lease in milliseconds: how long a dead worker's claims wait.")
+    var leaseMs = 1_000
+
+    @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-fleet").path
+
+    @Flag(help: .hidden)
+    var worker = false
+
+    @Option(help: .hidden)
+    var owner = "worker"
+
+    func validate() throws {
+        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
+        guard (0...1_000_000).contains(orders) else { throw ValidationError("--orders must be between 0 and 1000000") }
+        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        guard (10...600_000).contains(leaseMs) else {
+            throw ValidationError("--lease-ms must be between 10 and 600000")
+        }
+    }
+
+    func run() async throws {
+        let location = journal ?? directory + "/journal.sqlite"
+        do {
+            if worker {
+                try await Fleet.runWorker(
+                    owner: owner, journal: location, directory: directory, lease: .milliseconds(leaseMs))
+                return
+            }
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            var options = Fleet.Options(journal: location, directory: directory, executable: executable)
+            options.workers = workers
+            options.orders = orders
+            options.kills = kills
+            options.seed = seed
+            options.lease = .milliseconds(leaseMs)
+            let (_, violations) = try await Fleet.run(options, console: .standardOutput)
+            if !violations.isEmpty { throw ExitCode.failure }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
