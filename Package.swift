@@ -66,7 +66,12 @@ let package = Package(
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
-        .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit", "BehaviorKitSQLite", "Commands"]),
+        .testTarget(
+            name: "BehaviorKitCLITests",
+            dependencies: [
+                "behaviorkit", "BehaviorKitSQLite", "Commands", .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
     ]
 )
 

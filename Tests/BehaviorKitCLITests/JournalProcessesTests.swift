@@ -112,3 +112,50 @@ enum JournalListingCheck {
         return problems
     }
 }
+
+extension JournalProcessesTests {
+    @Test func aWriteLockHeldByAnotherProcessEndsTheGarageWithAReason() async throws {
+        let journal = path("locked.sqlite")
+        #expect(try CLIRunner.run(["garage", "--journal", journal]).exitCode == 0)
+        let lock = try WriteLockHolder(path: journal)
+        await lock.acquire()
+        let result = try CLIRunner.run(["garage", "--journal", journal, "--busy-timeout", "0.2"])
+        lock.release()
+        #expect(result.exitCode == 1)
+        #expect(
+            result.standardError.hasPrefix("error: command journal \(journal): another process held its write lock"),
+            "stderr: \(result.standardError)")
+    }
+
+    @Test func listingWorksOnReadOnlyMediaAndChangesNothing() throws {
+        let folder = path("media")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let journal = folder + "/journal.sqlite"
+        #expect(try CLIRunner.run(["garage", "--journal", journal]).exitCode == 0)
+        // The WAL holds records not yet in the main file; without its index (-shm), a reader
+        // would have to write one beside the journal, which the folder forbids.
+        try? FileManager.default.removeItem(atPath: journal + "-shm")
+        let before = try Self.bytes(journal)
+        #expect(before["-wal"] != nil, "the garage left a WAL")
+        try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: journal)
+        try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
+        defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
+        let listing = try ReadOnlyUser.run(["journal", journal])
+        #expect(listing.exitCode == 0, "stderr: \(listing.standardError)")
+        #expect(listing.standardOutput.hasSuffix("10 records: 10 done\n"), "stdout: \(listing.standardOutput)")
+        #expect(try Self.bytes(journal) == before)
+        #expect(!FileManager.default.fileExists(atPath: journal + "-shm"), "listing wrote beside the journal")
+    }
+}
+
+/// Runs the CLI as a user who cannot write to read-only files: the current user when it is
+/// not root (root writes anywhere), `nobody` through `setpriv` when it is.
+enum ReadOnlyUser {
+    static func run(_ arguments: [String]) throws -> CLIRunner.Result {
+        guard getuid() == 0 else { return try CLIRunner.run(arguments) }
+        let executable = try CLIRunner.executable.path
+        return try CLIRunner.run(
+            executable: "/usr/bin/setpriv",
+            ["--reuid=65534", "--regid=65534", "--clear-groups", executable] + arguments)
+    }
+}
