@@ -1,4 +1,6 @@
 import BehaviorKitSQLite
+import BehaviorKitSync
+import BehaviorKitTesting
 import Commands
 import Foundation
 import GRDB
@@ -122,4 +124,43 @@ struct SQLiteJournalIntegrityTests {
         #expect(try await journal.record(forKey: "order-1")?.status == .done)
         #expect(try await journal.record(forKey: "order-2")?.status == .failed)
     }
+}
+
+extension SQLiteJournalIntegrityTests {
+    @Test func aTransactionOfThreeStepsCostsFourCommits() async throws {
+        let journal = try SQLiteCommandJournal(path: folder.path("commits.journal"))
+        let invoker = JournaledInvoker(journal: journal, leaseDuration: .seconds(3600))
+        let steps = try (0..<3).map {
+            try DurableStep("test.step", arguments: $0, command: ClosureCommand("step \($0)") {})
+        }
+        try await invoker.transaction("order", key: "t", steps: steps).run()
+        #expect(journal.writeCounts.transactions == 4)
+        #expect(try await journal.allRecords().map(\.status) == [.done, .done, .done, .done])
+    }
+
+    @Test func aDelayedCommandSurvivesARestartAndRunsOnce() async throws {
+        let path = folder.path("timer.journal")
+        let clock = ManualClock()
+        let count = LockedCounter()
+        var registry = CommandRegistry()
+        registry.register("test.remind", arguments: Int.self) { _ in ClosureCommand("remind") { count.add() } }
+        do {
+            let journal = try SQLiteCommandJournal(path: path, clock: clock)
+            try await CommandQueue("reminders", journal: journal).enqueue(
+                kind: "test.remind", arguments: 1, key: "r", after: .seconds(60))
+        }
+        await clock.advance(by: .seconds(60))
+        let journal = try SQLiteCommandJournal(path: path, clock: clock)
+        let queue = CommandQueue("reminders", journal: journal)
+        let worker = QueueWorker(queue, invoker: JournaledInvoker(journal: journal, registry: registry, clock: clock))
+        #expect(try await worker.runDue() == 1)
+        #expect(try await worker.runDue() == 0)
+        #expect(count.value == 1)
+    }
+}
+
+final class LockedCounter: Sendable {
+    private let storage = LockedValue(0)
+    func add() { storage.withLock { $0 += 1 } }
+    var value: Int { storage.withLock { $0 } }
 }

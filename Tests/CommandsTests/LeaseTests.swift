@@ -139,3 +139,89 @@ final class PartitionedJournal: CommandJournal {
     }
     func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
 }
+
+extension LeaseTests {
+    @Test func aWorkerWhoseRenewalsHangStopsBeforeItsLeaseExpires() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        let slow = HangingRenewals(journal, clock: clock)
+        let invoker = JournaledInvoker(journal: slow, clock: clock)
+        let order = invoker.transaction("order", key: "t", steps: [try longStep(100)])
+        let task = Task { try await order.run() }
+        await clock.waitForSleepers(count: 2)
+        slow.hang()
+        await clock.advance(by: .seconds(10))
+        await clock.advance(by: .seconds(10))
+        await #expect(throws: CommandJournalError.leaseLost(key: "t", owner: nil)) { try await task.value }
+        #expect(trace.lines == ["start", "cancelled"], "the step stopped at 20 s, though the renewal never answered")
+    }
+
+    @Test func aCommandLeftByAStoppedWorkerIsTakenOverByRunningItsKeyAgain() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        let entry = CommandJournalEntry(idempotencyKey: "k", kind: "test")
+        _ = try await journal.begin(entry, lease: JournalLease(owner: "stopped", duration: .seconds(30)))
+        let invoker = JournaledInvoker(journal: journal, clock: clock)
+        let command = ClosureCommand("note") { [trace] in trace("ran") }
+        await #expect(throws: CommandJournalError.busy(key: "k", owner: "stopped")) {
+            try await invoker.run(command, as: entry)
+        }
+        await clock.advance(by: .seconds(30))
+        #expect(try await invoker.run(command, as: entry) == .executed)
+        #expect(trace.lines == ["ran"])
+        #expect(try await journal.record(forKey: "k")?.attempts == 2)
+    }
+}
+
+/// A journal whose renewals, once hung, never answer: an overloaded database.
+final class HangingRenewals: CommandJournal {
+    let base: any CommandJournal
+    let clock: ManualClock
+    private let hung = LockedValue(false)
+
+    init(_ base: any CommandJournal, clock: ManualClock) {
+        self.base = base
+        self.clock = clock
+    }
+
+    func hang() { hung.withLock { $0 = true } }
+
+    func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+        if hung.withLock({ $0 }) {
+            try await clock.sleep(for: .seconds(3600))  // the test never gets there
+        }
+        return try await base.renew(keys, lease: lease)
+    }
+    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+        try await base.begin(entry, lease: lease)
+    }
+    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+        try await base.append(entry, lease: lease)
+    }
+    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+        try await base.settle(key, as: settlement, lease: lease)
+    }
+    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        try await base.settle(changes, lease: lease)
+    }
+    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+        try await base.release(key, lease: lease, after: delay)
+    }
+    func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try await base.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+    }
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws
+        -> CommandJournalRecord
+    {
+        try await base.enqueue(entry, queue: queue, after: delay)
+    }
+    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
+    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
+    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
+    func records(parentKey: String) async throws -> [CommandJournalRecord] {
+        try await base.records(parentKey: parentKey)
+    }
+    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
+}
