@@ -45,20 +45,23 @@ func fanOut(_ append: @escaping @Sendable (Int) async throws -> Void) async thro
 }
 
 let benchmarks: @Sendable () -> Void = {
+    openBenchmarks()
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput], scalingFactor: .kilo, maxDuration: .seconds(5), maxIterations: 30)
 
     let payload = Array(#"{"order":42,"cents":990}"#.utf8)
 
-    // The journal: appends from 64 tasks share transactions and flushes (group commit).
+    // The journal: new records begun from 64 tasks share transactions and flushes (group commit).
     Benchmark("Journal.append64") { benchmark in
         let journal = try SQLiteCommandJournal(path: temporaryPath("journal.sqlite"))
+        let lease = JournalLease(owner: "benchmark", duration: .seconds(3600))
         let keys = KeySource()
         benchmark.startMeasurement()
         let first = keys.take(appends)
         try await fanOut { index in
-            _ = try await journal.append(
-                CommandJournalEntry(idempotencyKey: "k\(first + index)", kind: "bank.charge", payload: payload))
+            _ = try await journal.begin(
+                CommandJournalEntry(idempotencyKey: "k\(first + index)", kind: "bank.charge", payload: payload),
+                lease: lease)
         }
         benchmark.stopMeasurement()
     }
@@ -74,7 +77,13 @@ let benchmarks: @Sendable () -> Void = {
                 sql: """
                     CREATE TABLE commandRecord (
                         sequence INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT NOT NULL UNIQUE, kind TEXT NOT NULL,
-                        payload BLOB NOT NULL, parentKey TEXT, status TEXT NOT NULL, failureReason TEXT)
+                        payload BLOB NOT NULL, parentKey TEXT, status TEXT NOT NULL, failureReason TEXT, output BLOB,
+                        owner TEXT, leaseExpiresAt INTEGER, queue TEXT, attempts INTEGER NOT NULL DEFAULT 0,
+                        createdAt INTEGER NOT NULL DEFAULT 0, updatedAt INTEGER NOT NULL DEFAULT 0);
+                    CREATE INDEX commandRecordPending ON commandRecord(sequence) WHERE status = 'pending';
+                    CREATE INDEX commandRecordParent ON commandRecord(parentKey, sequence) WHERE parentKey IS NOT NULL;
+                    CREATE INDEX commandRecordOpen ON commandRecord(queue, leaseExpiresAt)
+                        WHERE status = 'pending' AND parentKey IS NULL;
                     """)
         }
         let keys = KeySource()
@@ -84,10 +93,61 @@ let benchmarks: @Sendable () -> Void = {
         try await fanOut { index in
             try await database.write { db in
                 try db.execute(
-                    sql: "INSERT INTO commandRecord (key, kind, payload, status) VALUES (?, ?, ?, 'pending')",
+                    sql: """
+                        INSERT INTO commandRecord (key, kind, payload, status, owner, leaseExpiresAt, attempts, createdAt,
+                            updatedAt)
+                        VALUES (?, ?, ?, 'pending', 'benchmark', 0, 1, 0, 0)
+                        """,
                     arguments: ["k\(first + index)", "bank.charge", data])
             }
         }
         benchmark.stopMeasurement()
+    }
+}
+
+/// A journal of 1,000,000 settled records (250,000 transactions of three steps), made once.
+let millionRecordJournal: String = {
+    let path = temporaryPath("million.sqlite")
+    do {
+        _ = try SQLiteCommandJournal(path: path)
+        let database = try DatabaseQueue(path: path)
+        try database.write { db in
+            let payload = Data(#"{"order":42,"cents":990}"#.utf8)
+            let statement = try db.makeStatement(
+                sql: """
+                    INSERT INTO commandRecord (key, kind, payload, parentKey, status, createdAt, updatedAt)
+                    VALUES (?, ?, ?, ?, 'done', 1, 1)
+                    """)
+            for index in 0..<1_000_000 {
+                let order = "order-\(index / 4)"
+                let step = index % 4
+                try statement.execute(arguments: [
+                    step == 0 ? order : "\(order)/\(step - 1)", "bank.charge", payload, step == 0 ? nil : order,
+                ])
+            }
+        }
+        try database.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+    } catch {
+        print("could not make the 1,000,000-record journal: \(error)")
+    }
+    return path
+}()
+
+let openBenchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock], scalingFactor: .one, maxDuration: .seconds(30), maxIterations: 5)
+
+    // Opening a journal of 1,000,000 records: the checks before any write.
+    Benchmark("Journal.open1M.quick", configuration: configuration) { _ in
+        blackHole(try SQLiteCommandJournal(path: millionRecordJournal, verification: .quick))
+    }
+    Benchmark("Journal.open1M.full", configuration: configuration) { _ in
+        blackHole(try SQLiteCommandJournal(path: millionRecordJournal, verification: .full))
+    }
+
+    // Floor: what the journal checked at open before, SQLite's quick_check alone.
+    Benchmark("Journal.open1M.floor", configuration: configuration) { _ in
+        let database = try DatabaseQueue(path: millionRecordJournal)
+        blackHole(try database.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check") })
     }
 }

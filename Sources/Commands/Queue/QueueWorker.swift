@@ -40,40 +40,47 @@ public final class QueueWorker: Sendable {
 
     /// Claims and runs due records until cancelled; waits `pollInterval` (or until the next
     /// record falls due) when there is nothing to do. A journal error is counted and retried
-    /// after `pollInterval`. Returns when cancelled, once the records it runs are settled.
+    /// after `pollInterval`.
+    ///
+    /// Cancelling the task stops the claims, not the work: the records already claimed run to
+    /// their settlement (their transactions are not rolled back), and `run()` returns once they
+    /// have — a graceful shutdown.
     public func run() async {
-        enum Event { case settled, woke }
-        await withTaskGroup(of: Event.self) { group in
-            var running = 0
-            var sleeping = false
-            while !Task.isCancelled {
-                if running < slots, !sleeping {
-                    let claimed = await claim(slots - running)
-                    for record in claimed.records {
-                        running += 1
-                        group.addTask {
-                            await self.settle(record)
-                            return .settled
-                        }
-                    }
-                    if claimed.records.isEmpty || claimed.failed {
-                        let wait = claimed.failed ? pollInterval : min(claimed.nextDue ?? pollInterval, pollInterval)
-                        sleeping = true
-                        group.addTask {
-                            try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
-                            return .woke
-                        }
-                    }
-                    continue
-                }
-                switch await group.next() {
-                case .settled?: running -= 1
-                case .woke?: sleeping = false
-                case nil: sleeping = false
-                }
-            }
-            group.cancelAll()
+        enum Event: Sendable {
+            case settled(String)
+            case woke
         }
+        let (events, wake) = AsyncStream<Event>.makeStream()
+        var inFlight: [String: Task<Void, Never>] = [:]
+        var sleeper: Task<Void, Never>?
+        var iterator = events.makeAsyncIterator()
+        while !Task.isCancelled {
+            if inFlight.count < slots, sleeper == nil {
+                let claimed = await claim(slots - inFlight.count)
+                for record in claimed.records {
+                    inFlight[record.id] = Task {
+                        await self.settle(record)
+                        wake.yield(.settled(record.id))
+                    }
+                }
+                if claimed.records.isEmpty || claimed.failed {
+                    let wait = claimed.failed ? pollInterval : min(claimed.nextDue ?? pollInterval, pollInterval)
+                    sleeper = Task {
+                        try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
+                        wake.yield(.woke)
+                    }
+                }
+                continue
+            }
+            switch await iterator.next() {
+            case .settled(let key)?: inFlight[key] = nil
+            case .woke?: sleeper = nil
+            case nil: break
+            }
+        }
+        sleeper?.cancel()
+        for task in inFlight.values { await task.value }
+        wake.finish()
     }
 
     /// Claims and runs what is due now, until nothing is; returns how many records it settled.
