@@ -61,7 +61,7 @@ enum GarageJournal {
     }
 
     private static func journalError(_ error: any Error) -> (any Error)? {
-        if error is SQLiteCommandJournalError || error is CommandJournalError { return error }
+        if JournalLocation.isJournalError(error) { return error }
         guard let failure = error as? TransactionError else { return nil }
         return journalError(failure.error)
             ?? failure.compensationFailures.lazy.compactMap { journalError($0.error) }.first

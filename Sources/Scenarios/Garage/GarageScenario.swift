@@ -44,13 +44,14 @@ public enum GarageScenario {
         console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
     }
 
-    /// The same run on the durable journal at `journalPath`: first settles what stopped runs
+    /// The same run on the durable journal at `journalPath` (a SQLite file, or a `postgres://`
+    /// URL): first settles what stopped runs
     /// left unfinished (and says so), then journals every command and the transaction's steps,
     /// and ends with the journal's counts. Each run's keys start with `run<N>/`; runs in
     /// several processes at once take different numbers.
     ///
     /// - Parameter busyTimeout: how long a write waits for another process's lock.
-    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be opened or
+    /// - Throws: the journal's error naming the file (or the server) when it cannot be opened or
     ///   written (a full disk, a lock held too long): a journal that failed is never reported as
     ///   a run that finished.
     public static func run(
@@ -59,7 +60,7 @@ public enum GarageScenario {
         let api = Garage.BackendAPI(console: console, fails: failAPI)
         let database = Garage.Database(console: console)
         let auditLog = Garage.AuditLog(console: console)
-        let journal = try SQLiteCommandJournal(path: journalPath, busyTimeout: busyTimeout)
+        let journal = try await JournalLocation.open(journalPath, busyTimeout: busyTimeout)
         let registry = GarageJournal.registry(api: api, database: database, auditLog: auditLog)
         let journalInvoker = JournaledInvoker(
             journal: journal, registry: registry, owner: JournaledInvoker.uniqueOwner(prefix: "garage"),

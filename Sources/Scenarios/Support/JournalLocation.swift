@@ -10,4 +10,10 @@ public enum JournalLocation {
     {
         try SQLiteCommandJournal(path: location, busyTimeout: busyTimeout)
     }
+
+    /// Whether `error` came from a journal (it could not write, or refused a record), rather
+    /// than from a command's own work.
+    static func isJournalError(_ error: any Error) -> Bool {
+        error is SQLiteCommandJournalError || error is CommandJournalError
+    }
 }
