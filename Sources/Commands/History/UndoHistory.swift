@@ -1,11 +1,15 @@
 /// Undo and redo for commands: the undo stack of a document, a cart or a canvas, on any
 /// platform.
 ///
-/// `perform` executes a command and records it; `undo` and `redo` walk the record. Redo is
-/// cleared by a new command. Consecutive commands with the same ``Command/coalescingKey``
-/// become one step (a drag), ``group(_:cost:_:)`` makes one step of many commands, limits by
-/// count and by cost forget the oldest steps, a save point tells whether the document is clean,
-/// and ``changes(bufferingPolicy:)`` streams every change for a UI.
+/// `perform` executes a command and records it; `undo` and `redo` walk the record, and
+/// ``setIndex(_:)`` jumps to any point of it, as `QUndoStack` does. Redo is cleared by a new
+/// command. Consecutive commands with the same ``Command/coalescingKey`` become one step (a
+/// drag), and a step that coalesces into nothing (``Command/isObsolete``) is dropped.
+/// ``group(_:cost:_:)`` makes one step of many commands, and ``beginGroup(_:cost:)`` /
+/// ``endGroup()`` one step of everything performed between two calls (a drag over many UI
+/// events). Limits by count and by cost forget the oldest steps, a save point tells whether the
+/// document is clean, action names can be changed, and ``changes(bufferingPolicy:)`` streams
+/// every change for a UI.
 ///
 /// ```swift
 /// let history = UndoHistory(limit: 100)
@@ -30,6 +34,14 @@ public final class UndoHistory {
         var cost: Int
     }
 
+    /// A group that is open: what is performed goes into its scope's steps.
+    struct OpenGroup {
+        let scope: TransactionScope
+        var cost: Int
+        /// Opened by ``group(_:cost:_:)``, whose body is running (it closes when the body returns).
+        let isScoped: Bool
+    }
+
     var done: [Entry] = []
     var undone: [Entry] = []
     var totalCost = 0
@@ -38,13 +50,34 @@ public final class UndoHistory {
     var busy = false
     var turnWaiters: [CheckedContinuation<Void, Never>] = []
     var streams: [AsyncStream<UndoHistoryChange>.Continuation] = []
+    /// The open groups, outermost first.
+    var openGroups: [OpenGroup] = []
+    /// Counts the edits made inside open groups, so that a save point taken inside one knows
+    /// whether the group changed after it.
+    var groupEdits = 0
+    /// `groupEdits` when the outermost open group opened.
+    var groupEditsAtOpen = 0
+    /// `groupEdits` when ``markClean()`` was called inside an open group.
+    var cleanMark: Int?
 
-    /// The most steps kept (`nil`: no limit); the oldest are forgotten first.
-    public let limit: Int?
+    /// The most steps kept (`nil`: no limit); the oldest are forgotten first. Lowering it
+    /// forgets the oldest steps at once; values below 0 count as 0.
+    ///
+    /// ```swift
+    /// history.limit = 10  // as UndoManager's levelsOfUndo and QUndoStack's undoLimit
+    /// ```
+    public var limit: Int? {
+        didSet {
+            if let limit, limit < 0 { self.limit = 0 }
+            trimToLimits()
+        }
+    }
 
     /// The most total cost kept (`nil`: no limit); the oldest steps are forgotten first, but
-    /// the newest step is always kept.
-    public let costLimit: Int?
+    /// the newest step is always kept. Lowering it forgets the oldest steps at once.
+    public var costLimit: Int? {
+        didSet { trimToLimits() }
+    }
 
     /// Creates an empty history, clean, with optional limits.
     ///
@@ -65,9 +98,14 @@ public final class UndoHistory {
     /// both share a ``Command/coalescingKey``). Clears redo.
     ///
     /// A command that cannot be undone (``Command/canUndo`` is `false`) is executed and then the
-    /// history is cleared: nothing before it can be undone any more.
+    /// history is cleared: nothing before it can be undone any more. A command that is
+    /// ``Command/isObsolete`` once executed (or once coalesced) is not kept.
     ///
-    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say).
+    /// While a group is open (``beginGroup(_:cost:)``, or the body of ``group(_:cost:_:)``), the
+    /// command becomes a step of the innermost group instead, and clears redo.
+    ///
+    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say); below 0
+    ///   counts as 0, and totals stop at `Int.max`.
     /// - Throws: what the command's `execute()` threw; the history is then unchanged.
     public func perform(_ command: any Command, cost: Int = 0) async throws {
         if !takeTurn() { await waitForTurn() }

@@ -1,0 +1,9 @@
+extension Int {
+    /// The sum, or `Int.max` (`Int.min`) where it would overflow: costs are the caller's
+    /// numbers, and must not trap.
+    func saturatingAdd(_ other: Int) -> Int {
+        let (sum, overflow) = addingReportingOverflow(other)
+        guard overflow else { return sum }
+        return other > 0 ? .max : .min
+    }
+}
