@@ -13,7 +13,8 @@ extension UndoHistory {
             group.scope.name = name
         } else {
             guard !done.isEmpty else { throw .nothingToUndo }
-            done[done.count - 1].command = NamedCommand.naming(done[done.count - 1].command, name)
+            let renamed = NamedCommand.naming(done[done.count - 1].command, name)
+            done[done.count - 1].command = renamed
         }
         if !streams.isEmpty { tell(.renamed(name)) }
     }
@@ -24,10 +25,12 @@ extension UndoHistory {
     /// - Throws: ``UndoHistoryError/noEntry(index:count:)`` when there is no such step.
     public func setActionName(_ name: String, at index: Int) throws(UndoHistoryError) {
         if done.indices.contains(index) {
-            done[index].command = NamedCommand.naming(done[index].command, name)
+            let renamed = NamedCommand.naming(done[index].command, name)
+            done[index].command = renamed
         } else if index >= done.count, index - done.count < undone.count {
             let position = undone.count - 1 - (index - done.count)
-            undone[position].command = NamedCommand.naming(undone[position].command, name)
+            let renamed = NamedCommand.naming(undone[position].command, name)
+            undone[position].command = renamed
         } else {
             throw .noEntry(index: index, count: count)
         }

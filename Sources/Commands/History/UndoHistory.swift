@@ -42,23 +42,8 @@ public final class UndoHistory {
         let isScoped: Bool
     }
 
-    var done: [Entry] = []
-    var undone: [Entry] = []
-    var totalCost = 0
-    /// `done.count` at the save point; `nil` when the saved state can no longer be reached.
-    var cleanIndex: Int? = 0
-    var busy = false
-    var turnWaiters: [CheckedContinuation<Void, Never>] = []
-    var streams: [AsyncStream<UndoHistoryChange>.Continuation] = []
-    /// The open groups, outermost first.
-    var openGroups: [OpenGroup] = []
-    /// Counts the edits made inside open groups, so that a save point taken inside one knows
-    /// whether the group changed after it.
-    var groupEdits = 0
-    /// `groupEdits` when the outermost open group opened.
-    var groupEditsAtOpen = 0
-    /// `groupEdits` when ``markClean()`` was called inside an open group.
-    var cleanMark: Int?
+    /// Every mutable field, behind a pointer (see `UndoHistory+State.swift`).
+    let state: UnsafeMutablePointer<State>
 
     /// The most steps kept (`nil`: no limit); the oldest are forgotten first. Lowering it
     /// forgets the oldest steps at once; values below 0 count as 0.
@@ -67,8 +52,9 @@ public final class UndoHistory {
     /// history.limit = 10  // as UndoManager's levelsOfUndo and QUndoStack's undoLimit
     /// ```
     public var limit: Int? {
-        didSet {
-            if let limit, limit < 0 { self.limit = 0 }
+        get { state.pointee.limit }
+        set {
+            state.pointee.limit = newValue.map { Swift.max(0, $0) }
             trimToLimits()
         }
     }
@@ -76,7 +62,11 @@ public final class UndoHistory {
     /// The most total cost kept (`nil`: no limit); the oldest steps are forgotten first, but
     /// the newest step is always kept. Lowering it forgets the oldest steps at once.
     public var costLimit: Int? {
-        didSet { trimToLimits() }
+        get { state.pointee.costLimit }
+        set {
+            state.pointee.costLimit = newValue
+            trimToLimits()
+        }
     }
 
     /// Creates an empty history, clean, with optional limits.
@@ -85,13 +75,15 @@ public final class UndoHistory {
     ///   - limit: the most steps to keep (values below 0 count as 0: nothing is kept).
     ///   - costLimit: the most total cost to keep (the `cost` given to ``perform(_:cost:)``).
     public init(limit: Int? = nil, costLimit: Int? = nil) {
-        self.limit = limit.map { max(0, $0) }
-        self.costLimit = costLimit
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(limit: limit.map { Swift.max(0, $0) }, costLimit: costLimit))
     }
 
     deinit {
-        for stream in streams { stream.finish() }
-        for waiter in turnWaiters { waiter.resume() }
+        for stream in state.pointee.streams { stream.finish() }
+        for waiter in state.pointee.turnWaiters { waiter.resume() }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Executes `command` and records it as one undo step (or folds it into the last step when

@@ -31,9 +31,10 @@ final class Rollback: Sendable {
         _ completed: ArraySlice<any Command>, policy: CompensationPolicy,
         observer: (@Sendable (TransactionEvent) -> Void)?
     ) async -> CompensationReport {
-        let pending = completed.indices.reversed().filter { completed[$0].canUndo }
+        let steps = Array(completed)  // indexed from 0, as the transaction's steps are
+        let pending = steps.indices.reversed().filter { steps[$0].canUndo }
         if pending.isEmpty { return CompensationReport() }
-        let rollback = Rollback(Array(completed), pending: pending, policy: policy, observer: observer)
+        let rollback = Rollback(steps, pending: pending, policy: policy, observer: observer)
         return await rollback.run()
     }
 
