@@ -110,6 +110,33 @@ struct CommandsStressTests {
         #expect(counter.value == 0)
     }
 
+    /// Transactions whose tasks cancel themselves mid-way, all at once: every reservation is
+    /// released, by rollbacks running on their own tasks, racing their deadline's timers.
+    @Test func cancelledTransactionsStressAllCompensate() async throws {
+        let reserved = Counter()
+        let policy = CompensationPolicy(retries: 1, deadline: .seconds(60))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<(Self.tasks * 25) {
+                group.addTask {
+                    let steps: [any Command] = [
+                        ClosureCommand("reserve") {
+                            reserved.add(1)
+                        } undo: {
+                            try await cancellableCall()
+                            reserved.add(-1)
+                        },
+                        ClosureCommand("charge") {
+                            withUnsafeCurrentTask { $0?.cancel() }
+                            try await cancellableCall()
+                        },
+                    ]
+                    _ = try? await Transaction("t", steps: steps, compensation: policy).run()
+                }
+            }
+        }
+        #expect(reserved.value == 0)
+    }
+
     @Test func serialInvokerStressRunsEveryCommandOnceInOrder() async throws {
         let invoker = SerialInvoker(keepingOutcomes: Self.tasks * Self.perTask)
         let seen = LockedValue<[Int: [Int]]>([:])

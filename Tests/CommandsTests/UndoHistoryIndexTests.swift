@@ -192,7 +192,19 @@ struct UndoHistoryIndexTests {
         #expect(history.cost == .max)
         try await history.undo()
         try await history.undo()
-        #expect(history.canUndo)
+        try await history.undo()
+        #expect(!history.canUndo)
+        try await history.perform(Step("d", trace), cost: 1)
+        #expect(history.cost >= 0)
+
+        let limited = UndoHistory(limit: 1, costLimit: 10)
+        try await limited.perform(Step("x", trace), cost: .max)
+        try await limited.perform(Step("y", trace), cost: .max)
+        #expect(limited.undoActionNames == ["y"])
+        try await limited.undo()
+        #expect(limited.cost == 0)
+        history.limit = 0
+        #expect(history.cost == 0)
     }
 
     @Test func actionNamesCanChangeAfterTheFact() async throws {

@@ -53,7 +53,7 @@ extension UndoHistory {
             if folded.isObsolete {
                 // The edits cancel out: the step goes (QUndoCommand::setObsolete).
                 done.removeLast()
-                totalCost -= top.cost
+                totalCost = Swift.max(0, totalCost - top.cost)
             } else {
                 totalCost = totalCost.saturatingAdd(cost)
                 done[done.count - 1] = Entry(command: folded, cost: top.cost.saturatingAdd(cost))
@@ -86,7 +86,7 @@ extension UndoHistory {
     /// Moves an undone entry to the redo stack (or drops it when it is now obsolete) and tells
     /// the listeners.
     func moveToRedo(_ entry: consuming Entry) {
-        totalCost -= entry.cost
+        totalCost = Swift.max(0, totalCost - entry.cost)
         if entry.command.isObsolete {
             if let clean = cleanIndex, clean > done.count { cleanIndex = nil }
             if !streams.isEmpty { tell(.undone(entry.command.name)) }
@@ -140,14 +140,14 @@ extension UndoHistory {
         var drop = 0
         if let limit, done.count > limit { drop = done.count - limit }
         if let costLimit {
-            var cost = totalCost - done[..<drop].reduce(0) { $0.saturatingAdd($1.cost) }
+            var cost = Swift.max(0, totalCost - done[..<drop].reduce(0) { $0.saturatingAdd($1.cost) })
             while cost > costLimit, drop < done.count - 1 {
                 cost -= done[drop].cost
                 drop += 1
             }
         }
         guard drop > 0 else { return }
-        totalCost -= done[..<drop].reduce(0) { $0.saturatingAdd($1.cost) }
+        totalCost = Swift.max(0, totalCost - done[..<drop].reduce(0) { $0.saturatingAdd($1.cost) })
         done.removeFirst(drop)
         cleanIndex = cleanIndex.flatMap { $0 >= drop ? $0 - drop : nil }
     }
