@@ -11,7 +11,7 @@ struct CompensationReport: Sendable {
 /// the policy's retries, backoff, failure mode and deadline.
 final class Rollback: Sendable {
     private struct State {
-        /// The indices still to undo, newest first.
+        /// The indices still to undo, oldest first: the next is the last.
         var pending: [Int]
         var report = CompensationReport()
         /// Set once the caller has its answer (the work finished, or the deadline passed).
@@ -21,7 +21,7 @@ final class Rollback: Sendable {
         var timer: Task<Void, Never>?
     }
 
-    private let steps: [any Command]
+    private let steps: ArraySlice<any Command>
     private let policy: CompensationPolicy
     private let observer: (@Sendable (TransactionEvent) -> Void)?
     private let state: LockedValue<State>
@@ -31,37 +31,38 @@ final class Rollback: Sendable {
         _ completed: ArraySlice<any Command>, policy: CompensationPolicy,
         observer: (@Sendable (TransactionEvent) -> Void)?
     ) async -> CompensationReport {
-        let steps = Array(completed)  // indexed from 0, as the transaction's steps are
-        let pending = steps.indices.reversed().filter { steps[$0].canUndo }
+        let pending = completed.indices.filter { completed[$0].canUndo }
         if pending.isEmpty { return CompensationReport() }
-        let rollback = Rollback(steps, pending: pending, policy: policy, observer: observer)
+        let rollback = Rollback(completed, pending: pending, policy: policy, observer: observer)
         return await rollback.run()
     }
 
     private init(
-        _ steps: [any Command], pending: [Int], policy: CompensationPolicy,
+        _ steps: ArraySlice<any Command>, pending: [Int], policy: CompensationPolicy,
         observer: (@Sendable (TransactionEvent) -> Void)?
     ) {
         self.steps = steps
         self.policy = policy
         self.observer = observer
-        self.state = LockedValue(State(pending: pending))
+        var state = State(pending: pending)
+        state.report.compensated.reserveCapacity(pending.count)
+        self.state = LockedValue(state)
     }
 
     private func run() async -> CompensationReport {
         guard let deadline = policy.deadline else {
             // An unstructured task is not cancelled with the task that awaits it.
-            let work = Task { await self.compensate() }
-            await work.value
+            await Self.shielded { await self.compensate() }.value
             return state.withLock { $0.report }
         }
         let sleepUntilDeadline = policy.clock.deadline(deadline)
         return await withCheckedContinuation { continuation in
             state.withLock { $0.continuation = continuation }
-            let work = Task {
+            let work = Self.shielded {
                 await self.compensate()
                 self.settle(interruption: nil)
             }
+            if state.withLock({ $0.settled }) { return }  // done without suspending: no timer
             let timer = Task {
                 do { try await sleepUntilDeadline() } catch { return }
                 self.settle(interruption: .deadlinePassed(deadline))
@@ -78,6 +79,16 @@ final class Rollback: Sendable {
         }
     }
 
+    /// A task the caller's cancellation does not reach. Where the platform has it, it starts
+    /// at once on the calling thread (`Task.immediate`), so that compensations that do not
+    /// suspend cost no hop to another thread and back.
+    private static func shielded(_ work: sending @escaping () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
+            return Task.immediate { await work() }
+        }
+        return Task { await work() }
+    }
+
     /// Answers the caller once: with the report as it stands, the steps still pending marked
     /// with `interruption`; cancels whichever of the work and the timer is still running.
     private func settle(interruption: CompensationInterruption?) {
@@ -86,7 +97,7 @@ final class Rollback: Sendable {
             if state.settled { return (nil, state.report, []) }
             state.settled = true
             if let interruption {
-                for index in state.pending {
+                for index in state.pending.reversed() {
                     let step = TransactionError.Step(index: index, name: steps[index].name)
                     state.report.failures.append(.init(step: step, error: interruption))
                 }
@@ -101,17 +112,19 @@ final class Rollback: Sendable {
 
     /// Undoes the pending steps one by one until none is left, or the rollback is settled.
     private func compensate() async {
-        while let index = state.withLock({ $0.settled ? nil : $0.pending.first }) {
+        var next = state.withLock { $0.settled ? nil : $0.pending.last }
+        while let index = next {
             let step = steps[index]
-            if let error = await undo(step, at: index) {
-                let failure = TransactionError.CompensationFailure(
-                    step: .init(index: index, name: step.name), error: error)
-                if record(index, failure: failure) {
+            let error = await undo(step, at: index)
+            let (tell, following) = record(index, error: error)
+            if tell {
+                if let error {
                     observer?(.compensationFailed(index: index, command: step, error: error))
+                } else {
+                    observer?(.compensated(index: index, command: step))
                 }
-            } else {
-                if record(index, failure: nil) { observer?(.compensated(index: index, command: step)) }
             }
+            next = following
         }
     }
 
@@ -137,27 +150,29 @@ final class Rollback: Sendable {
 
     private var isSettled: Bool { state.withLock { $0.settled } }
 
-    /// Records how the step at `index` ended; returns whether to tell the observer (not once the
-    /// caller has its answer). A failure under ``CompensationPolicy/FailureMode/stopAtFirstFailure``
-    /// ends the rollback: the steps still pending are reported as not undone.
-    private func record(_ index: Int, failure: TransactionError.CompensationFailure?) -> Bool {
+    /// Records how the step at `index` ended (`error` is `nil` when it was undone); returns
+    /// whether to tell the observer (not once the caller has its answer) and the next step to
+    /// undo. A failure under ``CompensationPolicy/FailureMode/stopAtFirstFailure`` ends the
+    /// rollback: the steps still pending are reported as not undone.
+    private func record(_ index: Int, error: (any Error)?) -> (tell: Bool, next: Int?) {
         state.withLock { state in
-            guard !state.settled, state.pending.first == index else { return false }
-            state.pending.removeFirst()
-            guard let failure else {
-                state.report.compensated.append(.init(index: index, name: steps[index].name))
-                return true
+            guard !state.settled, state.pending.last == index else { return (false, nil) }
+            state.pending.removeLast()
+            let step = TransactionError.Step(index: index, name: steps[index].name)
+            guard let error else {
+                state.report.compensated.append(step)
+                return (true, state.pending.last)
             }
-            state.report.failures.append(failure)
+            state.report.failures.append(.init(step: step, error: error))
             if policy.failureMode == .stopAtFirstFailure {
-                for rest in state.pending {
-                    let step = TransactionError.Step(index: rest, name: steps[rest].name)
+                for rest in state.pending.reversed() {
+                    let skipped = TransactionError.Step(index: rest, name: steps[rest].name)
                     state.report.failures.append(
-                        .init(step: step, error: CompensationInterruption.stoppedAtFailure(failure.step)))
+                        .init(step: skipped, error: CompensationInterruption.stoppedAtFailure(step)))
                 }
                 state.pending = []
             }
-            return true
+            return (true, state.pending.last)
         }
     }
 }
