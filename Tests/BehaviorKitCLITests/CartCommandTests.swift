@@ -45,6 +45,20 @@ struct CartCommandTests {
                 """)
     }
 
+    @Test func interactiveOverflowIsAnErrorLineNotACrash() throws {
+        let result = try CLIRunner.run(
+            ["cart", "--interactive"], input: "add apple 9223372036854775807\nadd apple 1\nreduce apple 2\n")
+        #expect(result.exitCode == 0)
+        #expect(
+            result.standardOutput == """
+                cart: 9223372036854775807 apples
+                cannot add apple by 1: the cart has 9223372036854775807, the most it can hold
+                cart: 9223372036854775807 apples
+                cart: 9223372036854775805 apples
+
+                """)
+    }
+
     @Test func theTourShowsBothScenarios() throws {
         let result = try CLIRunner.run(["tour"])
         #expect(result.exitCode == 0)

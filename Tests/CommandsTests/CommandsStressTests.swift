@@ -19,6 +19,14 @@ actor Document {
     func undoAll() async throws -> Int {
         try await history.undoAll()
     }
+
+    func beginGroup(_ name: String) async {
+        await history.beginGroup(name)
+    }
+
+    func endGroup() async throws {
+        try await history.endGroup()
+    }
 }
 
 /// Adds to a counter, suspending in the middle so that other tasks get in.
@@ -75,6 +83,58 @@ struct CommandsStressTests {
             try await group.waitForAll()
         }
         #expect(counter.value == (await document.undoCount))
+    }
+
+    /// Tasks perform while one opens and closes groups: every command lands in one step or
+    /// another, and undoing everything undoes every command.
+    @Test func undoHistoryStressWithOpenGroupsLosesNoCommand() async throws {
+        let document = Document()
+        let counter = Counter()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<Self.tasks {
+                group.addTask {
+                    for _ in 0..<Self.perTask { try await document.perform(SlowAdd(counter: counter)) }
+                }
+            }
+            group.addTask {
+                for index in 0..<Self.perTask {
+                    await document.beginGroup("group \(index)")
+                    await Task.yield()
+                    try await document.endGroup()
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(counter.value == Self.tasks * Self.perTask)
+        _ = try await document.undoAll()
+        #expect(counter.value == 0)
+    }
+
+    /// Transactions whose tasks cancel themselves mid-way, all at once: every reservation is
+    /// released, by rollbacks running on their own tasks, racing their deadline's timers.
+    @Test func cancelledTransactionsStressAllCompensate() async throws {
+        let reserved = Counter()
+        let policy = CompensationPolicy(retries: 1, deadline: .seconds(60))
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<(Self.tasks * 25) {
+                group.addTask {
+                    let steps: [any Command] = [
+                        ClosureCommand("reserve") {
+                            reserved.add(1)
+                        } undo: {
+                            try await cancellableCall()
+                            reserved.add(-1)
+                        },
+                        ClosureCommand("charge") {
+                            withUnsafeCurrentTask { $0?.cancel() }
+                            try await cancellableCall()
+                        },
+                    ]
+                    _ = try? await Transaction("t", steps: steps, compensation: policy).run()
+                }
+            }
+        }
+        #expect(reserved.value == 0)
     }
 
     @Test func serialInvokerStressRunsEveryCommandOnceInOrder() async throws {

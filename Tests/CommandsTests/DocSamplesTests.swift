@@ -121,6 +121,42 @@ struct CommandsDocSamplesTests {
         #expect(history.isClean)
     }
 
+    @Test func openGroupsRenamesAndSetIndex() async throws {
+        let history = UndoHistory(limit: 100)
+        try await history.perform(addApples)
+        try await history.perform(addPears)
+
+        await history.beginGroup("Restock")
+        try await history.perform(addApples)
+        try await history.perform(addPears)
+        try await history.endGroup()
+        #expect(history.undoActionName == "Restock")
+        try history.setActionName("Refill")
+        #expect(history.status.undoMenuTitle == "Undo Refill")
+
+        #expect(history.actionNames == ["Add 2 apples", "Add 3 pears", "Refill"])
+        try await history.setIndex(1)
+        #expect(await cart.items == ["apples": 2])
+        #expect(history.index == 1)
+        try await history.setIndex(3)
+        #expect(await cart.items == ["apples": 4, "pears": 6])
+    }
+
+    @Test func aCancelledTransactionCompensates() async throws {
+        let policy = CompensationPolicy(
+            retries: 2, backoff: .exponential(initial: .milliseconds(100)), deadline: .seconds(30))
+        let slowCharge = ClosureCommand("charge card") { try await Task.sleep(for: .seconds(5)) }
+        let shielded = Transaction("checkout", steps: [reservePears, slowCharge], compensation: policy)
+        let task = Task { try await shielded.run() }
+        task.cancel()
+        let result = await task.result
+        #expect(
+            "\(result)"
+                == "failure(transaction 'checkout' was cancelled at step 2 'charge card'; compensated step 1 'reserve pears')"
+        )
+        #expect(await cart.items == [:])
+    }
+
     @Test func transactionCompensatesInReverse() async throws {
         await cart.add("apples", 2)
         await cart.add("pears", 3)

@@ -80,6 +80,7 @@ struct TransactionTests {
             case .stepFinished(let index, let command): line = "finished \(index) \(command.name)"
             case .failed(let step, let error): line = "failed \(step?.name ?? "-") \(error)"
             case .compensated(let index, let command): line = "compensated \(index) \(command.name)"
+            case .compensationRetried(let index, _, let attempt, _): line = "retry \(index) \(attempt)"
             case .compensationFailed(let index, _, let error): line = "compensation failed \(index) \(error)"
             case .finished(let name): line = "done \(name)"
             case .rolledBack(let error): line = "rolled back \(error.compensationFailures.count)"
@@ -213,5 +214,48 @@ struct ScopedTransactionTests {
         try await history.redo()
         try await history.undo()
         #expect(trace.lines == ["refund 1", "refund 2"])
+    }
+}
+
+/// A step failure the body caught and handled is not the transaction's failure.
+struct TransactionBlameTests {
+    let trace = Trace()
+
+    @Test func aHandledStepFailureIsNotBlamedForALaterStepsError() async throws {
+        let error = await #expect(throws: TransactionError.self) {
+            try await transaction("t") { step in
+                do { try await step(Step("flaky", trace, failsExecute: true)) } catch {}
+                try await step(Step("b", trace))
+                throw TestFailure("out of stock")
+            }
+        }
+        #expect(error?.failedStep == nil)
+        #expect(error?.description == "transaction 't' failed: out of stock")
+    }
+
+    @Test func aHandledStepFailureIsNotBlamedForTheBodysOwnError() async throws {
+        let error = await #expect(throws: TransactionError.self) {
+            try await transaction("t") { step in
+                do { try await step(Step("flaky", trace, failsExecute: true)) } catch {}
+                throw TestFailure("out of stock")
+            }
+        }
+        #expect(error?.failedStep == nil)
+    }
+
+    @Test func aStepFailureTheBodyRethrowsIsStillBlamed() async throws {
+        let error = await #expect(throws: TransactionError.self) {
+            try await transaction("t") { step in
+                try await step(Step("a", trace))
+                do {
+                    try await step(Step("charge", trace, failsExecute: true))
+                } catch {
+                    trace("log \(error)")
+                    throw error
+                }
+            }
+        }
+        #expect(error?.failedStep == .init(index: 1, name: "charge"))
+        #expect(trace.lines == ["do a", "log charge failed", "undo a"])
     }
 }

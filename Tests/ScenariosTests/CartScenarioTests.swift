@@ -65,6 +65,44 @@ struct CartScenarioTests {
             ])
     }
 
+    @Test func addingPastTheLargestCountIsRefusedAndTheSessionGoesOn() async {
+        let (console, recording) = Console.recording()
+        let errors = await CartScenario.run(
+            lines: [
+                "add apple 9223372036854775807", "add apple 1", "add pear 1", "history", "add plum 9223372036854775808",
+            ],
+            console: console, echo: false)
+        #expect(errors == 1)
+        #expect(
+            recording.lines == [
+                "cart: 9223372036854775807 apples",
+                "cannot add apple by 1: the cart has 9223372036854775807, the most it can hold",
+                "cart: 9223372036854775807 apples",
+                "cart: 9223372036854775807 apples, 1 pear",
+                "can undo: [0] Add 9223372036854775807 apples, [1] Add 1 pear",
+                "can redo: nothing",
+                "cart: 9223372036854775807 apples, 1 pear",
+                "error: line 5: 'add plum 9223372036854775808': COUNT 9223372036854775808 is more than the most a cart holds, 9223372036854775807",
+                "cart: 9223372036854775807 apples, 1 pear",
+            ])
+    }
+
+    /// Undoing a reduction adds the goods back: at an index, that can pass the largest count too.
+    @Test func undoingAReductionPastTheLargestCountIsRefused() async {
+        let (console, recording) = Console.recording()
+        _ = await CartScenario.run(
+            lines: ["add apple 9223372036854775807", "reduce apple 1", "add apple 1", "undo at 1", "history"],
+            console: console, echo: false)
+        #expect(
+            recording.lines.suffix(5) == [
+                "could not undo 'Reduce 1 apple': cannot add apple by 1: the cart has 9223372036854775807, the most it can hold",
+                "cart: 9223372036854775807 apples",
+                "can undo: [0] Add 9223372036854775807 apples, [1] Reduce 1 apple, [2] Add 1 apple",
+                "can redo: nothing",
+                "cart: 9223372036854775807 apples",
+            ])
+    }
+
     @Test func reducingBelowZeroLeavesCartAndHistoryUnchanged() async throws {
         let cart = ShoppingCart()
         let history = UndoHistory()

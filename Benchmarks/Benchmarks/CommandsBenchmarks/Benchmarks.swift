@@ -26,6 +26,15 @@ struct BumpSlot: Command, @unchecked Sendable {
     func undo() async throws { slot.pointee &-= 1 }
 }
 
+/// A step that always fails: the last step of the rollback benchmark.
+struct FailingBump: Command {
+    struct Failure: Error {}
+    let tally: Tally
+    var name: String { "fail" }
+    func execute() async throws { throw Failure() }
+    func undo() async throws { tally.value &-= 1 }
+}
+
 let operations = 1_000
 let stepsPerTransaction = 10
 
@@ -86,6 +95,32 @@ let benchmarks: @Sendable () -> Void = {
             } catch {
                 for index in stride(from: completed - 1, through: 0, by: -1) { try? await steps[index].undo() }
                 throw error
+            }
+        }
+    }
+
+    // Transaction.rollback: 10 steps whose last fails, so 9 compensations (per transaction).
+    // The rollback runs on a task of its own (shielded from cancellation): this is its price.
+    let failing: [any Command] = Array(commands.prefix(stepsPerTransaction - 1)) + [FailingBump(tally: tally)]
+    let failingTransaction = Transaction("bench", steps: failing)
+    Benchmark("Transaction.rollback", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            do { try await failingTransaction.run() } catch { blackHole(error) }
+        }
+    }
+
+    // Floor: the same rollback inline, on the calling task.
+    Benchmark("Transaction.rollback.floor", configuration: .init(scalingFactor: .one)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            var completed = 0
+            do {
+                while completed < failing.count {
+                    try await failing[completed].execute()
+                    completed += 1
+                }
+            } catch {
+                for index in stride(from: completed - 1, through: 0, by: -1) { try? await failing[index].undo() }
+                blackHole(error)
             }
         }
     }

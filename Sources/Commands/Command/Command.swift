@@ -46,6 +46,16 @@ public protocol Command: Sendable {
     /// }
     /// ```
     func coalesced(with next: any Command) -> (any Command)?
+
+    /// Whether the command no longer changes anything, so that an ``UndoHistory`` drops it, as
+    /// Qt's `QUndoCommand::setObsolete`: a coalesced move back to where it started, or an
+    /// edit whose target is gone. Checked when the command is performed or coalesced, and
+    /// after each undo and redo. Defaults to `false`.
+    ///
+    /// ```swift
+    /// var isObsolete: Bool { from == to }  // dragged back to the start: nothing to undo
+    /// ```
+    var isObsolete: Bool { get }
 }
 
 extension Command {
@@ -57,4 +67,7 @@ extension Command {
 
     /// Commands keep their later neighbours separate unless they say otherwise.
     public func coalesced(with next: any Command) -> (any Command)? { nil }
+
+    /// Commands stay useful unless they say otherwise.
+    public var isObsolete: Bool { false }
 }

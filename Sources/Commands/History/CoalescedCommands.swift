@@ -5,6 +5,8 @@ struct CoalescedCommands: Command {
 
     var name: String { commands.first?.name ?? "" }
     var coalescingKey: String? { commands.first?.coalescingKey }
+    /// Every command dropped out (each folded into nothing).
+    var isObsolete: Bool { commands.allSatisfy(\.isObsolete) }
 
     func execute() async throws {
         try await Transaction(name, steps: commands).run()
@@ -14,16 +16,22 @@ struct CoalescedCommands: Command {
         try await Transaction(name, steps: commands).revert()
     }
 
-    /// Folds `next` into the newest command if it can, else keeps it alongside.
+    /// Folds `next` into the newest command if it can, else keeps it alongside; a command that
+    /// folds into an obsolete one is dropped (the result is obsolete when nothing is left).
     static func coalesce(_ top: any Command, with next: any Command) -> any Command {
         if var group = top as? CoalescedCommands {
             if let last = group.commands.last, let folded = last.coalesced(with: next) {
-                group.commands[group.commands.count - 1] = folded
-            } else {
+                if folded.isObsolete {
+                    group.commands.removeLast()
+                } else {
+                    group.commands[group.commands.count - 1] = folded
+                }
+            } else if !next.isObsolete {
                 group.commands.append(next)
             }
             return group
         }
-        return top.coalesced(with: next) ?? CoalescedCommands(commands: [top, next])
+        if let folded = top.coalesced(with: next) { return folded }
+        return next.isObsolete ? top : CoalescedCommands(commands: [top, next])
     }
 }

@@ -27,12 +27,25 @@ extension UndoHistory {
     /// The total cost of the steps that can be undone.
     public var cost: Int { totalCost }
 
-    /// Whether the history is at its save point (a new history is).
-    public var isClean: Bool { cleanIndex == done.count }
+    /// Whether the history is at its save point (a new history is). Inside an open group, it
+    /// is while the group has not changed since it opened (or since ``markClean()``).
+    public var isClean: Bool {
+        if openGroups.isEmpty { return cleanIndex == done.count }
+        if let cleanMark { return cleanMark == groupEdits }
+        return cleanIndex == done.count && groupEdits == groupEditsAtOpen
+    }
 
     /// Makes the current state the save point (call it after saving the document).
+    ///
+    /// Inside an open group, the save point is the state the group will record when it closes,
+    /// if nothing is performed in it after this call; otherwise the saved state cannot be
+    /// reached again.
     public func markClean() {
-        cleanIndex = done.count
+        if openGroups.isEmpty {
+            cleanIndex = done.count
+        } else {
+            cleanMark = groupEdits
+        }
         if !streams.isEmpty { tell(.markedClean) }
     }
 

@@ -1,12 +1,19 @@
 extension UndoHistory {
-    /// Undoes the last step and moves it to the redo stack.
+    /// Undoes the last step and moves it to the redo stack (or drops it, if it is now
+    /// ``Command/isObsolete``).
     ///
-    /// The step's name is then ``redoActionName``.
+    /// The step's name is then ``redoActionName``. A single group opened by
+    /// ``beginGroup(_:cost:)`` is closed first, then undone (as `UndoManager.undo()` does).
     ///
-    /// - Throws: ``UndoHistoryError/nothingToUndo``, or ``UndoHistoryError/undoFailed(action:error:)``
-    ///   when the command's `undo()` threw (the step then stays where it was).
+    /// - Throws: ``UndoHistoryError/nothingToUndo``, ``UndoHistoryError/undoFailed(action:error:)``
+    ///   when the command's `undo()` threw (the step then stays where it was), or
+    ///   ``UndoHistoryError/groupOpen(operation:groups:)`` with nested groups open.
     public func undo() async throws(UndoHistoryError) {
         if !takeTurn() { await waitForTurn() }
+        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
+            endTurn()
+            throw error
+        }
         guard let entry = done.popLast() else {
             endTurn()
             throw .nothingToUndo
@@ -19,14 +26,19 @@ extension UndoHistory {
         didUndo(entry)
     }
 
-    /// Redoes the step undone last.
+    /// Redoes the step undone last (and drops it, if it is now ``Command/isObsolete``).
     ///
-    /// The step's name is then ``undoActionName``.
+    /// The step's name is then ``undoActionName``. A single group opened by
+    /// ``beginGroup(_:cost:)`` is closed first (if it performed anything, it cleared redo).
     ///
     /// - Throws: ``UndoHistoryError/nothingToRedo``, or ``UndoHistoryError/redoFailed(action:error:)``
     ///   when the command's `execute()` threw (the step then stays on the redo stack).
     public func redo() async throws(UndoHistoryError) {
         if !takeTurn() { await waitForTurn() }
+        if !openGroups.isEmpty, let error = closeGroupBefore("redo") {
+            endTurn()
+            throw error
+        }
         guard let entry = undone.popLast() else {
             endTurn()
             throw .nothingToRedo
@@ -48,6 +60,10 @@ extension UndoHistory {
     /// - Throws: ``UndoHistoryError/noEntry(index:count:)`` or ``UndoHistoryError/undoFailed(action:error:)``.
     public func undo(at index: Int) async throws(UndoHistoryError) {
         if !takeTurn() { await waitForTurn() }
+        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
+            endTurn()
+            throw error
+        }
         guard done.indices.contains(index) else {
             let count = done.count
             endTurn()
@@ -57,7 +73,7 @@ extension UndoHistory {
         do {
             try await entry.command.undo()
         } catch {
-            done.insert(entry, at: index)
+            done.insert(entry, at: Swift.min(index, done.count))  // a lowered limit may have trimmed it
             endTurn()
             throw .undoFailed(action: entry.command.name, error: error)
         }
@@ -73,6 +89,10 @@ extension UndoHistory {
     @discardableResult
     public func undoAll() async throws(UndoHistoryError) -> Int {
         if !takeTurn() { await waitForTurn() }
+        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
+            endTurn()
+            throw error
+        }
         var count = 0
         while let entry = done.popLast() {
             do {
@@ -80,9 +100,7 @@ extension UndoHistory {
             } catch {
                 throw failed(entry, undoing: true, error: error)
             }
-            totalCost -= entry.cost
-            undone.append(entry)
-            if !streams.isEmpty { tell(.undone(entry.command.name)) }
+            moveToRedo(entry)
             count += 1
         }
         endTurn()

@@ -1,11 +1,15 @@
 /// Undo and redo for commands: the undo stack of a document, a cart or a canvas, on any
 /// platform.
 ///
-/// `perform` executes a command and records it; `undo` and `redo` walk the record. Redo is
-/// cleared by a new command. Consecutive commands with the same ``Command/coalescingKey``
-/// become one step (a drag), ``group(_:cost:_:)`` makes one step of many commands, limits by
-/// count and by cost forget the oldest steps, a save point tells whether the document is clean,
-/// and ``changes(bufferingPolicy:)`` streams every change for a UI.
+/// `perform` executes a command and records it; `undo` and `redo` walk the record, and
+/// ``setIndex(_:)`` jumps to any point of it, as `QUndoStack` does. Redo is cleared by a new
+/// command. Consecutive commands with the same ``Command/coalescingKey`` become one step (a
+/// drag), and a step that coalesces into nothing (``Command/isObsolete``) is dropped.
+/// ``group(_:cost:_:)`` makes one step of many commands, and ``beginGroup(_:cost:)`` /
+/// ``endGroup()`` one step of everything performed between two calls (a drag over many UI
+/// events). Limits by count and by cost forget the oldest steps, a save point tells whether the
+/// document is clean, action names can be changed, and ``changes(bufferingPolicy:)`` streams
+/// every change for a UI.
 ///
 /// ```swift
 /// let history = UndoHistory(limit: 100)
@@ -30,21 +34,40 @@ public final class UndoHistory {
         var cost: Int
     }
 
-    var done: [Entry] = []
-    var undone: [Entry] = []
-    var totalCost = 0
-    /// `done.count` at the save point; `nil` when the saved state can no longer be reached.
-    var cleanIndex: Int? = 0
-    var busy = false
-    var turnWaiters: [CheckedContinuation<Void, Never>] = []
-    var streams: [AsyncStream<UndoHistoryChange>.Continuation] = []
+    /// A group that is open: what is performed goes into its scope's steps.
+    struct OpenGroup {
+        let scope: TransactionScope
+        var cost: Int
+        /// Opened by ``group(_:cost:_:)``, whose body is running (it closes when the body returns).
+        let isScoped: Bool
+    }
 
-    /// The most steps kept (`nil`: no limit); the oldest are forgotten first.
-    public let limit: Int?
+    /// Every mutable field, behind a pointer (see `UndoHistory+State.swift`).
+    let state: UnsafeMutablePointer<State>
+
+    /// The most steps kept (`nil`: no limit); the oldest are forgotten first. Lowering it
+    /// forgets the oldest steps at once; values below 0 count as 0.
+    ///
+    /// ```swift
+    /// history.limit = 10  // as UndoManager's levelsOfUndo and QUndoStack's undoLimit
+    /// ```
+    public var limit: Int? {
+        get { state.pointee.limit }
+        set {
+            state.pointee.limit = newValue.map { Swift.max(0, $0) }
+            trimToLimits()
+        }
+    }
 
     /// The most total cost kept (`nil`: no limit); the oldest steps are forgotten first, but
-    /// the newest step is always kept.
-    public let costLimit: Int?
+    /// the newest step is always kept. Lowering it forgets the oldest steps at once.
+    public var costLimit: Int? {
+        get { state.pointee.costLimit }
+        set {
+            state.pointee.costLimit = newValue
+            trimToLimits()
+        }
+    }
 
     /// Creates an empty history, clean, with optional limits.
     ///
@@ -52,22 +75,29 @@ public final class UndoHistory {
     ///   - limit: the most steps to keep (values below 0 count as 0: nothing is kept).
     ///   - costLimit: the most total cost to keep (the `cost` given to ``perform(_:cost:)``).
     public init(limit: Int? = nil, costLimit: Int? = nil) {
-        self.limit = limit.map { max(0, $0) }
-        self.costLimit = costLimit
+        state = .allocate(capacity: 1)
+        state.initialize(to: State(limit: limit.map { Swift.max(0, $0) }, costLimit: costLimit))
     }
 
     deinit {
-        for stream in streams { stream.finish() }
-        for waiter in turnWaiters { waiter.resume() }
+        for stream in state.pointee.streams { stream.finish() }
+        for waiter in state.pointee.turnWaiters { waiter.resume() }
+        state.deinitialize(count: 1)
+        state.deallocate()
     }
 
     /// Executes `command` and records it as one undo step (or folds it into the last step when
     /// both share a ``Command/coalescingKey``). Clears redo.
     ///
     /// A command that cannot be undone (``Command/canUndo`` is `false`) is executed and then the
-    /// history is cleared: nothing before it can be undone any more.
+    /// history is cleared: nothing before it can be undone any more. A command that is
+    /// ``Command/isObsolete`` once executed (or once coalesced) is not kept.
     ///
-    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say).
+    /// While a group is open (``beginGroup(_:cost:)``, or the body of ``group(_:cost:_:)``), the
+    /// command becomes a step of the innermost group instead, and clears redo.
+    ///
+    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say); below 0
+    ///   counts as 0, and totals stop at `Int.max`.
     /// - Throws: what the command's `execute()` threw; the history is then unchanged.
     public func perform(_ command: any Command, cost: Int = 0) async throws {
         if !takeTurn() { await waitForTurn() }

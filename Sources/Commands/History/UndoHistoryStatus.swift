@@ -30,10 +30,16 @@ public struct UndoHistoryStatus: Sendable, Hashable {
     public var canUndo: Bool { undoCount > 0 }
     /// Whether there is something to redo.
     public var canRedo: Bool { redoCount > 0 }
-    /// "Undo Add 2 apples", or "Undo" when there is nothing to undo.
-    public var undoMenuTitle: String { undoActionName.map { "Undo \($0)" } ?? "Undo" }
-    /// "Redo Add 2 apples", or "Redo" when there is nothing to redo.
-    public var redoMenuTitle: String { redoActionName.map { "Redo \($0)" } ?? "Redo" }
+    /// "Undo Add 2 apples", or "Undo" when there is nothing to undo or the action has no name
+    /// (as `UndoManager.undoMenuItemTitle`).
+    public var undoMenuTitle: String { Self.menuTitle("Undo", undoActionName) }
+    /// "Redo Add 2 apples", or "Redo" when there is nothing to redo or the action has no name.
+    public var redoMenuTitle: String { Self.menuTitle("Redo", redoActionName) }
+
+    private static func menuTitle(_ verb: String, _ action: String?) -> String {
+        guard let action, !action.isEmpty else { return verb }
+        return "\(verb) \(action)"
+    }
 }
 
 /// One change of an ``UndoHistory``, as its ``UndoHistory/changes(bufferingPolicy:)`` stream
@@ -55,6 +61,8 @@ public struct UndoHistoryChange: Sendable, Hashable {
         case markedClean
         /// Every entry was forgotten.
         case cleared
+        /// A step or an open group was given a new name (the new name).
+        case renamed(String)
     }
 
     /// What happened.

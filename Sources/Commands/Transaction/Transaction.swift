@@ -15,7 +15,19 @@
 /// ```
 ///
 /// A step that cannot be undone (``Command/canUndo`` is `false`) is skipped when rolling back.
-/// For steps decided while running, use the scoped form ``transaction(_:observer:_:)``.
+/// For steps decided while running, use the scoped form ``transaction(_:compensation:observer:_:)``.
+///
+/// The rollback runs on a task of its own, shielded from the cancellation of the task that ran
+/// the transaction: when a cancelled task's step throws `CancellationError`, the completed
+/// steps are still undone, and the error says the transaction was cancelled and what was
+/// undone. A ``CompensationPolicy`` sets retries, a backoff, a deadline and whether a failed
+/// compensation stops the others:
+///
+/// ```swift
+/// let order = Transaction("order", steps: [reserveStock, chargeCard, sendMail],
+///                         compensation: CompensationPolicy(retries: 3, deadline: .seconds(30)))
+/// orderTask.cancel()  // the charge throws CancellationError: the stock is released all the same
+/// ```
 public struct Transaction: Command {
     /// The transaction's name.
     public let name: String
@@ -23,16 +35,20 @@ public struct Transaction: Command {
     /// The steps, in the order they run.
     public let steps: [any Command]
 
+    /// How the completed steps are undone when a step fails.
+    public let compensation: CompensationPolicy
+
     @usableFromInline
     let observer: (@Sendable (TransactionEvent) -> Void)?
 
     /// Creates a transaction of `steps`; `observer` hears every ``TransactionEvent``.
     public init(
-        _ name: String = "transaction", steps: [any Command],
+        _ name: String = "transaction", steps: [any Command], compensation: CompensationPolicy = .default,
         observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) {
         self.name = name
         self.steps = steps
+        self.compensation = compensation
         self.observer = observer
     }
 
@@ -97,31 +113,14 @@ public struct Transaction: Command {
 
     @usableFromInline
     func rollBack(failedAt index: Int, error: any Error) async -> TransactionError {
+        let cancelled = Task.isCancelled || error is CancellationError
         let step = TransactionError.Step(index: index, name: steps[index].name)
         observer?(.failed(step, error))
-        let failures = await Self.compensate(steps[..<index], observer: observer)
+        let report = await Rollback.run(steps[..<index], policy: compensation, observer: observer)
         let failure = TransactionError(
-            transaction: name, phase: .execute, failedStep: step, error: error, compensationFailures: failures)
+            transaction: name, phase: .execute, failedStep: step, error: error, compensationFailures: report.failures,
+            isCancelled: cancelled, compensatedSteps: report.compensated)
         observer?(.rolledBack(failure))
         return failure
-    }
-
-    /// Undoes `completed` in reverse, skipping steps that cannot be undone, and returns the
-    /// undos that failed (a failure does not stop the others).
-    static func compensate(
-        _ completed: ArraySlice<any Command>, observer: (@Sendable (TransactionEvent) -> Void)?
-    ) async -> [TransactionError.CompensationFailure] {
-        var failures: [TransactionError.CompensationFailure] = []
-        for index in completed.indices.reversed() where completed[index].canUndo {
-            let step = completed[index]
-            do {
-                try await step.undo()
-                observer?(.compensated(index: index, command: step))
-            } catch {
-                failures.append(.init(step: .init(index: index, name: step.name), error: error))
-                observer?(.compensationFailed(index: index, command: step, error: error))
-            }
-        }
-        return failures
     }
 }

@@ -14,7 +14,11 @@ public enum TransactionEvent: Sendable {
     case failed(TransactionError.Step?, any Error)
     /// A completed step was undone while rolling back.
     case compensated(index: Int, command: any Command)
-    /// Undoing a completed step failed while rolling back; the others are still undone.
+    /// Undoing a completed step failed, and the ``CompensationPolicy`` tries it again
+    /// (`attempt` is the retry about to run, from 1) after its backoff.
+    case compensationRetried(index: Int, command: any Command, attempt: Int, error: any Error)
+    /// Undoing a completed step failed while rolling back, after its retries; unless the
+    /// ``CompensationPolicy`` stops at the first failure, the others are still undone.
     case compensationFailed(index: Int, command: any Command, error: any Error)
     /// Every step finished: the transaction (named) succeeded.
     case finished(String)

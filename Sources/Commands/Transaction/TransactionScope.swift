@@ -16,32 +16,47 @@
 /// }
 /// ```
 ///
+/// The rollback follows `compensation` (retries, backoff, deadline, whether a failure stops the
+/// others) and is shielded from the cancellation of the calling task, as ``Transaction``'s is.
+///
+/// A step failure that the body catches and handles is not the transaction's failure: the
+/// error names a step only when the body throws that step's error.
+///
 /// - Returns: what `body` returns.
 /// - Throws: ``TransactionError`` naming the failed step (`nil` when the body threw between
 ///   steps), its error, and every undo that failed.
 public func transaction<Result>(
     _ name: String = "transaction",
+    compensation: CompensationPolicy = .default,
     observer: (@Sendable (TransactionEvent) -> Void)? = nil,
     _ body: (TransactionScope) async throws -> Result
 ) async throws(TransactionError) -> Result {
-    let scope = TransactionScope(name: name, observer: observer)
+    let scope = TransactionScope(name: name, compensation: compensation, observer: observer)
     return try await scope.run(body)
 }
 
-/// The steps taken so far in a scoped ``transaction(_:observer:_:)``; call it to take a step.
+/// The steps taken so far in a scoped ``transaction(_:compensation:observer:_:)``; call it to
+/// take a step.
 public final class TransactionScope {
     /// The transaction's name.
-    public let name: String
+    public internal(set) var name: String
+
+    let compensation: CompensationPolicy
 
     let observer: (@Sendable (TransactionEvent) -> Void)?
 
     /// The steps that finished, in order.
-    public private(set) var completedSteps: [any Command] = []
+    public internal(set) var completedSteps: [any Command] = []
 
-    var failedStep: TransactionError.Step?
+    /// The last step that failed and what it threw, until the next step starts.
+    var lastFailure: (step: TransactionError.Step, error: any Error)?
 
-    init(name: String, observer: (@Sendable (TransactionEvent) -> Void)?) {
+    /// Called after each step finishes (an ``UndoHistory`` group counts its edits with it).
+    var onFinished: (() -> Void)?
+
+    init(name: String, compensation: CompensationPolicy = .default, observer: (@Sendable (TransactionEvent) -> Void)?) {
         self.name = name
+        self.compensation = compensation
         self.observer = observer
     }
 
@@ -52,10 +67,11 @@ public final class TransactionScope {
 
     /// Executes `command` as the next step.
     public func callAsFunction(_ command: some Command) async throws {
+        lastFailure = nil
         do {
             try await command.execute()
         } catch {
-            failedStep = TransactionError.Step(index: completedSteps.count, name: command.name)
+            lastFailure = (TransactionError.Step(index: completedSteps.count, name: command.name), error)
             throw error
         }
         finished(command)
@@ -70,10 +86,11 @@ public final class TransactionScope {
     ) async throws -> Value {
         let step = ValueStep(name: name, run: run, compensate: compensate)
         let value: Value
+        lastFailure = nil
         do {
             value = try await step.perform()
         } catch {
-            failedStep = TransactionError.Step(index: completedSteps.count, name: name)
+            lastFailure = (TransactionError.Step(index: completedSteps.count, name: name), error)
             throw error
         }
         finished(step)
@@ -85,13 +102,14 @@ public final class TransactionScope {
     public func transaction<Result>(
         _ name: String, _ body: (TransactionScope) async throws -> Result
     ) async throws -> Result {
-        let inner = TransactionScope(name: name, observer: observer)
+        let inner = TransactionScope(name: name, compensation: compensation, observer: observer)
+        lastFailure = nil
         do {
             let result = try await inner.run(body)
             finished(inner.completedTransaction)
             return result
         } catch {
-            failedStep = TransactionError.Step(index: completedSteps.count, name: name)
+            lastFailure = (TransactionError.Step(index: completedSteps.count, name: name), error)
             throw error
         }
     }
@@ -99,6 +117,7 @@ public final class TransactionScope {
     func finished(_ command: any Command) {
         observer?(.stepFinished(index: completedSteps.count, command: command))
         completedSteps.append(command)
+        onFinished?()
     }
 
     func run<Result>(_ body: (TransactionScope) async throws -> Result) async throws(TransactionError) -> Result {
@@ -108,14 +127,22 @@ public final class TransactionScope {
             observer?(.finished(name))
             return result
         } catch {
-            observer?(.failed(failedStep, error))
-            let failures = await Transaction.compensate(completedSteps[...], observer: observer)
-            let failure = TransactionError(
-                transaction: name, phase: .execute, failedStep: failedStep, error: error,
-                compensationFailures: failures)
-            completedSteps.removeAll()
-            observer?(.rolledBack(failure))
-            throw failure
+            throw await rollBack(error)
         }
+    }
+
+    /// Undoes the completed steps in reverse, shielded from cancellation, and makes the error.
+    /// The step blamed is the one whose error the body threw, if any.
+    func rollBack(_ error: any Error) async -> TransactionError {
+        let cancelled = Task.isCancelled || error is CancellationError
+        let failedStep = lastFailure.flatMap { errorsMatch($0.error, error) ? $0.step : nil }
+        observer?(.failed(failedStep, error))
+        let report = await Rollback.run(completedSteps[...], policy: compensation, observer: observer)
+        let failure = TransactionError(
+            transaction: name, phase: .execute, failedStep: failedStep, error: error,
+            compensationFailures: report.failures, isCancelled: cancelled, compensatedSteps: report.compensated)
+        completedSteps.removeAll()
+        observer?(.rolledBack(failure))
+        return failure
     }
 }

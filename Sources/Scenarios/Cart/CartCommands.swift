@@ -4,7 +4,7 @@ extension ShoppingCart {
     /// "Add 2 apples": a command over the cart whose undo takes them out again.
     public func adding(_ item: String, _ count: Int) -> ReceiverCommand<ShoppingCart> {
         ReceiverCommand("Add \(CartScenario.quantity(count, item))", on: self) {
-            $0.add(item, count)
+            try $0.add(item, count)
         } undo: {
             try $0.reduce(item, count)
         }
@@ -15,7 +15,7 @@ extension ShoppingCart {
         ReceiverCommand("Reduce \(CartScenario.quantity(count, item))", on: self) {
             try $0.reduce(item, count)
         } undo: {
-            $0.add(item, count)
+            try $0.add(item, count)
         }
     }
 }

@@ -25,6 +25,11 @@ public enum CartLine: Hashable, Sendable {
         let words = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
         switch words.first {
         case "add", "reduce":
+            if words.count == 3, Int(words[2]) == nil, !words[2].isEmpty, words[2].allSatisfy(\.isASCIIDigit) {
+                throw CartLineError(
+                    lineNumber: lineNumber, line: text,
+                    problem: "COUNT \(words[2]) is more than the most a cart holds, \(Int.max)")
+            }
             guard words.count == 3, let count = Int(words[2]), count > 0 else {
                 throw CartLineError(
                     lineNumber: lineNumber, line: text,
@@ -58,4 +63,9 @@ public struct CartLineError: Error, Sendable, Hashable, CustomStringConvertible 
 
     /// "line 3: 'fly away': expected …".
     public var description: String { "line \(lineNumber): '\(line)': \(problem)" }
+}
+
+extension Character {
+    /// "0" to "9" (not other scripts' digits, which `Int(_:)` refuses).
+    fileprivate var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }

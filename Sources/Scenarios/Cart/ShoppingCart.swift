@@ -17,13 +17,18 @@ public final class ShoppingCart: Sendable {
     }
 
     /// Adds `count` of `item`.
-    public func add(_ item: String, _ count: Int) {
-        goods.withLock { goods in
-            if let index = goods.firstIndex(where: { $0.item == item }) {
-                goods[index].count += count
-            } else {
+    ///
+    /// - Throws: ``CartError/tooMany(item:adding:available:)`` when the count would pass
+    ///   `Int.max`; the cart is then unchanged.
+    public func add(_ item: String, _ count: Int) throws(CartError) {
+        try goods.withLock { goods throws(CartError) in
+            guard let index = goods.firstIndex(where: { $0.item == item }) else {
                 goods.append((item, count))
+                return
             }
+            let (sum, overflow) = goods[index].count.addingReportingOverflow(count)
+            guard !overflow else { throw .tooMany(item: item, adding: count, available: goods[index].count) }
+            goods[index].count = sum
         }
     }
 
@@ -56,12 +61,16 @@ public final class ShoppingCart: Sendable {
 public enum CartError: Error, Sendable, Hashable, CustomStringConvertible {
     /// There are fewer of the item than the edit takes out.
     case notEnough(item: String, requested: Int, available: Int)
+    /// The count of the item would pass the largest the cart holds (`Int.max`).
+    case tooMany(item: String, adding: Int, available: Int)
 
     /// Names the item and the counts.
     public var description: String {
         switch self {
         case .notEnough(let item, let requested, let available):
             "cannot reduce \(item) by \(requested): the cart has \(available)"
+        case .tooMany(let item, let adding, let available):
+            "cannot add \(item) by \(adding): the cart has \(available), the most it can hold"
         }
     }
 }
