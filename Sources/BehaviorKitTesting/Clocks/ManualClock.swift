@@ -50,6 +50,8 @@ public final class ManualClock: Clock, @unchecked Sendable {
         var sleepers: [Sleeper] = []
         var nextID: UInt64 = 0
         var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        /// Sleepers cancelled before they were added: they end at once when they arrive.
+        var cancelledEarly: Set<UInt64> = []
     }
 
     private let state = LockedValue(State())
@@ -72,17 +74,23 @@ public final class ManualClock: Clock, @unchecked Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let (resumeNow, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                    if deadline <= state.now { return (true, []) }
+                let (resumeNow, cancelled, waiters) = state.withLock {
+                    state -> (Bool, Bool, [CheckedContinuation<Void, Never>]) in
+                    if state.cancelledEarly.remove(id) != nil { return (false, true, []) }
+                    if deadline <= state.now { return (true, false, []) }
                     state.sleepers.append(Sleeper(id: id, deadline: deadline, continuation: continuation))
-                    return (false, Self.takeSatisfiedWaiters(&state))
+                    return (false, false, Self.takeSatisfiedWaiters(&state))
                 }
                 waiters.forEach { $0.resume() }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
                 if resumeNow { continuation.resume() }
             }
         } onCancel: {
             let cancelled = state.withLock { state -> Sleeper? in
-                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else { return nil }
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    state.cancelledEarly.insert(id)  // cancelled before it was added: it ends when it arrives
+                    return nil
+                }
                 return state.sleepers.remove(at: index)
             }
             cancelled?.continuation.resume(throwing: CancellationError())
