@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# A throwaway PostgreSQL cluster for CI and local runs: initdb into FOLDER, postgres listening only
+# on a Unix socket in FOLDER (no TCP), a database named DATABASE. FOLDER must be reachable by
+# the 'postgres' user when run as root: make it directly under /tmp (mktemp -d /tmp/pg-XXXXXX). As root, initdb and postgres run
+# as the 'postgres' user (made by Debian's package), which refuses root.
+#
+#     Scripts/postgres-cluster.sh start FOLDER DATABASE   # prints the journal's URL
+#     Scripts/postgres-cluster.sh stop FOLDER
+set -euo pipefail
+command=${1:?start or stop}
+folder=${2:?the folder of the cluster}
+if command -v initdb >/dev/null 2>&1; then
+    bin=$(dirname "$(readlink -f "$(command -v initdb)")")
+else
+    bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+fi
+[ -x "$bin/initdb" ] || { echo "postgres-cluster: no initdb found (install postgresql)" >&2; exit 1; }
+as_owner=()
+if [ "$(id -u)" = 0 ]; then as_owner=(runuser -u postgres --); fi
+
+case "$command" in
+start)
+    database=${3:?the name of the database}
+    mkdir -p "$folder"
+    [ "$(id -u)" = 0 ] && chown postgres "$folder"
+    "${as_owner[@]}" "$bin/initdb" -D "$folder/data" -U postgres --auth=trust -E UTF8 >"$folder/initdb.log"
+    "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -w \
+        -o "-k $folder -c listen_addresses='' -c max_connections=200" start >/dev/null
+    "${as_owner[@]}" "$bin/createdb" -h "$folder" -U postgres "$database"
+    echo "postgres://postgres@localhost/$database?host=$folder"
+    ;;
+stop)
+    "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
+    rm -rf "$folder"
+    ;;
+*)
+    echo "usage: $0 start FOLDER DATABASE | stop FOLDER" >&2
+    exit 64
+    ;;
+esac
