@@ -1,0 +1,171 @@
+// The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
+// document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
+// then eventless transitions and the internal queue until the configuration is stable.
+
+extension StateMachine {
+    @usableFromInline
+    mutating func sendChart(
+        _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Outcome<State, Event> {
+        if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
+        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            buffer -> Outcome<State, Event> in
+            let selected = selectRules(for: event, kind: kind, into: buffer)
+            guard selected.count > 0 else {
+                return .refused(chartRefusal(of: event, kind: kind, rejection: selected.rejection))
+            }
+            let count = selected.count > 1 ? removeConflicts(buffer, count: selected.count) : 1
+            let first = transition(ofRule: buffer[0], trigger: .event(event))
+            microstep(rules: buffer, count: count, event: event, trigger: .event(event), onTransition: onTransition)
+            if let steps = settle(onTransition: onTransition) {
+                return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
+            }
+            return .transitioned(first)
+        }
+    }
+
+    /// Whether `event` would take a transition now, without running any action (guards run).
+    public func can(_ event: Event) -> Bool {
+        if isFinished { return false }
+        guard storage.chart.isChart else {
+            var index = storage.table.ruleStart[stateIndex]
+            while index < storage.table.ruleStart[stateIndex + 1] {
+                if storage.table.ruleEvent[index] == event
+                    && storage.selection[index].guard.map({ $0.body.holds(context, event) }) ?? true
+                {
+                    return storage.table.ruleKind[index] != 2
+                }
+                index += 1
+            }
+            return false
+        }
+        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            selectRules(for: event, kind: kind, into: $0).count > 0
+        }
+    }
+
+    /// The events the definition names that ``can(_:)`` would take now, in order of first mention.
+    public var acceptedEvents: [Event] { storage.events.filter(can) }
+
+    /// Offers `event` to each active leaf in document order, then to its ancestors: the first
+    /// rule whose guard holds is selected (SCXML's `selectTransitions`), once per rule.
+    @usableFromInline
+    func selectRules(
+        for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
+    ) -> (count: Int, rejection: Int) {
+        var count = 0
+        var rejection = -1
+        let table = storage.table
+        let leaves = run.active.intersection(storage.chart.shape.atomic)
+        leaves.forEachAscending { leaf in
+            var index = table.ruleStart[leaf]
+            let end = table.ruleStart[leaf &+ 1]
+            while index < end {
+                let matches =
+                    table.ruleKindIndex[index] >= 0
+                    ? table.ruleKindIndex[index] == kind : table.ruleEvent[index] == event
+                if matches
+                    && (!table.ruleHasGuard[index]
+                        || table.ruleGuard[index]._withUnsafeGuaranteedRef { $0.value.holds(context, event) })
+                {
+                    if table.ruleKind[index] == 2 {
+                        if rejection < 0 { rejection = index }
+                    } else {
+                        let rule = table.ruleOriginal[index]
+                        if !buffer[0..<count].contains(rule) {
+                            buffer[count] = rule
+                            count &+= 1
+                        }
+                    }
+                    return
+                }
+                index &+= 1
+            }
+        }
+        return (count, rejection)
+    }
+
+    /// Why no transition was taken: a `Refuse`, guards that failed, or nothing for the event.
+    func chartRefusal(of event: Event, kind: Int, rejection: Int) -> Refusal<State, Event> {
+        if rejection >= 0 {
+            return Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[rejection]))
+        }
+        var names: [String] = []
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
+            for rule in storage.selection[storage.ruleStart[leaf]..<storage.ruleStart[leaf + 1]] {
+                let matches = rule.kindIndex >= 0 ? rule.kindIndex == kind : rule.event == event
+                if matches, let name = rule.guard?.name, !names.contains(name) { names.append(name) }
+            }
+        }
+        return Refusal(state: state, event: event, reason: names.isEmpty ? .noTransition : .guardFailed(names))
+    }
+
+    /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets meet, the one
+    /// from the deeper source wins, else the earlier in document order.
+    mutating func removeConflicts(_ buffer: UnsafeMutableBufferPointer<Int>, count: Int) -> Int {
+        var kept = 0
+        for candidate in 0..<count {
+            let rule = buffer[candidate]
+            let exits = plan(rule: rule).exit
+            var preempted = false
+            var survivors = 0
+            var toRemove: [Int] = []
+            for other in 0..<kept {
+                let otherRule = buffer[other]
+                if exits.intersects(plan(rule: otherRule).exit) {
+                    if storage.chart.shape.isDescendant(
+                        storage.rules[rule].sourceIndex, of: storage.rules[otherRule].sourceIndex)
+                    {
+                        toRemove.append(other)
+                    } else {
+                        preempted = true
+                        break
+                    }
+                }
+            }
+            if preempted { continue }
+            for other in 0..<kept where !toRemove.contains(other) {
+                buffer[survivors] = buffer[other]
+                survivors += 1
+            }
+            buffer[survivors] = rule
+            kept = survivors + 1
+        }
+        return kept
+    }
+
+    /// The states a rule exits (the active descendants of its domain) and enters.
+    @usableFromInline
+    func plan(rule: Int) -> (exit: StateSet, entry: StateSet) {
+        let chart = storage.chart
+        if chart.ruleIsDynamic[rule] {
+            let definition = storage.rules[rule]
+            return dynamicPlan(
+                source: definition.sourceIndex, target: definition.targetIndex, keepsSource: definition.keepsSource)
+        }
+        let domain = chart.ruleDomain[rule]
+        if domain == -2 { return (StateSet(count: chart.shape.count), chart.ruleEntry[rule]) }
+        return (run.active.intersection(chart.shape.below(domain)), chart.ruleEntry[rule])
+    }
+
+    /// The plan of a transition to a history state, from what the history holds now.
+    func dynamicPlan(source: Int, target: Int, keepsSource: Bool) -> (exit: StateSet, entry: StateSet) {
+        let shape = storage.chart.shape
+        let run = self.run
+        let history: (Int) -> StateSet? = { run.remembered($0) }
+        let targets = shape.effectiveTargets(target, history: history)
+        let domain = shape.domain(source: source, targets: targets, keepsSource: keepsSource)
+        let entry = shape.entrySet(targets: [target], domain: domain, history: history)
+        return (run.active.intersection(shape.below(domain)), entry)
+    }
+
+    @usableFromInline
+    func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
+        let definition = storage.rules[rule]
+        return Transition(
+            source: storage.states[definition.sourceIndex], target: storage.states[definition.targetIndex],
+            trigger: trigger, isInternal: definition.step == 1)
+    }
+}
