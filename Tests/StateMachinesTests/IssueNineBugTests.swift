@@ -48,7 +48,7 @@ struct IssueNineBugTests {
         for _ in 0..<2_000 { await Task.yield() }
         #expect(runtime.state == .loading)
         gate.open(2)  // the current fetch answers
-        for _ in 0..<100_000 where runtime.state != .loaded { await Task.yield() }
+        await waitUntil { runtime.state == .loaded }
         #expect(runtime.state == .loaded)
     }
 
@@ -172,7 +172,7 @@ struct IssueNineBugTests {
         let restored = StateMachineRuntime(trafficLight, context: Trace(), clock: later)
         #expect((try? restored.restore(snapshot)) != nil)
         await later.advance(by: .seconds(1))
-        for _ in 0..<100_000 where restored.state != .red { await Task.yield() }
+        await waitUntil { restored.state == .red }
         #expect(restored.state == .red)
         #expect(later.now.offset == .seconds(1))
     }

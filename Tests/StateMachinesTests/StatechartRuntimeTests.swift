@@ -174,5 +174,9 @@ final class LampBox: @unchecked Sendable {
 
 /// Yields until `condition` holds (bounded: a test never hangs on it).
 func waitUntil(_ condition: () -> Bool) async {
-    for _ in 0..<100_000 where !condition() { await Task.yield() }
+    var spins = 0
+    while spins < 100_000, !condition() {
+        await Task.yield()
+        spins += 1
+    }
 }

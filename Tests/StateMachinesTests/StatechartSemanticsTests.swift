@@ -141,3 +141,34 @@ extension StateMachine {
         do { try restore(snapshot) } catch { Issue.record("restore failed: \(error)") }
     }
 }
+
+/// Deep history over a parallel state restores every region's leaf, not a region's initial one.
+struct DeepHistoryOverRegionsTests {
+    enum Q: Hashable, Sendable { case on, h, p, r1, x1, y1, r2, x2, y2, off }
+    enum V: Hashable, Sendable { case move, pause, resume }
+
+    @Test func deepHistoryRestoresEachRegion() {
+        let definition = StateMachineDefinition<Q, V, Int>(initial: .on) {
+            In(.on) {
+                History(.h, .deep)
+                On(.pause, to: .off)
+                Parallel(.p) {
+                    In(.r1, initial: .x1) {
+                        In(.x1) { On(.move, to: .y1) }
+                        In(.y1)
+                    }
+                    In(.r2, initial: .x2) {
+                        In(.x2) { On(.move, to: .y2) }
+                        In(.y2)
+                    }
+                }
+            }
+            In(.off) { On(.resume, to: .h) }
+        }
+        var machine = StateMachine(definition, context: 0)
+        machine.send(.move)
+        machine.send(.pause)
+        machine.send(.resume)
+        #expect(machine.configuration == [.on, .p, .r1, .y1, .r2, .y2])
+    }
+}

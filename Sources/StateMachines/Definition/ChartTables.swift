@@ -206,11 +206,12 @@ extension ChartShape {
 
     private func addDescendants(_ state: Int, to entering: inout StateSet, history: (Int) -> StateSet?) {
         if kind[state] == .history {
+            // All the remembered states first, then their ancestors: an ancestor's other regions
+            // are entered at their initial states only when nothing below them is remembered.
             let owner = parent[state]
-            for target in effectiveTargets(state, history: history) {
-                addDescendants(target, to: &entering, history: history)
-                addAncestors(of: target, below: owner, to: &entering, history: history)
-            }
+            let targets = effectiveTargets(state, history: history)
+            for target in targets { addDescendants(target, to: &entering, history: history) }
+            for target in targets { addAncestors(of: target, below: owner, to: &entering, history: history) }
             return
         }
         entering.insert(state)
