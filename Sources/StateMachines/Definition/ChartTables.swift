@@ -88,6 +88,10 @@ struct ChartTables: Sendable {
     @usableFromInline let ruleDomain: [Int]
     @usableFromInline let ruleEntry: [StateSet]
     @usableFromInline let ruleIsDynamic: [Bool]
+    /// Per rule: its source, its target (its source when it has none), whether it has none.
+    @usableFromInline let ruleSource: [Int]
+    @usableFromInline let ruleTarget: [Int]
+    @usableFromInline let ruleIsTargetless: [Bool]
     /// Per state, per timer: the same for timed transitions.
     @usableFromInline let timerDomain: [[Int]]
     @usableFromInline let timerEntry: [[StateSet]]
@@ -140,6 +144,9 @@ struct ChartTables: Sendable {
             }
         }
         ruleDomain = domains
+        ruleSource = rules.map(\.sourceIndex)
+        ruleTarget = rules.map(\.targetIndex)
+        ruleIsTargetless = rules.map { $0.step == 1 }
         ruleEntry = entries
         ruleIsDynamic = dynamic
         var timerDomain: [[Int]] = []

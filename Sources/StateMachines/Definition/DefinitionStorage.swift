@@ -26,12 +26,12 @@ struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     var historyDefault = -1
     var entry: [Action<Context, Event>] = []
     var exit: [Action<Context, Event>] = []
-    var timers: [TimedRule<State, Event, Context>] = []
+    @usableFromInline var timers: [TimedRule<State, Event, Context>] = []
     @usableFromInline var effects: [Effect<State, Event, Context>] = []
     /// Indices into `rules` of the state's own rules, by trigger.
     var eventRules: [Int] = []
-    var eventlessRules: [Int] = []
-    var doneRules: [Int] = []
+    @usableFromInline var eventlessRules: [Int] = []
+    @usableFromInline var doneRules: [Int] = []
 }
 
 /// The resolved, index-based form of a definition that machines run on.

@@ -32,8 +32,10 @@ struct DispatchTable<State, Event, Context>: Sendable {
     @usableFromInline let states: FixedBuffer<State>
     @usableFromInline let isFinal: FixedBuffer<Bool>
     @usableFromInline let ruleStart: FixedBuffer<Int>
-    /// The event of each rule; `nil` for a rule on an event kind (see `ruleKindIndex`).
-    @usableFromInline let ruleEvent: FixedBuffer<Event?>
+    /// The event of each rule on an exact event; a rule on an event kind (see `ruleKindIndex`)
+    /// holds another rule's event and is never compared. Not optional, so that the flat walk
+    /// compares events directly.
+    @usableFromInline let ruleEvent: FixedBuffer<Event>
     @usableFromInline let ruleKindIndex: FixedBuffer<Int>
     /// The index in `DefinitionStorage.rules` of each rule.
     @usableFromInline let ruleOriginal: FixedBuffer<Int>
@@ -71,7 +73,11 @@ struct DispatchTable<State, Event, Context>: Sendable {
         self.states = FixedBuffer(states)
         self.isFinal = FixedBuffer(isFinal)
         self.ruleStart = FixedBuffer(ruleStart)
-        self.ruleEvent = FixedBuffer(rules.map(\.event))
+        if let filler = rules.lazy.compactMap(\.event).first {
+            self.ruleEvent = FixedBuffer(rules.map { $0.event ?? filler })
+        } else {
+            self.ruleEvent = FixedBuffer([])
+        }
         self.ruleKindIndex = FixedBuffer(rules.map(\.kindIndex))
         self.ruleOriginal = FixedBuffer(original)
         self.ruleKind = FixedBuffer(rules.map(\.step))

@@ -1,9 +1,9 @@
 // The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
 // document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
-// then eventless transitions and the internal queue until the configuration is stable.
+// then eventless transitions and the internal queue until the configuration is sstorage.table.
 
 extension StateMachine {
-    @usableFromInline
+    @inlinable
     mutating func sendChart(
         _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
     ) -> Outcome<State, Event> {
@@ -40,9 +40,10 @@ extension StateMachine {
             }
             return false
         }
+        var copy = self
         let kind = storage.kindReader.map { $0.read(event) } ?? -1
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
-            selectRules(for: event, kind: kind, into: $0).count > 0
+            copy.selectRules(for: event, kind: kind, into: $0).count > 0
         }
     }
 
@@ -51,29 +52,29 @@ extension StateMachine {
 
     /// Offers `event` to each active leaf in document order, then to its ancestors: the first
     /// rule whose guard holds is selected (SCXML's `selectTransitions`), once per rule.
-    @usableFromInline
-    func selectRules(
+    /// Mutating only so that a call from a step borrows the machine instead of copying it.
+    @inlinable
+    mutating func selectRules(
         for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
     ) -> (count: Int, rejection: Int) {
         var count = 0
         var rejection = -1
-        let table = storage.table
         let leaves = run.active.intersection(storage.chart.shape.atomic)
         leaves.forEachAscending { leaf in
-            var index = table.ruleStart[leaf]
-            let end = table.ruleStart[leaf &+ 1]
+            var index = storage.table.ruleStart[leaf]
+            let end = storage.table.ruleStart[leaf &+ 1]
             while index < end {
                 let matches =
-                    table.ruleKindIndex[index] >= 0
-                    ? table.ruleKindIndex[index] == kind : table.ruleEvent[index] == event
+                    storage.table.ruleKindIndex[index] >= 0
+                    ? storage.table.ruleKindIndex[index] == kind : storage.table.ruleEvent[index] == event
                 if matches
-                    && (!table.ruleHasGuard[index]
-                        || table.ruleGuard[index]._withUnsafeGuaranteedRef { $0.value.holds(context, event) })
+                    && (!storage.table.ruleHasGuard[index]
+                        || storage.table.ruleGuard[index]._withUnsafeGuaranteedRef { $0.value.holds(context, event) })
                 {
-                    if table.ruleKind[index] == 2 {
+                    if storage.table.ruleKind[index] == 2 {
                         if rejection < 0 { rejection = index }
                     } else {
-                        let rule = table.ruleOriginal[index]
+                        let rule = storage.table.ruleOriginal[index]
                         if !buffer[0..<count].contains(rule) {
                             buffer[count] = rule
                             count &+= 1
@@ -88,7 +89,8 @@ extension StateMachine {
     }
 
     /// Why no transition was taken: a `Refuse`, guards that failed, or nothing for the event.
-    func chartRefusal(of event: Event, kind: Int, rejection: Int) -> Refusal<State, Event> {
+    @inlinable
+    mutating func chartRefusal(of event: Event, kind: Int, rejection: Int) -> Refusal<State, Event> {
         if rejection >= 0 {
             return Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[rejection]))
         }
@@ -104,6 +106,7 @@ extension StateMachine {
 
     /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets meet, the one
     /// from the deeper source wins, else the earlier in document order.
+    @inlinable
     mutating func removeConflicts(_ buffer: UnsafeMutableBufferPointer<Int>, count: Int) -> Int {
         var kept = 0
         for candidate in 0..<count {
@@ -116,7 +119,7 @@ extension StateMachine {
                 let otherRule = buffer[other]
                 if exits.intersects(plan(rule: otherRule).exit) {
                     if storage.chart.shape.isDescendant(
-                        storage.rules[rule].sourceIndex, of: storage.rules[otherRule].sourceIndex)
+                        storage.chart.ruleSource[rule], of: storage.chart.ruleSource[otherRule])
                     {
                         toRemove.append(other)
                     } else {
@@ -137,20 +140,20 @@ extension StateMachine {
     }
 
     /// The states a rule exits (the active descendants of its domain) and enters.
-    @usableFromInline
-    func plan(rule: Int) -> (exit: StateSet, entry: StateSet) {
-        let chart = storage.chart
-        if chart.ruleIsDynamic[rule] {
+    @inlinable
+    mutating func plan(rule: Int) -> (exit: StateSet, entry: StateSet) {
+        if storage.chart.ruleIsDynamic[rule] {
             let definition = storage.rules[rule]
             return dynamicPlan(
                 source: definition.sourceIndex, target: definition.targetIndex, keepsSource: definition.keepsSource)
         }
-        let domain = chart.ruleDomain[rule]
-        if domain == -2 { return (StateSet(count: chart.shape.count), chart.ruleEntry[rule]) }
-        return (run.active.intersection(chart.shape.below(domain)), chart.ruleEntry[rule])
+        let domain = storage.chart.ruleDomain[rule]
+        if domain == -2 { return (StateSet(count: storage.chart.shape.count), storage.chart.ruleEntry[rule]) }
+        return (run.active.intersection(storage.chart.shape.below(domain)), storage.chart.ruleEntry[rule])
     }
 
     /// The plan of a transition to a history state, from what the history holds now.
+    @usableFromInline
     func dynamicPlan(source: Int, target: Int, keepsSource: Bool) -> (exit: StateSet, entry: StateSet) {
         let shape = storage.chart.shape
         let run = self.run
@@ -161,11 +164,11 @@ extension StateMachine {
         return (run.active.intersection(shape.below(domain)), entry)
     }
 
-    @usableFromInline
-    func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
-        let definition = storage.rules[rule]
-        return Transition(
-            source: storage.states[definition.sourceIndex], target: storage.states[definition.targetIndex],
-            trigger: trigger, isInternal: definition.step == 1)
+    @inlinable
+    mutating func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
+        Transition(
+            source: storage.table.states[storage.chart.ruleSource[rule]],
+            target: storage.table.states[storage.chart.ruleTarget[rule]], trigger: trigger,
+            isInternal: storage.chart.ruleIsTargetless[rule])
     }
 }

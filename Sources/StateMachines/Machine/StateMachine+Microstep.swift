@@ -4,7 +4,7 @@
 // until the configuration is stable.
 
 extension StateMachine {
-    @usableFromInline
+    @inlinable
     mutating func microstep(
         rules: UnsafeMutableBufferPointer<Int>, count: Int, event: Event?, trigger: Trigger<Event>,
         onTransition: ((Transition<State, Event>) -> Void)?
@@ -31,16 +31,16 @@ extension StateMachine {
 
     /// Exits `exits` in reverse document order, after recording the history of each state that
     /// has a history state.
-    @usableFromInline
+    @inlinable
     mutating func exitStates(_ exits: StateSet, event: Event?) {
-        let shape = storage.chart.shape
-        if exits.intersects(shape.historyOwners) {
-            exits.intersection(shape.historyOwners).forEachAscending { owner in
-                for history in shape.historyChildren[owner] {
+        if exits.intersects(storage.chart.shape.historyOwners) {
+            exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
+                for history in storage.chart.shape.historyChildren[owner] {
                     run.history[history] =
-                        shape.isDeepHistory[history]
-                        ? run.active.intersection(shape.atomic).intersection(shape.descendants[owner])
-                        : run.active.intersection(shape.childSets[owner])
+                        storage.chart.shape.isDeepHistory[history]
+                        ? run.active.intersection(storage.chart.shape.atomic).intersection(
+                            storage.chart.shape.descendants[owner])
+                        : run.active.intersection(storage.chart.shape.childSets[owner])
                     run.hasHistory[history] = true
                 }
             }
@@ -55,7 +55,7 @@ extension StateMachine {
 
     /// Enters `entries` in document order; a final state completes its parent (and a parallel
     /// grandparent whose regions are all complete), or at the top level ends the machine.
-    @usableFromInline
+    @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
         entries.forEachAscending { state in
             run.active.insert(state)
@@ -69,29 +69,32 @@ extension StateMachine {
         stateIndex = run.active.intersection(storage.chart.shape.atomic).first ?? stateIndex
     }
 
+    @inlinable
     mutating func complete(finalState state: Int) {
-        let shape = storage.chart.shape
-        let parent = shape.parent[state]
+        let parent = storage.chart.shape.parent[state]
         guard parent >= 0 else {
             run.isDone = true
             return
         }
         run.queue.append(.done(parent))
-        let grandparent = shape.parent[parent]
-        if grandparent >= 0 && shape.kind[grandparent] == .parallel
-            && shape.children[grandparent].allSatisfy(isInFinalState)
+        let grandparent = storage.chart.shape.parent[parent]
+        if grandparent >= 0 && storage.chart.shape.kind[grandparent] == .parallel
+            && storage.chart.shape.children[grandparent].allSatisfy({ isInFinalState($0) })
         {
             run.queue.append(.done(grandparent))
         }
     }
 
     /// SCXML's `isInFinalState`.
-    func isInFinalState(_ state: Int) -> Bool {
-        let shape = storage.chart.shape
-        switch shape.kind[state] {
-        case .compound: return shape.children[state].contains { shape.isFinal[$0] && run.active.contains($0) }
-        case .parallel: return shape.children[state].allSatisfy(isInFinalState)
-        case .atomic: return shape.isFinal[state] && run.active.contains(state)
+    @inlinable
+    mutating func isInFinalState(_ state: Int) -> Bool {
+        switch storage.chart.shape.kind[state] {
+        case .compound:
+            return storage.chart.shape.children[state].contains {
+                storage.chart.shape.isFinal[$0] && run.active.contains($0)
+            }
+        case .parallel: return storage.chart.shape.children[state].allSatisfy({ isInFinalState($0) })
+        case .atomic: return storage.chart.shape.isFinal[state] && run.active.contains(state)
         case .history: return false
         }
     }
@@ -126,7 +129,7 @@ extension StateMachine {
     ///
     /// - Returns: `nil` when the machine settled; the number of steps taken when it did not
     ///   settle within the definition's limit (the queue is then dropped).
-    @usableFromInline
+    @inlinable
     mutating func settle(onTransition: ((Transition<State, Event>) -> Void)?) -> Int? {
         if !storage.chart.hasEventless && !run.hasQueued { return nil }
         let limit = storage.chart.microstepLimit
@@ -161,6 +164,7 @@ extension StateMachine {
         }
     }
 
+    @inlinable
     mutating func takeQueued(
         _ next: QueuedEvent<Event>, buffer: UnsafeMutableBufferPointer<Int>,
         onTransition: ((Transition<State, Event>) -> Void)?
@@ -179,7 +183,7 @@ extension StateMachine {
             where storage.rules[rule].guard.map({ $0.body.holds(context, nil as Event?) }) ?? true {
                 buffer[0] = rule
                 microstep(
-                    rules: buffer, count: 1, event: nil, trigger: .done("\(storage.states[state])"),
+                    rules: buffer, count: 1, event: nil, trigger: .done,
                     onTransition: onTransition)
                 return true
             }
@@ -188,10 +192,10 @@ extension StateMachine {
     }
 
     /// SCXML's `selectEventlessTransitions`.
-    func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+    @inlinable
+    mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
         var count = 0
-        let shape = storage.chart.shape
-        run.active.intersection(shape.atomic).forEachAscending { leaf in
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
             var state = leaf
             while state >= 0 {
                 for rule in storage.nodes[state].eventlessRules
@@ -202,7 +206,7 @@ extension StateMachine {
                     }
                     return
                 }
-                state = shape.parent[state]
+                state = storage.chart.shape.parent[state]
             }
         }
         return count

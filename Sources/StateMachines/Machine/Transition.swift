@@ -9,8 +9,8 @@ public enum Trigger<Event: Hashable & Sendable>: Hashable, Sendable {
     case raised(Event)
     /// An eventless transition (see ``Always``).
     case eventless
-    /// A state that is done (see ``OnDone``), by its description.
-    case done(String)
+    /// The transition's source is done (see ``OnDone``): SCXML's `done.state.ID`.
+    case done
 }
 
 /// A transition a machine took: from which state, to which, and on what.
@@ -42,7 +42,7 @@ extension Transition: CustomStringConvertible {
         case .timer(let delay): cause = "after \(delay.label)"
         case .raised(let event): cause = "raised \(event)"
         case .eventless: cause = "always"
-        case .done(let state): cause = "done.state.\(state)"
+        case .done: cause = "done.state.\(source)"
         }
         return isInternal ? "\(source) on \(cause) (internal)" : "\(source) → \(target) on \(cause)"
     }

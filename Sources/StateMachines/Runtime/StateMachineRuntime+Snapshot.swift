@@ -36,9 +36,11 @@ extension StateMachineRuntime {
         try lock.withLock { () throws(StateMachineError) in
             try core.pointee.machine.restore(snapshot)
             disarm()
+            let elapsed = Swift.max(elapsed, .zero)
             let pending = snapshot.timers?.map { timer in
                 var timer = timer
-                timer.remaining = Swift.max(.zero, timer.remaining - elapsed)
+                // Both are at least zero: the difference cannot overflow.
+                timer.remaining = timer.remaining <= elapsed ? .zero : Swift.max(timer.remaining, .zero) - elapsed
                 return timer
             }
             armActiveStates(restoring: pending)

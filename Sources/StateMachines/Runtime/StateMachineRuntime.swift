@@ -203,10 +203,8 @@ public final class StateMachineRuntime<
     /// Sends an event from an effect started by the entry `stamp` into `state`: dropped when
     /// that entry is over (the state was left, even if entered again since).
     func send(_ event: Event, fromEntry state: Int, stamp: UInt64) {
-        let current = lock.withLock { core.pointee.machine.isCurrentEntry(state, stamp: stamp) }
-        guard current else { return }
-        // The entry may end between the check and the send; the step checks again.
         let thread = currentThreadIdentity()
+        if owner.load(ordering: .relaxed) == thread { return }
         lock.lock()
         guard core.pointee.machine.isCurrentEntry(state, stamp: stamp) else {
             lock.unlock()
