@@ -54,6 +54,14 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
                     match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
                     keepsSource: false)))
     }
+
+    /// An eventless transition with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, actions: [Action("action", action)])
+    }
 }
 
 /// A transition taken when its compound state is done (a final child was entered) or its
@@ -78,5 +86,13 @@ public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Con
                 RuleDraft(
                     match: .done, target: target, guard: `guard`, actions: actions, rejection: nil,
                     keepsSource: false)))
+    }
+
+    /// A done transition with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, actions: [Action("action", action)])
     }
 }

@@ -1,78 +1,125 @@
-/// A set of state indices as bits: the first 64 in a word kept inline, so that a chart of up to
-/// 64 states computes its exit and entry sets without touching the heap.
+/// A set of state indices as bits, inline: up to ``capacity`` states, no heap, no reference
+/// counting, so that a step computes exit and entry sets at the cost of a few word operations.
+/// The first word is handled apart, so that a chart of up to 64 states touches only it.
 @usableFromInline
 struct StateSet: Hashable, Sendable {
-    @usableFromInline var low: UInt64 = 0
-    @usableFromInline var high: [UInt64]
+    /// The most states a statechart can have (a flat machine has no limit).
+    @usableFromInline static let capacity = 512
 
-    /// An empty set able to hold indices `0 ..< count`.
+    @usableFromInline var low: UInt64 = 0
+    @usableFromInline var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+    /// How many words of `rest` the definition uses.
+    @usableFromInline var extra: Int = 0
+
+    /// An empty set able to hold indices `0 ..< min(count, capacity)`.
     @usableFromInline
     init(count: Int) {
-        high = count > 64 ? Array(repeating: 0, count: (count - 64 + 63) / 64) : []
+        extra = Swift.min(7, Swift.max(0, (count - 1) / 64))
+    }
+
+    @inlinable
+    func word(_ index: Int) -> UInt64 {
+        withUnsafeBytes(of: rest) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
+    }
+
+    @inlinable
+    mutating func setWord(_ index: Int, _ value: UInt64) {
+        withUnsafeMutableBytes(of: &rest) { $0.storeBytes(of: value, toByteOffset: index &* 8, as: UInt64.self) }
     }
 
     @inlinable
     func contains(_ index: Int) -> Bool {
-        if index < 64 { return low & (1 &<< UInt64(index)) != 0 }
-        let word = (index &- 64) / 64
-        return word < high.count && high[word] & (1 &<< UInt64((index &- 64) % 64)) != 0
+        if index < 64 { return index >= 0 && low & (1 &<< UInt64(index)) != 0 }
+        let position = (index &- 64) / 64
+        return position < extra && word(position) & (1 &<< UInt64((index &- 64) % 64)) != 0
     }
 
     @inlinable
     mutating func insert(_ index: Int) {
         if index < 64 {
-            low |= 1 &<< UInt64(index)
-        } else {
-            high[(index &- 64) / 64] |= 1 &<< UInt64((index &- 64) % 64)
+            if index >= 0 { low |= 1 &<< UInt64(index) }
+            return
         }
+        let position = (index &- 64) / 64
+        guard position < extra else { return }
+        setWord(position, word(position) | 1 &<< UInt64((index &- 64) % 64))
     }
 
     @inlinable
     mutating func remove(_ index: Int) {
         if index < 64 {
-            low &= ~(1 &<< UInt64(index))
-        } else {
-            high[(index &- 64) / 64] &= ~(1 &<< UInt64((index &- 64) % 64))
+            if index >= 0 { low &= ~(1 &<< UInt64(index)) }
+            return
         }
+        let position = (index &- 64) / 64
+        guard position < extra else { return }
+        setWord(position, word(position) & ~(1 &<< UInt64((index &- 64) % 64)))
     }
 
     @inlinable
     var isEmpty: Bool {
-        low == 0 && !high.contains { $0 != 0 }
+        if low != 0 { return false }
+        var position = 0
+        while position < extra {
+            if word(position) != 0 { return false }
+            position &+= 1
+        }
+        return true
     }
 
     @inlinable
     func intersection(_ other: StateSet) -> StateSet {
         var result = self
         result.low &= other.low
-        for word in result.high.indices { result.high[word] &= other.high[word] }
+        var position = 0
+        while position < extra {
+            result.setWord(position, word(position) & other.word(position))
+            position &+= 1
+        }
         return result
     }
 
     @inlinable
     func intersects(_ other: StateSet) -> Bool {
         if low & other.low != 0 { return true }
-        for word in high.indices where high[word] & other.high[word] != 0 { return true }
+        var position = 0
+        while position < extra {
+            if word(position) & other.word(position) != 0 { return true }
+            position &+= 1
+        }
         return false
     }
 
     @inlinable
     mutating func formUnion(_ other: StateSet) {
         low |= other.low
-        for word in high.indices { high[word] |= other.high[word] }
+        var position = 0
+        while position < extra {
+            setWord(position, word(position) | other.word(position))
+            position &+= 1
+        }
     }
 
     @inlinable
     mutating func subtract(_ other: StateSet) {
         low &= ~other.low
-        for word in high.indices { high[word] &= ~other.high[word] }
+        var position = 0
+        while position < extra {
+            setWord(position, word(position) & ~other.word(position))
+            position &+= 1
+        }
     }
 
     /// The lowest index in the set, or `nil`.
     @inlinable
     var first: Int? {
         if low != 0 { return low.trailingZeroBitCount }
-        for word in high.indices where high[word] != 0 { return 64 + word * 64 + high[word].trailingZeroBitCount }
+        var position = 0
+        while position < extra {
+            let bits = word(position)
+            if bits != 0 { return 64 &+ position &* 64 &+ bits.trailingZeroBitCount }
+            position &+= 1
+        }
         return nil
     }
 
@@ -84,12 +131,14 @@ struct StateSet: Hashable, Sendable {
             body(bits.trailingZeroBitCount)
             bits &= bits &- 1
         }
-        for word in high.indices {
-            var bits = high[word]
+        var position = 0
+        while position < extra {
+            var bits = word(position)
             while bits != 0 {
-                body(64 + word * 64 + bits.trailingZeroBitCount)
+                body(64 &+ position &* 64 &+ bits.trailingZeroBitCount)
                 bits &= bits &- 1
             }
+            position &+= 1
         }
     }
 
@@ -97,17 +146,19 @@ struct StateSet: Hashable, Sendable {
     /// state's descendants come before it.
     @inlinable
     func forEachDescending(_ body: (Int) -> Void) {
-        for word in high.indices.reversed() {
-            var bits = high[word]
+        var position = extra &- 1
+        while position >= 0 {
+            var bits = word(position)
             while bits != 0 {
-                let bit = 63 - bits.leadingZeroBitCount
-                body(64 + word * 64 + bit)
+                let bit = 63 &- bits.leadingZeroBitCount
+                body(64 &+ position &* 64 &+ bit)
                 bits &= ~(1 &<< UInt64(bit))
             }
+            position &-= 1
         }
         var bits = low
         while bits != 0 {
-            let bit = 63 - bits.leadingZeroBitCount
+            let bit = 63 &- bits.leadingZeroBitCount
             body(bit)
             bits &= ~(1 &<< UInt64(bit))
         }
@@ -118,5 +169,26 @@ struct StateSet: Hashable, Sendable {
         var result: [Int] = []
         forEachAscending { result.append($0) }
         return result
+    }
+
+    @inlinable
+    static func == (lhs: StateSet, rhs: StateSet) -> Bool {
+        guard lhs.low == rhs.low, lhs.extra == rhs.extra else { return false }
+        var position = 0
+        while position < lhs.extra {
+            if lhs.word(position) != rhs.word(position) { return false }
+            position &+= 1
+        }
+        return true
+    }
+
+    @inlinable
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(low)
+        var position = 0
+        while position < extra {
+            hasher.combine(word(position))
+            position &+= 1
+        }
     }
 }

@@ -13,7 +13,9 @@ extension StateMachine {
             buffer -> Outcome<State, Event> in
             let selected = selectRules(for: event, kind: kind, into: buffer)
             guard selected.count > 0 else {
-                return .refused(chartRefusal(of: event, kind: kind, rejection: selected.rejection))
+                return .refused(
+                    chartRefusal(
+                        of: event, kind: kind, rejection: selected.rejection, guardsFailed: selected.guardsFailed))
             }
             let count = selected.count > 1 ? removeConflicts(buffer, count: selected.count) : 1
             let first = transition(ofRule: buffer[0], trigger: .event(event))
@@ -56,9 +58,10 @@ extension StateMachine {
     @inlinable
     mutating func selectRules(
         for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
-    ) -> (count: Int, rejection: Int) {
+    ) -> (count: Int, rejection: Int, guardsFailed: Bool) {
         var count = 0
         var rejection = -1
+        var guardsFailed = false
         let leaves = run.active.intersection(storage.chart.shape.atomic)
         leaves.forEachAscending { leaf in
             var index = storage.table.ruleStart[leaf]
@@ -82,18 +85,22 @@ extension StateMachine {
                     }
                     return
                 }
+                if matches { guardsFailed = true }
                 index &+= 1
             }
         }
-        return (count, rejection)
+        return (count, rejection, guardsFailed)
     }
 
     /// Why no transition was taken: a `Refuse`, guards that failed, or nothing for the event.
     @inlinable
-    mutating func chartRefusal(of event: Event, kind: Int, rejection: Int) -> Refusal<State, Event> {
+    mutating func chartRefusal(
+        of event: Event, kind: Int, rejection: Int, guardsFailed: Bool
+    ) -> Refusal<State, Event> {
         if rejection >= 0 {
             return Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[rejection]))
         }
+        guard guardsFailed else { return Refusal(state: state, event: event, reason: .noTransition) }
         var names: [String] = []
         run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
             for rule in storage.selection[storage.ruleStart[leaf]..<storage.ruleStart[leaf + 1]] {

@@ -23,6 +23,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         case historyWithoutDefault
         /// A compound state's `initial` is not one of its descendants (its first child is used).
         case invalidInitial
+        /// A statechart has more states than a configuration can hold (512); a flat machine has
+        /// no such limit.
+        case tooManyStates
     }
 
     /// What kind of problem it is.

@@ -76,6 +76,14 @@ extension StateMachineDefinition {
                         "history state '\(names[index])' has no default: before its parent is first left it enters the parent's initial state"
                 ))
         }
+        if storage.chart.isChart && nodes.count > StateSet.capacity {
+            diagnostics.append(
+                Diagnostic(
+                    kind: .tooManyStates, states: [], events: [],
+                    message:
+                        "the statechart has \(nodes.count) states; a statechart holds at most \(StateSet.capacity) (a flat machine has no limit)"
+                ))
+        }
         return diagnostics + initialDiagnostics(names: names)
     }
 
