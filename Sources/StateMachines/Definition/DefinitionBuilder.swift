@@ -43,6 +43,7 @@ public enum TimerDelay<Context>: Sendable {
     /// A delay computed from the context on entry, with a name for diagrams.
     case computed(String, @Sendable (Context) -> Duration)
 
+    @inlinable
     func resolve(_ context: Context) -> Duration {
         switch self {
         case .fixed(let delay): delay

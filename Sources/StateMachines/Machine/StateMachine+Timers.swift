@@ -49,12 +49,14 @@ extension StateMachine {
     }
 
     /// When `state` was last entered, as an entry count.
+    @inlinable
     func entryStamp(of state: Int) -> UInt64 {
         storage.chart.isChart ? run.stamps[state] : epoch
     }
 
     /// Whether `state` is active and was entered at `stamp`: a timer or effect of that entry is
     /// still current.
+    @inlinable
     func isCurrentEntry(_ state: Int, stamp: UInt64) -> Bool {
         if storage.chart.isChart {
             return !run.isDone && run.active.contains(state) && run.stamps[state] == stamp

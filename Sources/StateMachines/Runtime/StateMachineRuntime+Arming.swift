@@ -18,7 +18,7 @@ extension StateMachineRuntime {
         armActiveStates(restoring: nil)
     }
 
-    @usableFromInline
+    @inlinable
     func disarm() {
         core.pointee.armed.removeAll(keepingCapacity: true)
         core.pointee.armedEntries.removeAll(keepingCapacity: true)
@@ -28,7 +28,7 @@ extension StateMachineRuntime {
 
     /// Drops the timers and effects of the state entries that are over, and arms those of the
     /// entries that are new (statecharts).
-    @usableFromInline
+    @inlinable
     func rearmChart() {
         let machine = core.pointee.machine
         if core.pointee.isStopped || machine.isFinished {
@@ -52,12 +52,13 @@ extension StateMachineRuntime {
     /// timer dropped on exit is simply removed from `armed`; the driver, when it wakes, finds
     /// nothing due and sleeps again or ends. A new driver starts only when none runs or the new
     /// deadline is earlier than the one it sleeps for.
-    @usableFromInline
+    @inlinable
     func armActiveStates(restoring: [PendingTimer<State>]?) {
         guard !core.pointee.isStopped, !core.pointee.machine.isFinished else { return }
-        let machine = core.pointee.machine
-        var entries: [Int] = []
+        var earliest: C.Instant?
         if isChart {
+            var entries: [Int] = []
+            let machine = core.pointee.machine
             machine.run.active.forEachAscending { state in
                 if activity[state]
                     && !core.pointee.armedEntries.contains(where: {
@@ -67,30 +68,13 @@ extension StateMachineRuntime {
                     entries.append(state)
                 }
             }
-        } else if activity[machine.stateIndex] {
-            entries.append(machine.stateIndex)
-        }
-        guard !entries.isEmpty else { return }
-        let start = clock.now
-        var earliest: C.Instant?
-        for state in entries {
-            let stamp = machine.entryStamp(of: state)
-            core.pointee.armedEntries.append((state, stamp))
-            machine.forEachTimer(of: state) { timer in
-                var delay = timer.delay
-                if let restoring {
-                    guard
-                        let pending = restoring.first(where: {
-                            $0.index == timer.timerIndex && $0.state == machine.storage.states[state]
-                        })
-                    else { return }
-                    delay = pending.remaining
-                }
-                let deadline = start.advanced(by: Swift.max(delay, .zero))
-                core.pointee.armed.append((deadline, timer))
-                if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-            }
-            if machine.storage.table.hasEffects[state] { startEffects(of: state, stamp: stamp) }
+            guard !entries.isEmpty else { return }
+            let start = clock.now
+            for state in entries { arm(state, start: start, restoring: restoring, earliest: &earliest) }
+        } else {
+            let state = core.pointee.machine.stateIndex
+            guard activity[state] else { return }
+            arm(state, start: clock.now, restoring: restoring, earliest: &earliest)
         }
         if let earliest, core.pointee.timerDriver == nil || core.pointee.driverDeadline.map({ earliest < $0 }) ?? true {
             core.pointee.timerDriver?.cancel()
@@ -98,6 +82,28 @@ extension StateMachineRuntime {
         }
     }
 
+    /// Arms the timers of the current entry into `state` from `start` and starts its effects.
+    @inlinable
+    func arm(_ state: Int, start: C.Instant, restoring: [PendingTimer<State>]?, earliest: inout C.Instant?) {
+        let stamp = core.pointee.machine.entryStamp(of: state)
+        core.pointee.armedEntries.append((state, stamp))
+        let timers = core.pointee.machine.storage.nodes[state].timers
+        for index in timers.indices {
+            var delay = timers[index].delay.resolve(core.pointee.machine.context)
+            if let restoring {
+                let name = core.pointee.machine.storage.states[state]
+                guard let pending = restoring.first(where: { $0.index == index && $0.state == name }) else { continue }
+                delay = pending.remaining
+            }
+            let deadline = start.advanced(by: Swift.max(delay, .zero))
+            core.pointee.armed.append(
+                (deadline, ArmedTimer(delay: delay, stateIndex: state, timerIndex: index, epoch: stamp)))
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        if core.pointee.machine.storage.table.hasEffects[state] { startEffects(of: state, stamp: stamp) }
+    }
+
+    @usableFromInline
     func startEffects(of state: Int, stamp: UInt64) {
         let effects = core.pointee.machine.storage.nodes[state].effects
         let context = core.pointee.machine.context

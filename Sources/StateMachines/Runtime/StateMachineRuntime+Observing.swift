@@ -106,7 +106,7 @@ extension StateMachineRuntime {
             if core.pointee.pending.isEmpty {
                 core.pointee.delivering = false
                 var finished: [AsyncStream<Transition<State, Event>>.Continuation] = []
-                if core.pointee.machine.isFinished && !core.pointee.streams.isEmpty {
+                if !core.pointee.streams.isEmpty && core.pointee.machine.isFinished {
                     finished = core.pointee.streams.map(\.continuation)
                     core.pointee.listeners -= core.pointee.streams.count
                     core.pointee.streams.removeAll()
