@@ -180,3 +180,28 @@ func waitUntil(_ condition: () -> Bool) async {
         spins += 1
     }
 }
+
+/// A machine that reaches a top-level final state starts no effect and arms no timer there.
+struct FinalStateRuntimeTests {
+    enum Q: Hashable, Sendable { case running, done }
+    enum V: Hashable, Sendable { case finish }
+
+    @Test func effectsAreNotStartedInAFinalState() async {
+        let started = Recorder<String>()
+        let definition = StateMachineDefinition<Q, V, Int>(initial: .running) {
+            In(.running) { On(.finish, to: .done) }
+            In(.done, final: true) {
+                Effect("never") { _, _ in started.append("started") }
+                After(.seconds(1), to: .running)
+            }
+        }
+        let clock = ManualClock()
+        let runtime = StateMachineRuntime(definition, context: 0, clock: clock)
+        runtime.send(.finish)
+        await clock.advance(by: .seconds(2))
+        await runtime.idle()
+        #expect(started.values.isEmpty)
+        #expect(runtime.snapshot.timers == [])
+        #expect(runtime.state == .done)
+    }
+}
