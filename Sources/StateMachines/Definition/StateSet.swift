@@ -71,6 +71,7 @@ struct StateSet: Hashable, Sendable {
     func intersection(_ other: StateSet) -> StateSet {
         var result = self
         result.low &= other.low
+        if extra == 0 { return result }
         var position = 0
         while position < extra {
             result.setWord(position, word(position) & other.word(position))
@@ -82,6 +83,7 @@ struct StateSet: Hashable, Sendable {
     @inlinable
     func intersects(_ other: StateSet) -> Bool {
         if low & other.low != 0 { return true }
+        if extra == 0 { return false }
         var position = 0
         while position < extra {
             if word(position) & other.word(position) != 0 { return true }
@@ -93,6 +95,7 @@ struct StateSet: Hashable, Sendable {
     @inlinable
     mutating func formUnion(_ other: StateSet) {
         low |= other.low
+        if extra == 0 { return }
         var position = 0
         while position < extra {
             setWord(position, word(position) | other.word(position))

@@ -9,6 +9,17 @@ extension StateMachine {
         rules: UnsafeMutableBufferPointer<Int>, count: Int, event: Event?, trigger: Trigger<Event>,
         onTransition: ((Transition<State, Event>) -> Void)?
     ) {
+        if count == 1 {
+            let rule = rules[0]
+            let plan = plan(rule: rule)
+            exitStates(plan.exit, event: event)
+            runChartActions(
+                storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
+                to: storage.table.ruleActionStart[rule &+ 1], event: event)
+            enterStates(plan.entry, event: event)
+            if let onTransition { onTransition(transition(ofRule: rule, trigger: trigger)) }
+            return
+        }
         var exits = StateSet(count: storage.chart.shape.count)
         var entries = exits
         for position in 0..<count {
