@@ -10,6 +10,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             GarageCommand.self,
             CartCommand.self,
             VehicleCommand.self,
+            CrossingCommand.self,
             PhoneCommand.self,
             MoviesCommand.self,
             DiagramCommand.self,

@@ -9,24 +9,33 @@ struct DiagramCommand: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case mermaid, dot
+        case mermaid, dot, scxml
     }
 
     enum Machine: String, ExpressibleByArgument, CaseIterable {
-        case vehicle
+        case vehicle, crossing
     }
 
     @Argument(help: "The machine to draw: \(Machine.allCases.map(\.rawValue).joined(separator: ", ")).")
     var machine: Machine
 
-    @Option(help: "mermaid (stateDiagram-v2) or dot (Graphviz).")
+    @Option(help: "mermaid (stateDiagram-v2), dot (Graphviz) or scxml (W3C SCXML 1.0).")
     var format: Format = .mermaid
 
     func run() {
-        let definition = VehicleMachine.definition()
-        switch format {
-        case .mermaid: print(definition.mermaid())
-        case .dot: print(definition.dot())
+        switch machine {
+        case .vehicle: print(format.render(VehicleMachine.definition()))
+        case .crossing: print(format.render(CrossingMachine.definition()))
+        }
+    }
+}
+
+extension DiagramCommand.Format {
+    func render<State, Event, Context>(_ definition: StateMachineDefinition<State, Event, Context>) -> String {
+        switch self {
+        case .mermaid: definition.mermaid()
+        case .dot: definition.dot()
+        case .scxml: definition.scxml()
         }
     }
 }

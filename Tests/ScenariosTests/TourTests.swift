@@ -22,7 +22,7 @@ struct TourTests {
         #expect(secondRecording.lines == lines)
     }
 
-    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMd() async throws {
+    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMdThenTheCrossing() async throws {
         let (console, recording) = Console.recording()
         try await Tour.run(on: console)
         let headings = recording.lines.filter { $0.hasPrefix("== ") }
@@ -33,6 +33,7 @@ struct TourTests {
                 "== Movies: a tiered lookup (behaviorkit movies --count 200 --failure-rate 0.1) ==",
                 "== Vehicle: a state machine (behaviorkit vehicle --instant) ==",
                 "== Phone number: a validation pipeline (behaviorkit phone 79634480209 7963448) ==",
+                "== Crossing: a statechart (behaviorkit crossing) ==",
             ])
     }
 }

@@ -116,7 +116,7 @@ struct StateMachineRuntimeTests {
             In(.yellow) { On(.next, to: .green) }
         }
         let runtime = StateMachineRuntime(partial, context: Trace(), clock: ManualClock())
-        #expect(throws: StateMachineError.unknownState("red")) {
+        #expect(throws: StateMachineError.unknownStates(["red"])) {
             try runtime.restore(MachineSnapshot(state: .red, context: Trace(ticks: 9)))
         }
         #expect(runtime.state == .green)

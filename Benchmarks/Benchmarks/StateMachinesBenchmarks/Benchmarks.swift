@@ -76,6 +76,8 @@ let benchmarks: @Sendable () -> Void = {
         runtime.stop()
         blackHole(counter.count)
     }
+
+    registerStatechartBenchmarks()
 }
 
 /// 1,000 events: the cycle below, repeated.

@@ -24,6 +24,7 @@ public enum Tour {
         MoviesScenario.tourStop,
         VehicleScenario.tourStop,
         PhoneScenario.tourStop,
+        CrossingScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.

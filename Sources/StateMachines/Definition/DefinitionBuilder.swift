@@ -1,19 +1,55 @@
-/// One part of a state's declaration: a transition, a timer, an entry or exit action, an effect.
+/// One part of a state's declaration: a transition, a timer, an entry or exit action, an effect,
+/// a nested state or a history state.
 ///
-/// You do not make these directly: write ``On``, ``Refuse``, ``After``, ``Entry``, ``Exit`` and
-/// ``Effect`` inside ``In``, and the builder turns them into elements.
+/// You do not make these directly: write ``On``, ``Refuse``, ``After``, ``Always``, ``OnDone``,
+/// ``Entry``, ``Exit``, ``Effect``, ``In``, ``Parallel`` and ``History`` inside ``In``, and the
+/// builder turns them into elements.
 public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     enum Kind: Sendable {
-        case rule(
-            event: Event, target: State?, guard: Guard<Context, Event>?, actions: [Action<Context, Event>],
-            rejection: String?)
-        case timer(delay: Duration, target: State, actions: [Action<Context, Event>])
+        case rule(RuleDraft<State, Event, Context>)
+        case timer(TimerDraft<State, Event, Context>)
         case entry(Action<Context, Event>)
         case exit(Action<Context, Event>)
         case effect(Effect<State, Event, Context>)
+        case child(In<State, Event, Context>)
+        case history(state: State, deep: Bool, defaultTarget: State?)
     }
 
     let kind: Kind
+}
+
+/// A rule as written, before its states are numbered.
+struct RuleDraft<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
+    var match: RuleMatch<Event>
+    var target: State?
+    var `guard`: Guard<Context, Event>?
+    var actions: [Action<Context, Event>]
+    var rejection: String?
+    var keepsSource: Bool
+}
+
+/// A timer as written, before its states are numbered.
+struct TimerDraft<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
+    var delay: TimerDelay<Context>
+    var target: State
+    var `guard`: Guard<Context, Event>?
+    var actions: [Action<Context, Event>]
+}
+
+/// A timer's delay: fixed, or computed from the context when its state is entered.
+public enum TimerDelay<Context>: Sendable {
+    /// The same delay every time.
+    case fixed(Duration)
+    /// A delay computed from the context on entry, with a name for diagrams.
+    case computed(String, @Sendable (Context) -> Duration)
+
+    @inlinable
+    func resolve(_ context: Context) -> Duration {
+        switch self {
+        case .fixed(let delay): delay
+        case .computed(_, let delay): Swift.max(delay(context), .zero)
+        }
+    }
 }
 
 /// Collects the parts of one state.
@@ -26,9 +62,20 @@ public enum StateBuilder<State: Hashable & Sendable, Event: Hashable & Sendable,
     public static func buildExpression(_ part: After<State, Event, Context>) -> [Element] { [part.element] }
     public static func buildExpression(_ part: Entry<State, Event, Context>) -> [Element] { [part.element] }
     public static func buildExpression(_ part: Exit<State, Event, Context>) -> [Element] { [part.element] }
+    public static func buildExpression(_ part: Always<State, Event, Context>) -> [Element] { [part.element] }
+    public static func buildExpression(_ part: OnDone<State, Event, Context>) -> [Element] { [part.element] }
+    public static func buildExpression(_ part: History<State, Event, Context>) -> [Element] { [part.element] }
+    public static func buildExpression(_ child: In<State, Event, Context>) -> [Element] {
+        [Element(kind: .child(child))]
+    }
+    public static func buildExpression(_ child: Parallel<State, Event, Context>) -> [Element] {
+        [Element(kind: .child(child.node))]
+    }
     public static func buildExpression(_ effect: Effect<State, Event, Context>) -> [Element] {
         [Element(kind: .effect(effect))]
     }
+    /// Elements made elsewhere, such as a function shared by several states.
+    public static func buildExpression(_ parts: [Element]) -> [Element] { parts }
     public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
     public static func buildOptional(_ parts: [Element]?) -> [Element] { parts ?? [] }
     public static func buildEither(first parts: [Element]) -> [Element] { parts }
@@ -42,6 +89,7 @@ public enum DefinitionBuilder<State: Hashable & Sendable, Event: Hashable & Send
     public typealias Node = In<State, Event, Context>
 
     public static func buildExpression(_ node: Node) -> [Node] { [node] }
+    public static func buildExpression(_ node: Parallel<State, Event, Context>) -> [Node] { [node.node] }
     public static func buildBlock(_ parts: [Node]...) -> [Node] { parts.flatMap { $0 } }
     public static func buildOptional(_ parts: [Node]?) -> [Node] { parts ?? [] }
     public static func buildEither(first parts: [Node]) -> [Node] { parts }

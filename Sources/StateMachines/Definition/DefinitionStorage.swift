@@ -1,101 +1,235 @@
+/// What kind of node a state is in the chart.
+@usableFromInline
+enum NodeKind: UInt8, Sendable {
+    case atomic, compound, parallel, history
+}
+
 /// What a state holds once its declaration is resolved.
 @usableFromInline
 struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     var isDeclared = false
     var isFinal = false
+    @usableFromInline var kind = NodeKind.atomic
+    /// The parent's index; -1 at the top level.
+    @usableFromInline var parent = -1
+    /// The child states (regions of a parallel state), not the history states, in document order.
+    var children: [Int] = []
+    var historyChildren: [Int] = []
+    /// What a compound state enters first (a descendant); -1 for other kinds.
+    var initialTarget = -1
+    /// The descendants are the indices `index + 1 ..< end`: states are numbered in document order.
+    var end = 0
+    var isDeepHistory = false
+    /// Whether the declaration named an `initial` that is not a descendant.
+    var hasInvalidInitial = false
+    /// A history state's default target; -1 for none.
+    var historyDefault = -1
     var entry: [Action<Context, Event>] = []
     var exit: [Action<Context, Event>] = []
-    var timers: [TimedRule<State, Event, Context>] = []
+    @usableFromInline var timers: [TimedRule<State, Event, Context>] = []
     @usableFromInline var effects: [Effect<State, Event, Context>] = []
+    /// Indices into `rules` of the state's own rules, by trigger.
+    var eventRules: [Int] = []
+    @usableFromInline var eventlessRules: [Int] = []
+    @usableFromInline var doneRules: [Int] = []
 }
 
 /// The resolved, index-based form of a definition that machines run on.
 ///
-/// States are numbered in order of first mention; the rules of state `s` are
-/// `rules[ruleStart[s] ..< ruleStart[s + 1]]`, so that `send` scans only the current state's
-/// rules and never hashes.
+/// States are numbered in document order (declared states depth first, then states only named
+/// as targets), so that a state's descendants follow it. The rules `send` scans for state `s`
+/// are `selection[ruleStart[s] ..< ruleStart[s + 1]]`: its own rules, then its ancestors',
+/// innermost first, so that `send` walks one list and never hashes.
 @usableFromInline
 final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     @usableFromInline let states: [State]
     let index: [State: Int]
     @usableFromInline let initialIndex: Int
     @usableFromInline let nodes: [StateNode<State, Event, Context>]
+    /// Every rule, state by state in document order, in the order written.
     @usableFromInline let rules: [TransitionRule<State, Event, Context>]
+    /// The rules `send` scans, state by state (see the type's note).
+    @usableFromInline let selection: [TransitionRule<State, Event, Context>]
     @usableFromInline let ruleStart: [Int]
     let events: [Event]
     /// The flat, reference-free form `send` runs on.
     @usableFromInline let table: DispatchTable<State, Event, Context>
+    /// What the statechart algorithm needs; `chart.isChart` is false for a flat machine.
+    @usableFromInline let chart: ChartTables
+    /// Reads an event's kind as an index among the kinds rules name (see ``PayloadEvent``).
+    @usableFromInline let kindReader: KindReader<Event>?
 
-    init(initial: State, declarations: [In<State, Event, Context>]) {
+    init(initial: State, declarations: [In<State, Event, Context>], microstepLimit: Int) {
+        var collected = DraftCollector<State, Event, Context>()
+        for declaration in declarations { collected.collect(declaration, parent: nil) }
+
         var states: [State] = []
         var index: [State: Int] = [:]
+        var nodes: [StateNode<State, Event, Context>] = []
+        func number(_ state: State, parent: Int) {
+            guard index[state] == nil, let draft = collected.drafts[state] else { return }
+            let slot = states.count
+            index[state] = slot
+            states.append(state)
+            var node = StateNode<State, Event, Context>()
+            node.isDeclared = true
+            node.parent = parent
+            node.isFinal = draft.isFinal
+            if let history = draft.history {
+                node.kind = .history
+                node.isDeepHistory = history.deep
+            }
+            nodes.append(node)
+            for child in draft.children { number(child, parent: slot) }
+            nodes[slot].end = states.count
+        }
+        for state in collected.topLevel { number(state, parent: -1) }
         func slot(_ state: State) -> Int {
             if let existing = index[state] { return existing }
             index[state] = states.count
             states.append(state)
+            var node = StateNode<State, Event, Context>()
+            node.end = states.count
+            nodes.append(node)
             return states.count - 1
         }
+        let initialIndex = slot(initial)
+
         var events: [Event] = []
         var seenEvents: Set<Event> = []
-        func mention(_ event: Event) {
-            if seenEvents.insert(event).inserted { events.append(event) }
-        }
-
-        let initialIndex = slot(initial)
-        var nodes: [StateNode<State, Event, Context>] = []
-        var rulesByState: [[TransitionRule<State, Event, Context>]] = []
-        func grow() {
-            while nodes.count < states.count {
-                nodes.append(StateNode())
-                rulesByState.append([])
-            }
-        }
-
-        for declaration in declarations {
-            let source = slot(declaration.state)
-            grow()
-            nodes[source].isDeclared = true
-            nodes[source].isFinal = nodes[source].isFinal || declaration.isFinal
-            for element in declaration.elements {
-                switch element.kind {
-                case .rule(let event, let target, let condition, let actions, let rejection):
-                    mention(event)
-                    var rule = TransitionRule(
-                        source: declaration.state, event: event, target: target, guard: condition,
-                        actions: actions, rejection: rejection)
-                    rule.targetIndex = target.map(slot) ?? source
-                    grow()
-                    rulesByState[source].append(rule)
-                case .timer(let delay, let target, let actions):
-                    var timer = TimedRule(source: declaration.state, delay: delay, target: target, actions: actions)
-                    timer.targetIndex = slot(target)
-                    grow()
-                    nodes[source].timers.append(timer)
-                case .entry(let action):
-                    nodes[source].entry.append(action)
-                case .exit(let action):
-                    nodes[source].exit.append(action)
-                case .effect(let effect):
-                    nodes[source].effects.append(effect)
+        var kinds: [KindKey] = []
+        var rules: [TransitionRule<State, Event, Context>] = []
+        for position in 0..<collected.drafts.count {
+            guard position < states.count, let draft = collected.drafts[states[position]] else { continue }
+            let source = position
+            for child in draft.children {
+                guard let childIndex = index[child] else { continue }
+                if nodes[childIndex].kind == .history {
+                    nodes[source].historyChildren.append(childIndex)
+                } else {
+                    nodes[source].children.append(childIndex)
                 }
             }
+            if let history = draft.history, let target = history.defaultTarget {
+                nodes[source].historyDefault = slot(target)
+            }
+            if !nodes[source].children.isEmpty && !nodes[source].isFinal {
+                nodes[source].kind = draft.isParallel ? .parallel : .compound
+            }
+            for element in draft.elements {
+                switch element.kind {
+                case .rule(let ruleDraft):
+                    var rule = TransitionRule(source: states[source], draft: ruleDraft)
+                    rule.sourceIndex = source
+                    rule.targetIndex = ruleDraft.target.map(slot) ?? source
+                    if case .event(let event) = ruleDraft.match, seenEvents.insert(event).inserted {
+                        events.append(event)
+                    }
+                    if let key = rule.kindKey {
+                        if let known = kinds.firstIndex(of: key) {
+                            rule.kindIndex = known
+                        } else {
+                            rule.kindIndex = kinds.count
+                            kinds.append(key)
+                        }
+                    }
+                    switch ruleDraft.match {
+                    case .event, .kind: nodes[source].eventRules.append(rules.count)
+                    case .eventless: nodes[source].eventlessRules.append(rules.count)
+                    case .done: nodes[source].doneRules.append(rules.count)
+                    }
+                    rules.append(rule)
+                case .timer(let timerDraft):
+                    var timer = TimedRule(source: states[source], draft: timerDraft)
+                    timer.sourceIndex = source
+                    timer.targetIndex = slot(timerDraft.target)
+                    nodes[source].timers.append(timer)
+                case .entry(let action): nodes[source].entry.append(action)
+                case .exit(let action): nodes[source].exit.append(action)
+                case .effect(let effect): nodes[source].effects.append(effect)
+                case .child, .history: break
+                }
+            }
+            if nodes[source].kind == .compound {
+                let explicit = draft.initial.flatMap { index[$0] }
+                let isDescendant = explicit.map { $0 > source && $0 < nodes[source].end } ?? false
+                nodes[source].initialTarget = isDescendant ? explicit ?? -1 : nodes[source].children[0]
+                nodes[source].hasInvalidInitial = draft.initial != nil && !isDescendant
+            }
         }
-        grow()
 
+        var selection: [TransitionRule<State, Event, Context>] = []
+        var original: [Int] = []
         var ruleStart: [Int] = [0]
-        for rules in rulesByState { ruleStart.append(ruleStart[ruleStart.count - 1] + rules.count) }
+        for state in nodes.indices {
+            var ancestor = state
+            while ancestor >= 0 {
+                selection += nodes[ancestor].eventRules.map { rules[$0] }
+                original += nodes[ancestor].eventRules
+                ancestor = nodes[ancestor].parent
+            }
+            ruleStart.append(selection.count)
+        }
 
         self.states = states
         self.index = index
         self.initialIndex = initialIndex
         self.nodes = nodes
-        self.rules = rulesByState.flatMap { $0 }
+        self.rules = rules
+        self.selection = selection
         self.ruleStart = ruleStart
         self.events = events
-        self.table = DispatchTable(states: states, nodes: nodes, rules: self.rules, ruleStart: ruleStart)
+        self.table = DispatchTable(
+            states: states, nodes: nodes, rules: selection, ruleStart: ruleStart, original: original,
+            allRules: rules)
+        self.kindReader = kinds.isEmpty ? nil : KindReader.make(Event.self, kinds: kinds.map(\.value))
+        self.chart = ChartTables(
+            nodes: nodes, rules: rules, initial: initialIndex, hasKinds: !kinds.isEmpty,
+            microstepLimit: microstepLimit)
     }
 
     deinit {
         table.free()
+    }
+}
+
+/// The declarations gathered by state, before numbering: a state declared twice gets the
+/// elements and children of both.
+struct DraftCollector<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable> {
+    struct Draft {
+        var isFinal = false
+        var isParallel = false
+        var initial: State?
+        var elements: [StateElement<State, Event, Context>] = []
+        var children: [State] = []
+        var history: (deep: Bool, defaultTarget: State?)?
+    }
+
+    var drafts: [State: Draft] = [:]
+    var topLevel: [State] = []
+
+    mutating func collect(_ declaration: In<State, Event, Context>, parent: State?) {
+        let state = declaration.state
+        var draft = drafts[state] ?? Draft()
+        if drafts[state] == nil {
+            if let parent { drafts[parent]?.children.append(state) } else { topLevel.append(state) }
+        }
+        draft.isFinal = draft.isFinal || declaration.isFinal
+        draft.isParallel = draft.isParallel || declaration.isParallel
+        if draft.initial == nil { draft.initial = declaration.initial }
+        drafts[state] = draft
+        for element in declaration.elements {
+            switch element.kind {
+            case .child(let child):
+                collect(child, parent: state)
+            case .history(let historyState, let deep, let defaultTarget):
+                if drafts[historyState] == nil {
+                    drafts[historyState] = Draft(history: (deep, defaultTarget))
+                    drafts[state]?.children.append(historyState)
+                }
+            default:
+                drafts[state]?.elements.append(element)
+            }
+        }
     }
 }

@@ -32,7 +32,13 @@ struct DispatchTable<State, Event, Context>: Sendable {
     @usableFromInline let states: FixedBuffer<State>
     @usableFromInline let isFinal: FixedBuffer<Bool>
     @usableFromInline let ruleStart: FixedBuffer<Int>
+    /// The event of each rule on an exact event; a rule on an event kind (see `ruleKindIndex`)
+    /// holds another rule's event and is never compared. Not optional, so that the flat walk
+    /// compares events directly.
     @usableFromInline let ruleEvent: FixedBuffer<Event>
+    @usableFromInline let ruleKindIndex: FixedBuffer<Int>
+    /// The index in `DefinitionStorage.rules` of each rule.
+    @usableFromInline let ruleOriginal: FixedBuffer<Int>
     /// 0: leaves the state, 1: internal, 2: refuses.
     @usableFromInline let ruleKind: FixedBuffer<UInt8>
     @usableFromInline let ruleTarget: FixedBuffer<Int>
@@ -42,21 +48,24 @@ struct DispatchTable<State, Event, Context>: Sendable {
     @usableFromInline let ruleGuard: FixedBuffer<Unmanaged<Box<GuardBody<Context, Event>>>>
     @usableFromInline let actionStart: FixedBuffer<Int>
     @usableFromInline let actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
+    /// The actions of `DefinitionStorage.rules[r]` are `ruleActions[ruleActionStart[r] ..<
+    /// ruleActionStart[r + 1]]`: what the statechart algorithm runs.
+    @usableFromInline let ruleActionStart: FixedBuffer<Int>
+    @usableFromInline let ruleActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
     @usableFromInline let entryStart: FixedBuffer<Int>
     @usableFromInline let exitStart: FixedBuffer<Int>
     @usableFromInline let stateActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
     /// Owns every box the unmanaged references above point to.
     let boxes: [any Sendable]
-    /// The timers of state `s` are `timerDelay[timerStart[s] ..< timerStart[s + 1]]`.
+    /// The timers of state `s` are numbered `timerStart[s] ..< timerStart[s + 1]`.
     @usableFromInline let timerStart: FixedBuffer<Int>
-    @usableFromInline let timerDelay: FixedBuffer<Duration>
     /// Whether state `s` has timers or effects, so that entering or leaving it needs the runtime.
     @usableFromInline let hasActivity: FixedBuffer<Bool>
     @usableFromInline let hasEffects: FixedBuffer<Bool>
 
     init(
         states: [State], nodes: [StateNode<State, Event, Context>], rules: [TransitionRule<State, Event, Context>],
-        ruleStart: [Int]
+        ruleStart: [Int], original: [Int], allRules: [TransitionRule<State, Event, Context>]
     ) where State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable {
         let isFinal = nodes.map(\.isFinal)
         let entry = nodes.map(\.entry)
@@ -64,8 +73,14 @@ struct DispatchTable<State, Event, Context>: Sendable {
         self.states = FixedBuffer(states)
         self.isFinal = FixedBuffer(isFinal)
         self.ruleStart = FixedBuffer(ruleStart)
-        self.ruleEvent = FixedBuffer(rules.map(\.event))
-        self.ruleKind = FixedBuffer(rules.map(\.kind))
+        if let filler = rules.lazy.compactMap(\.event).first {
+            self.ruleEvent = FixedBuffer(rules.map { $0.event ?? filler })
+        } else {
+            self.ruleEvent = FixedBuffer([])
+        }
+        self.ruleKindIndex = FixedBuffer(rules.map(\.kindIndex))
+        self.ruleOriginal = FixedBuffer(original)
+        self.ruleKind = FixedBuffer(rules.map(\.step))
         self.ruleTarget = FixedBuffer(rules.map(\.targetIndex))
         self.ruleRejection = FixedBuffer(rules.map { $0.rejection ?? "" })
         var boxes: [any Sendable] = []
@@ -78,11 +93,12 @@ struct DispatchTable<State, Event, Context>: Sendable {
         self.ruleGuard = FixedBuffer(rules.map { box($0.guard?.body ?? .always) })
         self.actionStart = FixedBuffer(Self.starts(rules.map(\.actions.count)))
         self.actions = FixedBuffer(rules.flatMap { $0.actions.map { box($0.body) } })
+        self.ruleActionStart = FixedBuffer(Self.starts(allRules.map(\.actions.count)))
+        self.ruleActions = FixedBuffer(allRules.flatMap { $0.actions.map { box($0.body) } })
         self.entryStart = FixedBuffer(Self.starts(entry.map(\.count)))
         self.exitStart = FixedBuffer(Self.starts(exit.map(\.count)).map { $0 + entry.joined().count })
         self.stateActions = FixedBuffer((entry.joined().map(\.body) + exit.joined().map(\.body)).map { box($0) })
         self.timerStart = FixedBuffer(Self.starts(nodes.map(\.timers.count)))
-        self.timerDelay = FixedBuffer(nodes.flatMap { $0.timers.map(\.delay) })
         self.hasActivity = FixedBuffer(nodes.map { !$0.timers.isEmpty || !$0.effects.isEmpty })
         self.hasEffects = FixedBuffer(nodes.map { !$0.effects.isEmpty })
         self.boxes = boxes
@@ -99,6 +115,8 @@ struct DispatchTable<State, Event, Context>: Sendable {
         isFinal.free()
         ruleStart.free()
         ruleEvent.free()
+        ruleKindIndex.free()
+        ruleOriginal.free()
         ruleKind.free()
         ruleTarget.free()
         ruleRejection.free()
@@ -106,11 +124,12 @@ struct DispatchTable<State, Event, Context>: Sendable {
         ruleGuard.free()
         actionStart.free()
         actions.free()
+        ruleActionStart.free()
+        ruleActions.free()
         entryStart.free()
         exitStart.free()
         stateActions.free()
         timerStart.free()
-        timerDelay.free()
         hasActivity.free()
         hasEffects.free()
     }

@@ -26,18 +26,52 @@ public struct StateMachineDefinition<State: Hashable & Sendable, Event: Hashable
     /// Creates a definition that starts in `initial`, with the states the builder declares.
     ///
     /// A state named only as a target is still given a place, so that the machine can run, but
-    /// ``validate()`` reports it as undeclared.
+    /// ``validate()`` reports it as undeclared. `microstepLimit` bounds the eventless and raised
+    /// steps one event may cause: past it, the event ends with
+    /// ``Refusal/Reason/endlessLoop(_:)`` instead of hanging.
     public init(
-        initial: State,
+        initial: State, microstepLimit: Int = 1_000,
         @DefinitionBuilder<State, Event, Context> states: () -> [In<State, Event, Context>]
     ) {
-        storage = DefinitionStorage(initial: initial, declarations: states())
+        storage = DefinitionStorage(
+            initial: initial, declarations: states(), microstepLimit: Swift.max(1, microstepLimit))
+    }
+
+    /// The bound on eventless and raised steps per event.
+    public var microstepLimit: Int { storage.chart.microstepLimit }
+
+    /// Whether the definition uses statechart features (nesting, regions, history, eventless or
+    /// done transitions, raised events, rules on event kinds); a flat one runs as a table walk.
+    public var isStatechart: Bool { storage.chart.isChart }
+
+    /// The state `state` is nested in, or `nil` at the top level.
+    public func parent(of state: State) -> State? {
+        guard let index = storage.index[state], storage.nodes[index].parent >= 0 else { return nil }
+        return storage.states[storage.nodes[index].parent]
+    }
+
+    /// The states nested directly in `state` (the regions of a parallel state), in document order.
+    public func children(of state: State) -> [State] {
+        guard let index = storage.index[state] else { return [] }
+        return storage.nodes[index].children.map { storage.states[$0] }
+    }
+
+    /// Whether `state` is a parallel state.
+    public func isParallel(_ state: State) -> Bool { node(state)?.kind == .parallel }
+
+    /// Whether `state` is a history state.
+    public func isHistory(_ state: State) -> Bool { node(state)?.kind == .history }
+
+    /// The eventless transitions (``Always``) and done transitions (``OnDone``) are in ``rules``
+    /// too; these are the rules of `state` itself, in the order written.
+    public func rules(of state: State) -> [TransitionRule<State, Event, Context>] {
+        storage.rules.filter { $0.source == state }
     }
 
     /// The state a new machine is in.
     public var initialState: State { storage.states[storage.initialIndex] }
 
-    /// Every state, declared or only named as a target, in order of first mention.
+    /// Every state, declared (depth first, in document order) or only named as a target.
     public var states: [State] { storage.states }
 
     /// The states declared with ``In``.
@@ -50,7 +84,7 @@ public struct StateMachineDefinition<State: Hashable & Sendable, Event: Hashable
         storage.states.indices.filter { storage.nodes[$0].isFinal }.map { storage.states[$0] }
     }
 
-    /// Every event a transition or refusal mentions, in order of first mention.
+    /// Every event a transition or refusal names exactly, in order of first mention.
     public var events: [Event] { storage.events }
 
     /// Every transition and refusal, state by state, in the order written.

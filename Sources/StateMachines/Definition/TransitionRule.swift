@@ -1,4 +1,4 @@
-/// One transition of a definition: in `source`, on `event` (when `guard` holds), run `actions`
+/// One transition of a definition: in `source`, on `trigger` (when `guard` holds), run `actions`
 /// and go to `target`.
 ///
 /// A rule without a target is *internal*: the state's exit and entry actions do not run and its
@@ -6,10 +6,10 @@
 /// exit and entry run again and timers restart. A rule with a `rejection` refuses the event with
 /// that reason.
 public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
-    /// The state the rule leaves.
+    /// The state that declares the rule; in a nested state, it also applies to every descendant.
     public let source: State
-    /// The event that triggers the rule.
-    public let event: Event
+    /// What triggers the rule: an event, any event of a kind, nothing (eventless), or completion.
+    public let trigger: RuleTrigger<Event>
     /// The state the rule enters, or `nil` for an internal transition.
     public let target: State?
     /// The condition the rule needs, if any.
@@ -18,25 +18,40 @@ public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Senda
     public let actions: [Action<Context, Event>]
     /// The reason given when the rule refuses its event; `nil` for a rule that transitions.
     public let rejection: String?
+    /// Whether a transition to a descendant of the (compound) source keeps the source active
+    /// (SCXML's `type="internal"`).
+    public let keepsSource: Bool
 
-    @usableFromInline
-    var targetIndex: Int = -1
-
+    @usableFromInline var sourceIndex: Int = -1
+    @usableFromInline var targetIndex: Int = -1
+    /// Where a kind rule's kind is among the definition's kinds; -1 for a rule on an exact event.
+    @usableFromInline var kindIndex: Int = -1
     /// 0: leaves the state, 1: internal, 2: refuses.
-    @usableFromInline
-    var kind: UInt8 = 0
+    @usableFromInline var step: UInt8 = 0
+    var kindKey: KindKey?
 
-    init(
-        source: State, event: Event, target: State?, guard: Guard<Context, Event>?,
-        actions: [Action<Context, Event>], rejection: String?
-    ) {
+    init(source: State, draft: RuleDraft<State, Event, Context>) {
         self.source = source
-        self.event = event
-        self.target = target
-        self.guard = `guard`
-        self.actions = actions
-        self.rejection = rejection
-        self.kind = rejection != nil ? 2 : (target == nil ? 1 : 0)
+        switch draft.match {
+        case .event(let event): self.trigger = .event(event)
+        case .kind(let key, let label):
+            self.trigger = .kind(label)
+            self.kindKey = key
+        case .eventless: self.trigger = .eventless
+        case .done: self.trigger = .done
+        }
+        self.target = draft.target
+        self.guard = draft.guard
+        self.actions = draft.actions
+        self.rejection = draft.rejection
+        self.keepsSource = draft.keepsSource
+        self.step = draft.rejection != nil ? 2 : (draft.target == nil ? 1 : 0)
+    }
+
+    /// The event the rule is written for, when it is written for one exact event.
+    public var event: Event? {
+        if case .event(let event) = trigger { return event }
+        return nil
     }
 
     /// Whether the rule keeps the machine in its state without exit and entry.
@@ -50,13 +65,29 @@ public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Senda
 public struct TimedRule<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     /// The state the rule leaves.
     public let source: State
-    /// How long the state must be occupied.
-    public let delay: Duration
+    /// How long the state must be occupied: fixed, or computed from the context on entry.
+    public let delay: TimerDelay<Context>
     /// The state the rule enters.
     public let target: State
+    /// The condition checked when the timer comes due, if any.
+    public let `guard`: Guard<Context, Event>?
     /// The actions run while the rule is taken.
     public let actions: [Action<Context, Event>]
 
-    @usableFromInline
-    var targetIndex: Int = -1
+    @usableFromInline var sourceIndex: Int = -1
+    @usableFromInline var targetIndex: Int = -1
+
+    init(source: State, draft: TimerDraft<State, Event, Context>) {
+        self.source = source
+        self.delay = draft.delay
+        self.target = draft.target
+        self.guard = draft.guard
+        self.actions = draft.actions
+    }
+
+    /// The delay when it is fixed; `nil` when it is computed from the context.
+    public var fixedDelay: Duration? {
+        if case .fixed(let delay) = delay { return delay }
+        return nil
+    }
 }

@@ -10,6 +10,14 @@ public struct Refusal<State: Hashable & Sendable, Event: Hashable & Sendable>: E
         case rejected(String)
         /// The machine is in a final state and takes no more events.
         case finalState
+        /// Eventless transitions and raised events did not settle within this many steps: an
+        /// endless loop, cut short (see ``StateMachineDefinition/microstepLimit``).
+        case endlessLoop(Int)
+        /// The runtime was stopped and takes no more events.
+        case stopped
+        /// A guard or action sent this event to its own runtime while the runtime was running it;
+        /// raise the event instead (see ``Action/raise(_:)``), or send it from an effect or observer.
+        case reentrant
     }
 
     /// The state the machine was, and still is, in.
@@ -36,6 +44,11 @@ extension Refusal: CustomStringConvertible {
             "event '\(event)' in state '\(state)' refused by guard \(guards.map { "'\($0)'" }.joined(separator: ", "))"
         case .rejected(let message): message
         case .finalState: "state '\(state)' is final: event '\(event)' ignored"
+        case .endlessLoop(let steps):
+            "event '\(event)' in state '\(state)': eventless transitions and raised events did not settle after \(steps) steps (an endless loop, cut short)"
+        case .stopped: "the runtime is stopped: event '\(event)' ignored"
+        case .reentrant:
+            "event '\(event)' was sent to the runtime by its own guard or action while it was running one; raise it with Action.raise instead, or send it from an effect or observer"
         }
     }
 }

@@ -1,50 +1,111 @@
-/// A machine's state and context, to save and restore (`Codable` when both are).
-public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Sendable {
-    /// The state the machine was in.
-    public var state: State
-    /// The machine's context.
-    public var context: Context
-
-    /// Creates a snapshot.
-    public init(state: State, context: Context) {
-        self.state = state
-        self.context = context
-    }
-}
-
-extension MachineSnapshot: Codable where State: Codable, Context: Codable {}
-extension MachineSnapshot: Equatable where Context: Equatable {}
-
-/// An error from restoring a machine.
-public enum StateMachineError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The snapshot names a state that the definition does not have.
-    case unknownState(String)
-
-    public var description: String {
-        switch self {
-        case .unknownState(let state): "the snapshot's state '\(state)' is not a state of this definition"
-        }
-    }
-}
-
 extension StateMachine {
-    /// The current state and context.
+    /// The configuration, history and context (no timers: a value machine has no clock).
     public var snapshot: MachineSnapshot<State, Context> {
-        MachineSnapshot(state: state, context: context)
+        guard storage.chart.isChart else { return MachineSnapshot(state: state, context: context) }
+        var history: [HistoryRecord<State>] = []
+        for index in storage.chart.shape.historyChildren.joined() {
+            if let remembered = run.remembered(index) {
+                history.append(
+                    HistoryRecord(history: storage.states[index], states: remembered.indices.map { storage.states[$0] })
+                )
+            }
+        }
+        return MachineSnapshot(
+            state: state, configuration: configuration, history: history, timers: nil, context: context)
     }
 
-    /// Puts the machine in the snapshot's state with its context, without running entry
-    /// actions (the state was entered before the snapshot was taken). Timers are re-armed for
-    /// their full delay.
+    /// Every active state in document order: ancestors before descendants, regions in order.
+    /// For a flat machine, the current state alone.
+    public var configuration: [State] {
+        guard storage.chart.isChart else { return [state] }
+        return run.active.indices.map { storage.states[$0] }
+    }
+
+    /// Whether `state` is active (SCXML's `In(state)`): the current state or, in a statechart,
+    /// any active state or ancestor.
+    public func isIn(_ state: State) -> Bool {
+        guard let index = storage.index[state] else { return false }
+        return storage.chart.isChart ? run.active.contains(index) : index == stateIndex
+    }
+
+    /// Puts the machine in the snapshot's configuration, history and context, without running
+    /// entry actions (the states were entered before the snapshot was taken).
     ///
-    /// - Throws: ``StateMachineError/unknownState(_:)`` when the definition has no such state;
-    ///   the machine is then unchanged.
+    /// - Throws: ``StateMachineError/unknownStates(_:)`` naming every state the definition does
+    ///   not have, ``StateMachineError/invalidConfiguration(_:)``, or
+    ///   ``StateMachineError/unsupportedVersion(_:)``; the machine is then unchanged.
     public mutating func restore(_ snapshot: MachineSnapshot<State, Context>) throws(StateMachineError) {
-        guard let index = storage.index[snapshot.state] else {
-            throw .unknownState("\(snapshot.state)")
+        guard snapshot.version <= MachineSnapshot<State, Context>.currentVersion else {
+            throw .unsupportedVersion(snapshot.version)
         }
-        stateIndex = index
-        context = snapshot.context
+        var named = [snapshot.state] + snapshot.configuration
+        for record in snapshot.history { named += [record.history] + record.states }
+        named += (snapshot.timers ?? []).map(\.state)
+        var unknown: [String] = []
+        for state in named where storage.index[state] == nil {
+            let name = "\(state)"
+            if !unknown.contains(name) { unknown.append(name) }
+        }
+        guard unknown.isEmpty, let leaf = storage.index[snapshot.state] else { throw .unknownStates(unknown) }
+        guard storage.chart.isChart else {
+            stateIndex = leaf
+            context = snapshot.context
+            epoch &+= 1
+            return
+        }
+        let shape = storage.chart.shape
+        var active = StateSet(count: shape.count)
+        if snapshot.configuration.isEmpty {
+            active = shape.entrySet(targets: [leaf], domain: -1, history: { _ in nil })
+        } else {
+            for state in snapshot.configuration {
+                var index = storage.index[state] ?? -1
+                while index >= 0 {
+                    active.insert(index)
+                    index = shape.parent[index]
+                }
+            }
+        }
+        if let problem = problem(with: active) { throw .invalidConfiguration(problem) }
+        var run = ChartRun<Event>(chart: storage.chart)
+        for record in snapshot.history {
+            guard let index = storage.index[record.history], shape.kind[index] == .history else {
+                throw .invalidConfiguration("'\(record.history)' is not a history state")
+            }
+            var remembered = StateSet(count: shape.count)
+            for state in record.states { remembered.insert(storage.index[state] ?? 0) }
+            run.history[index] = remembered
+            run.hasHistory[index] = true
+        }
         epoch &+= 1
+        run.active = active
+        active.forEachAscending { run.stamps[$0] = epoch }
+        run.isDone = active.indices.contains { shape.parent[$0] < 0 && shape.isFinal[$0] }
+        self.run = run
+        self.context = snapshot.context
+        stateIndex = active.intersection(shape.atomic).first ?? leaf
+    }
+
+    /// Why `active` cannot be a configuration: a compound state without exactly one active
+    /// child, a parallel state with a region inactive, or not exactly one top-level state.
+    private func problem(with active: StateSet) -> String? {
+        let shape = storage.chart.shape
+        let topLevel = active.indices.filter { shape.parent[$0] < 0 }
+        if topLevel.count != 1 {
+            return "\(topLevel.count) top-level states are active: \(topLevel.map { "'\(storage.states[$0])'" })"
+        }
+        for index in active.indices {
+            let children = shape.children[index].filter(active.contains)
+            switch shape.kind[index] {
+            case .compound where children.count != 1:
+                return "compound state '\(storage.states[index])' has \(children.count) active children"
+            case .parallel where children.count != shape.children[index].count:
+                return "parallel state '\(storage.states[index])' has a region inactive"
+            case .history:
+                return "history state '\(storage.states[index])' cannot be active"
+            default: continue
+            }
+        }
+        return nil
     }
 }

@@ -25,11 +25,23 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// The user's data the actions read and write.
     public var context: Context
 
-    /// Creates a machine in the definition's initial state and runs that state's entry actions.
+    /// What a statechart keeps besides its first leaf: the whole configuration, history, entry
+    /// stamps and the internal queue. Empty for a flat machine.
+    @usableFromInline
+    var run: ChartRun<Event>
+
+    /// Creates a machine in the definition's initial state and runs that state's entry actions
+    /// (for a statechart: enters the initial configuration, then takes the eventless transitions
+    /// and raised events that follow).
     public init(_ definition: StateMachineDefinition<State, Event, Context>, context: Context) {
         self.storage = definition.storage
         self.stateIndex = definition.storage.initialIndex
         self.context = context
+        self.run = ChartRun(chart: definition.storage.chart)
+        if storage.chart.isChart {
+            startChart()
+            return
+        }
         runActions(
             from: storage.table.entryStart[stateIndex], to: storage.table.entryStart[stateIndex + 1], event: nil,
             stateActions: true)
@@ -42,19 +54,26 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @inlinable
     public var state: State { storage.table.states[stateIndex] }
 
-    /// Whether the machine is in a final state.
+    /// Whether the machine is in a final state (for a statechart: a top-level final state).
     @inlinable
-    public var isFinished: Bool { storage.table.isFinal[stateIndex] }
+    public var isFinished: Bool { storage.chart.isChart ? run.isDone : storage.table.isFinal[stateIndex] }
 
     /// Sends `event`: takes the first transition for it whose guard holds, running exit
     /// actions, the transition's actions and entry actions, in that order.
     ///
-    /// - Returns: the transition taken, or a refusal that says why there was none.
+    /// In a statechart, every active leaf offers the event to itself and then to its ancestors
+    /// (the innermost matching rule wins); the transitions selected in each parallel region are
+    /// taken together, conflicts resolved as SCXML resolves them; states are exited innermost
+    /// first and entered outermost first. Then eventless transitions and raised events are taken
+    /// until the configuration is stable (run to completion).
+    ///
+    /// - Returns: the first transition taken, or a refusal that says why there was none.
     /// - Complexity: O(*r*), where *r* is the number of rules of the current state. No
     ///   allocation and no reference counting, unless an action or guard does its own.
     @inlinable
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
+        if storage.chart.isChart { return sendChart(event, onTransition: nil) }
         let source = stateIndex
         if storage.table.isFinal[source] {
             return .refused(Refusal(state: storage.table.states[source], event: event, reason: .finalState))
@@ -119,6 +138,24 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         }
     }
 
+    /// Sends `event` and calls `onTransition` with every transition it causes, in order: those
+    /// of the event itself (one per region), then eventless, raised and done steps.
+    ///
+    /// ```swift
+    /// machine.send(.start) { print($0) }   // idle → busy on start, busy → checking on always
+    /// ```
+    @discardableResult
+    public mutating func send(
+        _ event: Event, onTransition: (Transition<State, Event>) -> Void
+    ) -> Outcome<State, Event> {
+        if storage.chart.isChart {
+            return withoutActuallyEscaping(onTransition) { sendChart(event, onTransition: $0) }
+        }
+        let outcome = send(event)
+        if let transition = outcome.transition { onTransition(transition) }
+        return outcome
+    }
+
     /// Leaves the current state for `target` by a timer: exit actions, `actions`, entry actions.
     mutating func enter(_ target: Int, actions: [Action<Context, Event>]) {
         runActions(
@@ -142,7 +179,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         guard guardsFailed else {
             return Refusal(state: storage.states[source], event: event, reason: .noTransition)
         }
-        let names = storage.rules[storage.ruleStart[source]..<storage.ruleStart[source + 1]]
+        let names = storage.selection[storage.ruleStart[source]..<storage.ruleStart[source + 1]]
             .filter { $0.event == event }
             .compactMap { $0.guard?.name }
         return Refusal(state: storage.states[source], event: event, reason: .guardFailed(names))

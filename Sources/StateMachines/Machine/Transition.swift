@@ -1,7 +1,16 @@
-/// What made a machine move: an event, or a timed transition that came due.
+/// What made a machine move: an event, a timed transition that came due, an event raised by
+/// an action, an eventless transition, or a state's completion.
 public enum Trigger<Event: Hashable & Sendable>: Hashable, Sendable {
+    /// An event sent from outside.
     case event(Event)
+    /// A timer that came due after this delay.
     case timer(Duration)
+    /// An event an action raised (see ``Action/raise(_:)``).
+    case raised(Event)
+    /// An eventless transition (see ``Always``).
+    case eventless
+    /// The transition's source is done (see ``OnDone``): SCXML's `done.state.ID`.
+    case done
 }
 
 /// A transition a machine took: from which state, to which, and on what.
@@ -31,6 +40,9 @@ extension Transition: CustomStringConvertible {
         switch trigger {
         case .event(let event): cause = "\(event)"
         case .timer(let delay): cause = "after \(delay.label)"
+        case .raised(let event): cause = "raised \(event)"
+        case .eventless: cause = "always"
+        case .done: cause = "done.state.\(source)"
         }
         return isInternal ? "\(source) on \(cause) (internal)" : "\(source) → \(target) on \(cause)"
     }

@@ -1,69 +1,124 @@
 import BehaviorKitSync
+import Synchronization
 
 // Timers and effects: armed on entry to a state, dropped on exit. Every method here but the
 // driver's is called with the lock held.
 
 extension StateMachineRuntime {
-    /// Drops the old state's timers and effects and arms the current state's.
+    /// Runs `body` under the lock, or directly on the thread whose step holds it already.
+    func locked<Value>(_ body: () -> Value) -> Value {
+        if owner.load(ordering: .relaxed) == currentThreadIdentity() { return body() }
+        return lock.withLock(body)
+    }
+
+    /// Drops the old state's timers and effects and arms the current state's (flat machines).
     @inlinable
     func rearm() {
         disarm()
-        armCurrentState()
+        armActiveStates(restoring: nil)
     }
 
     @inlinable
     func disarm() {
         core.pointee.armed.removeAll(keepingCapacity: true)
-        for task in core.pointee.effects { task.cancel() }
+        core.pointee.armedEntries.removeAll(keepingCapacity: true)
+        for effect in core.pointee.effects { effect.task.cancel() }
         core.pointee.effects.removeAll(keepingCapacity: true)
-        core.pointee.runningEffects = 0
     }
 
-    /// Arms the current state's timers and starts its effects.
+    /// Drops the timers and effects of the state entries that are over, and arms those of the
+    /// entries that are new (statecharts).
+    @inlinable
+    func rearmChart() {
+        let machine = core.pointee.machine
+        if core.pointee.isStopped || machine.isFinished {
+            disarm()
+            return
+        }
+        core.pointee.armed.removeAll { !machine.isCurrentEntry($0.timer.stateIndex, stamp: $0.timer.epoch) }
+        for effect in core.pointee.effects where !machine.isCurrentEntry(effect.state, stamp: effect.stamp) {
+            effect.task.cancel()
+        }
+        core.pointee.effects.removeAll { !machine.isCurrentEntry($0.state, stamp: $0.stamp) }
+        core.pointee.armedEntries.removeAll { !machine.isCurrentEntry($0.state, stamp: $0.stamp) }
+        armActiveStates(restoring: nil)
+    }
+
+    /// Arms the timers and starts the effects of every active state entry not armed yet. With
+    /// `restoring`, a state's timers are armed for the remaining times it gives (a timer it
+    /// leaves out is not armed).
     ///
     /// Timers cost no task of their own: one driver task sleeps until the earliest deadline. A
     /// timer dropped on exit is simply removed from `armed`; the driver, when it wakes, finds
     /// nothing due and sleeps again or ends. A new driver starts only when none runs or the new
     /// deadline is earlier than the one it sleeps for.
     @inlinable
-    func armCurrentState() {
-        guard !core.pointee.isStopped else { return }
-        let state = core.pointee.machine.stateIndex
-        guard activity[state] else { return }
-        let epoch = core.pointee.machine.entryCount
-        let start = clock.now
+    func armActiveStates(restoring: [PendingTimer<State>]?) {
+        guard !core.pointee.isStopped, !core.pointee.machine.isFinished else { return }
         var earliest: C.Instant?
-        let first = core.pointee.machine.storage.table.timerStart[state]
-        for index in first..<core.pointee.machine.storage.table.timerStart[state + 1] {
-            let timer = ArmedTimer(
-                delay: core.pointee.machine.storage.table.timerDelay[index], stateIndex: state,
-                timerIndex: index - first, epoch: epoch)
-            let deadline = start.advanced(by: timer.delay)
-            core.pointee.armed.append((deadline, timer))
-            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        if isChart {
+            var entries: [Int] = []
+            let machine = core.pointee.machine
+            machine.run.active.forEachAscending { state in
+                if activity[state]
+                    && !core.pointee.armedEntries.contains(where: {
+                        $0.state == state && $0.stamp == machine.run.stamps[state]
+                    })
+                {
+                    entries.append(state)
+                }
+            }
+            guard !entries.isEmpty else { return }
+            let start = clock.now
+            for state in entries { arm(state, start: start, restoring: restoring, earliest: &earliest) }
+        } else {
+            let state = core.pointee.machine.stateIndex
+            guard activity[state] else { return }
+            arm(state, start: clock.now, restoring: restoring, earliest: &earliest)
         }
         if let earliest, core.pointee.timerDriver == nil || core.pointee.driverDeadline.map({ earliest < $0 }) ?? true {
             core.pointee.timerDriver?.cancel()
             startTimerDriver(until: earliest)
         }
-        if core.pointee.machine.storage.table.hasEffects[state] { startEffects() }
+    }
+
+    /// Arms the timers of the current entry into `state` from `start` and starts its effects.
+    @inlinable
+    func arm(_ state: Int, start: C.Instant, restoring: [PendingTimer<State>]?, earliest: inout C.Instant?) {
+        let stamp = core.pointee.machine.entryStamp(of: state)
+        core.pointee.armedEntries.append((state, stamp))
+        let timers = core.pointee.machine.storage.nodes[state].timers
+        for index in timers.indices {
+            var delay = timers[index].delay.resolve(core.pointee.machine.context)
+            if let restoring {
+                let name = core.pointee.machine.storage.states[state]
+                guard let pending = restoring.first(where: { $0.index == index && $0.state == name }) else { continue }
+                delay = pending.remaining
+            }
+            let deadline = start.advanced(by: Swift.max(delay, .zero))
+            core.pointee.armed.append(
+                (deadline, ArmedTimer(delay: delay, stateIndex: state, timerIndex: index, epoch: stamp)))
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        if core.pointee.machine.storage.table.hasEffects[state] { startEffects(of: state, stamp: stamp) }
     }
 
     @usableFromInline
-    func startEffects() {
-        let machine = core.pointee.machine
-        let effects = machine.storage.nodes[machine.stateIndex].effects
-        guard !effects.isEmpty else { return }
-        let entry = machine.entryCount
-        let context = machine.context
-        let sender = EventSender<Event> { [weak self] event in self?.send(event) }
+    func startEffects(of state: Int, stamp: UInt64) {
+        let effects = core.pointee.machine.storage.nodes[state].effects
+        let context = core.pointee.machine.context
+        let sender = EventSender<Event> { [weak self] event in self?.send(event, fromEntry: state, stamp: stamp) }
         for effect in effects {
-            core.pointee.runningEffects += 1
+            core.pointee.nextID += 1
+            let id = core.pointee.nextID
             core.pointee.effects.append(
-                Task { [weak self] in
-                    await effect.body(context, sender)
-                    self?.effectFinished(entry: entry)
-                })
+                (
+                    id, state, stamp,
+                    Task { [weak self] in
+                        await effect.body(context, sender)
+                        self?.effectFinished(id: id)
+                    }
+                ))
         }
     }
 
@@ -93,6 +148,7 @@ extension StateMachineRuntime {
             lock.unlock()
             return nil
         }
+        owner.store(currentThreadIdentity(), ordering: .relaxed)
         let now = clock.now
         let listening = core.pointee.listeners > 0
         var fired = 0
@@ -100,11 +156,14 @@ extension StateMachineRuntime {
         while fired < 1_000, let index = earliestDueTimer(at: now) {
             let timer = core.pointee.armed.remove(at: index).timer
             fired += 1
-            if let transition = core.pointee.machine.fire(timer) {
-                rearm()
-                if listening { core.pointee.pending.append(transition) }
+            let core = self.core
+            let transition = core.pointee.machine.fire(
+                timer, onTransition: listening ? { core.pointee.pending.append(.transition($0)) } : nil)
+            if transition != nil {
+                if isChart { rearmChart() } else { rearm() }
             }
         }
+        owner.store(0, ordering: .relaxed)
         let next = core.pointee.armed.map(\.deadline).min()
         core.pointee.driverDeadline = next
         if next == nil { core.pointee.timerDriver = nil }
@@ -126,11 +185,9 @@ extension StateMachineRuntime {
         return best
     }
 
-    @usableFromInline
-    func effectFinished(entry: UInt64) {
+    func effectFinished(id: UInt64) {
         let waiters = lock.withLock { () -> [CheckedContinuation<Void, Never>] in
-            guard entry == core.pointee.machine.entryCount else { return [] }
-            core.pointee.runningEffects -= 1
+            core.pointee.effects.removeAll { $0.id == id }
             return core.pointee.takeIdleWaitersIfIdle()
         }
         for waiter in waiters { waiter.resume() }

@@ -1,4 +1,5 @@
 public import BehaviorKitSync
+import Synchronization
 
 /// Cancels an observation when you call ``cancel()``.
 public struct ObservationToken: Sendable {
@@ -9,11 +10,12 @@ public struct ObservationToken: Sendable {
 }
 
 extension StateMachineRuntime {
-    /// Calls `observer` after every transition, in order, outside the runtime's lock (so it
-    /// may send events; those are delivered after the current one).
+    /// Calls `observer` after every transition (in a statechart, every microstep: each region's
+    /// transition, then eventless, raised and done steps), in order, outside the runtime's lock
+    /// (so it may send events; those are delivered after the current one).
     @discardableResult
     public func observe(_ observer: @escaping Observer) -> ObservationToken {
-        let id = lock.withLock { () -> UInt64 in
+        let id = locked { () -> UInt64 in
             core.pointee.nextID += 1
             core.pointee.observers.append((core.pointee.nextID, observer))
             core.pointee.listeners += 1
@@ -21,7 +23,7 @@ extension StateMachineRuntime {
         }
         return ObservationToken { [weak self] in
             guard let self else { return }
-            self.lock.withLock {
+            self.locked {
                 let before = self.core.pointee.observers.count
                 self.core.pointee.observers.removeAll { $0.id == id }
                 self.core.pointee.listeners -= before - self.core.pointee.observers.count
@@ -29,13 +31,39 @@ extension StateMachineRuntime {
         }
     }
 
+    /// Calls `observer` with every refused event (no transition, failed guards, `Refuse`, a final
+    /// state, a stopped runtime, an endless loop cut short, a re-entrant send), in order with the
+    /// transitions, outside the runtime's lock.
+    ///
+    /// ```swift
+    /// runtime.observeRefusals { refusal in log.warning("\(refusal)") }
+    /// ```
+    @discardableResult
+    public func observeRefusals(_ observer: @escaping @Sendable (Refusal<State, Event>) -> Void) -> ObservationToken {
+        let id = locked { () -> UInt64 in
+            core.pointee.nextID += 1
+            core.pointee.refusalObservers.append((core.pointee.nextID, observer))
+            core.pointee.refusalListeners += 1
+            return core.pointee.nextID
+        }
+        return ObservationToken { [weak self] in
+            guard let self else { return }
+            self.locked {
+                let before = self.core.pointee.refusalObservers.count
+                self.core.pointee.refusalObservers.removeAll { $0.id == id }
+                self.core.pointee.refusalListeners -= before - self.core.pointee.refusalObservers.count
+            }
+        }
+    }
+
     /// Every transition from now on, as an asynchronous sequence. The stream ends when the
-    /// runtime stops; it keeps the newest `bufferLimit` transitions a slow reader has not taken.
+    /// runtime stops or the machine reaches a top-level final state; it keeps the newest
+    /// `bufferLimit` transitions a slow reader has not taken.
     public func transitions(bufferLimit: Int = 1024) -> AsyncStream<Transition<State, Event>> {
         let (stream, continuation) = AsyncStream.makeStream(
             of: Transition<State, Event>.self, bufferingPolicy: .bufferingNewest(bufferLimit))
-        let id = lock.withLock { () -> UInt64? in
-            if core.pointee.isStopped { return nil }
+        let id = locked { () -> UInt64? in
+            if core.pointee.isStopped || core.pointee.machine.isFinished { return nil }
             core.pointee.nextID += 1
             core.pointee.streams.append((core.pointee.nextID, continuation))
             core.pointee.listeners += 1
@@ -47,7 +75,7 @@ extension StateMachineRuntime {
         }
         continuation.onTermination = { [weak self] _ in
             guard let self else { return }
-            self.lock.withLock {
+            self.locked {
                 let before = self.core.pointee.streams.count
                 self.core.pointee.streams.removeAll { $0.id == id }
                 self.core.pointee.listeners -= before - self.core.pointee.streams.count
@@ -66,24 +94,38 @@ extension StateMachineRuntime {
         for stream in streams { stream.continuation.yield(transition) }
     }
 
-    /// Delivers pending transitions in order, outside the lock, until none are left; then gives
-    /// up the delivering role. Only the thread that holds that role calls it, so observers see
-    /// transitions in the order they happened, and an observer that sends does not deadlock.
+    /// Delivers pending notices in order, outside the lock, until none are left; then gives up
+    /// the delivering role, finishing the streams if the machine is done. Only the thread that
+    /// holds that role calls it, so observers see notices in the order they happened, and an
+    /// observer that sends does not deadlock.
     @inlinable
     func deliverPending() {
-        var batch: [Transition<State, Event>] = []
+        var batch: [RuntimeNotice<State, Event>] = []
         while true {
             lock.lock()
             if core.pointee.pending.isEmpty {
                 core.pointee.delivering = false
+                var finished: [AsyncStream<Transition<State, Event>>.Continuation] = []
+                if !core.pointee.streams.isEmpty && core.pointee.machine.isFinished {
+                    finished = core.pointee.streams.map(\.continuation)
+                    core.pointee.listeners -= core.pointee.streams.count
+                    core.pointee.streams.removeAll()
+                }
                 lock.unlock()
+                for continuation in finished { continuation.finish() }
                 return
             }
             swap(&batch, &core.pointee.pending)
             let observers = core.pointee.observers
+            let refusalObservers = core.pointee.refusalObservers
             let streams = core.pointee.streams
             lock.unlock()
-            for transition in batch { notify(transition, observers: observers, streams: streams) }
+            for notice in batch {
+                switch notice {
+                case .transition(let transition): notify(transition, observers: observers, streams: streams)
+                case .refusal(let refusal): for observer in refusalObservers { observer.observe(refusal) }
+                }
+            }
             batch.removeAll(keepingCapacity: true)
         }
     }

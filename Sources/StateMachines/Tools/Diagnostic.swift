@@ -2,7 +2,8 @@
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// What kind of problem it is.
     public enum Kind: String, Hashable, Sendable, CaseIterable {
-        /// No path of transitions or timers leads from the initial state to this state.
+        /// No path of transitions or timers leads from the initial state to this state (a final
+        /// state leads nowhere; entering a state enters its ancestors and initial descendants).
         case unreachableState
         /// A state that is not final has no transition or timer that leaves it.
         case deadEnd
@@ -12,8 +13,19 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         /// A transition or timer targets a state (or the definition starts in one) that no ``In``
         /// declares.
         case undeclaredState
-        /// A timer can never fire: its state is final, or a shorter timer always leaves first.
+        /// A timer can never fire: its state is final, or a shorter (or equal, earlier) timer
+        /// without a guard always leaves first.
         case timerNeverFires
+        /// A final state declares a transition, refusal or timer: a final state takes no events.
+        case ruleInFinalState
+        /// A history state has no default: before its parent is first left, it enters the
+        /// parent's initial state.
+        case historyWithoutDefault
+        /// A compound state's `initial` is not one of its descendants (its first child is used).
+        case invalidInitial
+        /// A statechart has more states than a configuration can hold (512); a flat machine has
+        /// no such limit.
+        case tooManyStates
     }
 
     /// What kind of problem it is.

@@ -1,91 +1,133 @@
 extension StateMachineDefinition {
     /// The definition as a Mermaid `stateDiagram-v2`: transitions labelled with their event,
     /// guard and actions, timers as `after 5 s`, internal transitions and entry and exit actions
-    /// as state descriptions, final states to `[*]`.
+    /// as state descriptions, final states to `[*]`. Compound and parallel states are composite
+    /// states (regions separated by `--`), history states `H` and `H*` nodes. Each state has a
+    /// unique identifier; a state whose name is not one is declared `state "name" as id`.
     public func mermaid() -> String {
-        var lines = ["stateDiagram-v2", "    [*] --> \(id(storage.initialIndex))"]
-        for (index, node) in storage.nodes.enumerated() {
-            for action in node.entry { lines.append("    \(id(index)) : entry / \(action.name)") }
-            for action in node.exit { lines.append("    \(id(index)) : exit / \(action.name)") }
-            for effect in node.effects { lines.append("    \(id(index)) : do / \(effect.name)") }
-            for rule in rules(of: index) where rule.kind == 1 {
-                lines.append("    \(id(index)) : \(label(rule))")
+        let ids = diagramIdentifiers
+        var lines = ["stateDiagram-v2", "    [*] --> \(ids[storage.initialIndex])"]
+        if !storage.chart.isChart {
+            for index in storage.nodes.indices where ids[index] != "\(storage.states[index])" {
+                lines.append("    state \"\(escaped(storage.states[index]))\" as \(ids[index])")
             }
+            for index in storage.nodes.indices {
+                for detail in details(of: index) { lines.append("    \(ids[index]) : \(detail)") }
+            }
+        } else {
+            for index in topLevelStates { mermaidStructure(of: index, ids: ids, indent: "    ", into: &lines) }
         }
         for (index, node) in storage.nodes.enumerated() {
-            for rule in rules(of: index) where rule.kind == 0 {
-                lines.append("    \(id(index)) --> \(id(rule.targetIndex)) : \(label(rule))")
+            for rule in edges(of: index) {
+                lines.append("    \(ids[index]) --> \(ids[rule.targetIndex]) : \(label(rule))")
             }
             for timer in node.timers {
-                lines.append("    \(id(index)) --> \(id(timer.targetIndex)) : \(label(timer))")
+                lines.append("    \(ids[index]) --> \(ids[timer.targetIndex]) : \(label(timer))")
             }
-            if node.isFinal { lines.append("    \(id(index)) --> [*]") }
+            if node.isFinal && node.parent < 0 { lines.append("    \(ids[index]) --> [*]") }
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The definition as a Graphviz DOT digraph, with the same labels as ``mermaid()``.
+    private func mermaidStructure(of index: Int, ids: DiagramIdentifiers, indent: String, into lines: inout [String]) {
+        let node = storage.nodes[index]
+        let id = ids[index]
+        if id != "\(storage.states[index])" || node.kind == .history {
+            let name = node.kind == .history ? (node.isDeepHistory ? "H*" : "H") : escaped(storage.states[index])
+            lines.append("\(indent)state \"\(name)\" as \(id)")
+        }
+        if node.kind == .compound || node.kind == .parallel {
+            lines.append("\(indent)state \(id) {")
+            let inner = indent + "    "
+            if node.kind == .compound { lines.append("\(inner)[*] --> \(ids[node.initialTarget])") }
+            for (position, child) in (node.children + node.historyChildren).enumerated() {
+                if node.kind == .parallel && position > 0 && position < node.children.count {
+                    lines.append("\(inner)--")
+                }
+                mermaidStructure(of: child, ids: ids, indent: inner, into: &lines)
+            }
+            for child in node.children where storage.nodes[child].isFinal {
+                lines.append("\(inner)\(ids[child]) --> [*]")
+            }
+            lines.append("\(indent)}")
+        }
+        for detail in details(of: index) { lines.append("\(indent)\(id) : \(detail)") }
+    }
+
+    /// The definition as a Graphviz DOT digraph, with the same labels as ``mermaid()``;
+    /// compound and parallel states are clusters (regions dashed), entered through a point.
     public func dot() -> String {
-        var lines = [
-            "digraph StateMachine {", "    rankdir=LR;", "    node [shape=box, style=rounded];",
-            "    __start [shape=point];", "    __start -> \(id(storage.initialIndex));",
+        let ids = diagramIdentifiers
+        let chart = storage.chart.isChart
+        var lines = ["digraph StateMachine {", "    rankdir=LR;"]
+        if chart { lines.append("    compound=true;") }
+        lines += [
+            "    node [shape=box, style=rounded];", "    __start [shape=point];",
+            "    __start -> \(ids[storage.initialIndex])\(dotHead(storage.initialIndex, ids));",
         ]
-        for (index, node) in storage.nodes.enumerated() {
-            var details = node.entry.map { "entry / \($0.name)" } + node.exit.map { "exit / \($0.name)" }
-            details += node.effects.map { "do / \($0.name)" }
-            details += rules(of: index).filter { $0.kind == 1 }.map(label)
-            let text = ([storage.states[index]].map { "\($0)" } + details).joined(separator: "\\n")
-            let shape = node.isFinal ? ", peripheries=2" : ""
-            lines.append("    \(id(index)) [label=\"\(escaped(text))\"\(shape)];")
+        for index in (chart ? topLevelStates : Array(storage.nodes.indices)) {
+            dotStructure(of: index, ids: ids, indent: "    ", into: &lines)
         }
         for (index, node) in storage.nodes.enumerated() {
-            for rule in rules(of: index) where rule.kind == 0 {
-                lines.append("    \(id(index)) -> \(id(rule.targetIndex)) [label=\"\(escaped(label(rule)))\"];")
+            for rule in edges(of: index) {
+                lines.append(dotEdge(from: index, to: rule.targetIndex, label: label(rule), ids: ids, dashed: false))
             }
             for timer in node.timers {
-                lines.append(
-                    "    \(id(index)) -> \(id(timer.targetIndex)) [label=\"\(escaped(label(timer)))\", style=dashed];")
+                lines.append(dotEdge(from: index, to: timer.targetIndex, label: label(timer), ids: ids, dashed: true))
             }
         }
         lines.append("}")
         return lines.joined(separator: "\n")
     }
 
-    private func rules(of index: Int) -> ArraySlice<TransitionRule<State, Event, Context>> {
-        storage.rules[storage.ruleStart[index]..<storage.ruleStart[index + 1]]
+    private func dotStructure(of index: Int, ids: DiagramIdentifiers, indent: String, into lines: inout [String]) {
+        let node = storage.nodes[index]
+        let text = (["\(storage.states[index])"] + details(of: index)).joined(separator: "\\n")
+        switch node.kind {
+        case .compound, .parallel:
+            lines.append("\(indent)subgraph cluster_\(ids[index]) {")
+            let inner = indent + "    "
+            lines.append("\(inner)label=\"\(escaped(text))\";")
+            lines.append(
+                "\(inner)style=\(node.parent >= 0 && storage.nodes[node.parent].kind == .parallel ? "dashed" : "rounded");"
+            )
+            lines.append("\(inner)\(ids[index]) [shape=point];")
+            if node.kind == .compound {
+                lines.append("\(inner)\(ids[index]) -> \(ids[node.initialTarget])\(dotHead(node.initialTarget, ids));")
+            }
+            for child in node.children + node.historyChildren {
+                dotStructure(of: child, ids: ids, indent: inner, into: &lines)
+            }
+            lines.append("\(indent)}")
+        case .history:
+            lines.append("\(indent)\(ids[index]) [label=\"\(node.isDeepHistory ? "H*" : "H")\", shape=circle];")
+        case .atomic:
+            let shape = node.isFinal ? ", peripheries=2" : ""
+            lines.append("\(indent)\(ids[index]) [label=\"\(escaped(text))\"\(shape)];")
+        }
     }
 
-    private func label(_ rule: TransitionRule<State, Event, Context>) -> String {
-        var text = "\(rule.event)"
-        if let condition = rule.guard { text += " [\(condition.name)]" }
-        let actions = rule.actions.map(\.name).filter { $0 != "action" }
-        if !actions.isEmpty { text += " / " + actions.joined(separator: ", ") }
-        return text
+    private func dotHead(_ index: Int, _ ids: DiagramIdentifiers) -> String {
+        isCluster(index) ? " [lhead=cluster_\(ids[index])]" : ""
     }
 
-    private func label(_ timer: TimedRule<State, Event, Context>) -> String {
-        var text = "after \(timer.delay.label)"
-        let actions = timer.actions.map(\.name).filter { $0 != "action" }
-        if !actions.isEmpty { text += " / " + actions.joined(separator: ", ") }
-        return text
+    private func isCluster(_ index: Int) -> Bool {
+        storage.nodes[index].kind == .compound || storage.nodes[index].kind == .parallel
     }
 
-    /// A diagram identifier for a state: its description with anything but letters, digits and
-    /// underscores replaced.
-    private func id(_ index: Int) -> String {
-        let name = "\(storage.states[index])".map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" }
-        return name.isEmpty ? "state\(index)" : String(name)
+    private func dotEdge(
+        from source: Int, to target: Int, label: String, ids: DiagramIdentifiers, dashed: Bool
+    ) -> String {
+        var attributes = ["label=\"\(escaped(label))\""]
+        if dashed { attributes.append("style=dashed") }
+        if isCluster(source) { attributes.append("ltail=cluster_\(ids[source])") }
+        if isCluster(target) && target != source { attributes.append("lhead=cluster_\(ids[target])") }
+        return "    \(ids[source]) -> \(ids[target]) [\(attributes.joined(separator: ", "))];"
     }
 
-    private func escaped(_ text: String) -> String {
-        text.replacingQuotes()
-    }
-}
-
-extension String {
-    fileprivate func replacingQuotes() -> String {
+    func escaped(_ text: Any) -> String {
         var result = ""
-        for character in self {
+        for character in "\(text)" {
             if character == "\"" { result += "\\\"" } else { result.append(character) }
         }
         return result

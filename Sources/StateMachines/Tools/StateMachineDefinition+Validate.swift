@@ -1,7 +1,9 @@
 extension StateMachineDefinition {
     /// Checks the definition and reports each problem it finds, naming the states and events
-    /// involved: unreachable states, dead ends, conflicting unguarded transitions, undeclared
-    /// states, and timers that can never fire. An empty result means none was found.
+    /// involved: unreachable states (through nesting, never through a final state), dead ends,
+    /// conflicting unguarded transitions, undeclared states, timers that can never fire, rules in
+    /// final states, history states without a default and bad initial states. An empty result
+    /// means none was found.
     ///
     /// ```swift
     /// for diagnostic in definition.validate() { print(diagnostic) }
@@ -20,13 +22,7 @@ extension StateMachineDefinition {
                     message: "state '\(names[index])' is \(role) but is never declared with In(...)"))
         }
 
-        var reachable = Set([storage.initialIndex])
-        var frontier = [storage.initialIndex]
-        while let index = frontier.popLast() {
-            for target in exits(of: index) where reachable.insert(target).inserted {
-                frontier.append(target)
-            }
-        }
+        let reachable = reachableStates()
         for index in nodes.indices where !reachable.contains(index) && nodes[index].isDeclared {
             diagnostics.append(
                 Diagnostic(
@@ -36,47 +32,139 @@ extension StateMachineDefinition {
                 ))
         }
 
-        for index in nodes.indices where !nodes[index].isFinal && nodes[index].isDeclared {
-            if !exits(of: index).contains(where: { $0 != index }) {
-                diagnostics.append(
-                    Diagnostic(
-                        kind: .deadEnd, states: [names[index]], events: [],
-                        message: "state '\(names[index])' is not final but has no transition or timer out of it"))
-            }
+        for index in nodes.indices where isDeadEnd(index) {
+            diagnostics.append(
+                Diagnostic(
+                    kind: .deadEnd, states: [names[index]], events: [],
+                    message: "state '\(names[index])' is not final but has no transition or timer out of it"))
         }
 
         for index in nodes.indices {
-            let rules = storage.rules[storage.ruleStart[index]..<storage.ruleStart[index + 1]]
-            var unguarded: Set<Event> = []
-            for rule in rules {
-                if unguarded.contains(rule.event) {
+            var unguarded: Set<RuleTrigger<Event>> = []
+            for rule in storage.rules where rule.sourceIndex == index {
+                if unguarded.contains(rule.trigger) {
                     diagnostics.append(
                         Diagnostic(
-                            kind: .conflictingTransitions, states: [names[index]], events: ["\(rule.event)"],
+                            kind: .conflictingTransitions, states: [names[index]], events: ["\(rule.trigger)"],
                             message:
-                                "in state '\(names[index])', a rule for event '\(rule.event)' can never be taken: an earlier rule for it has no guard"
+                                "in state '\(names[index])', a rule for event '\(rule.trigger)' can never be taken: an earlier rule for it has no guard"
                         ))
                 }
-                if rule.guard == nil { unguarded.insert(rule.event) }
+                if rule.guard == nil { unguarded.insert(rule.trigger) }
             }
         }
 
-        for (index, node) in nodes.enumerated() where !node.timers.isEmpty {
-            let shortest = node.timers.map(\.delay).min() ?? .zero
-            for timer in node.timers where node.isFinal || timer.delay > shortest {
-                let why = node.isFinal ? "the state is final" : "a timer after \(shortest.label) always leaves first"
+        diagnostics += timerDiagnostics(names: names)
+
+        for (index, node) in nodes.enumerated() where node.isFinal {
+            for rule in storage.rules where rule.sourceIndex == index {
+                let what = rule.rejection != nil ? "refusal" : "transition"
                 diagnostics.append(
                     Diagnostic(
-                        kind: .timerNeverFires, states: [names[index], "\(timer.target)"], events: [],
-                        message: "the timer after \(timer.delay.label) in state '\(names[index])' never fires: \(why)"))
+                        kind: .ruleInFinalState, states: [names[index]], events: ["\(rule.trigger)"],
+                        message:
+                            "state '\(names[index])' is final: its \(what) for event '\(rule.trigger)' never applies, since a final state takes no events"
+                    ))
+            }
+        }
+
+        for (index, node) in nodes.enumerated() where node.kind == .history && node.historyDefault < 0 {
+            diagnostics.append(
+                Diagnostic(
+                    kind: .historyWithoutDefault, states: [names[index]], events: [],
+                    message:
+                        "history state '\(names[index])' has no default: before its parent is first left it enters the parent's initial state"
+                ))
+        }
+        if storage.chart.isChart && nodes.count > StateSet.capacity {
+            diagnostics.append(
+                Diagnostic(
+                    kind: .tooManyStates, states: [], events: [],
+                    message:
+                        "the statechart has \(nodes.count) states; a statechart holds at most \(StateSet.capacity) (a flat machine has no limit)"
+                ))
+        }
+        return diagnostics + initialDiagnostics(names: names)
+    }
+
+    private func timerDiagnostics(names: [String]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for (index, node) in storage.nodes.enumerated() {
+            for (position, timer) in node.timers.enumerated() {
+                var why: String?
+                if node.isFinal {
+                    why = "the state is final"
+                } else if let delay = timer.fixedDelay {
+                    // An unguarded timer that is due sooner, or as soon and written earlier, leaves first.
+                    let earlier = node.timers.enumerated().first { other in
+                        guard other.offset != position, other.element.guard == nil,
+                            let otherDelay = other.element.fixedDelay
+                        else { return false }
+                        return otherDelay < delay || (otherDelay == delay && other.offset < position)
+                    }
+                    if let earlier, let otherDelay = earlier.element.fixedDelay {
+                        why = "a timer after \(otherDelay.label) always leaves first"
+                    }
+                }
+                if let why {
+                    diagnostics.append(
+                        Diagnostic(
+                            kind: .timerNeverFires, states: [names[index], "\(timer.target)"], events: [],
+                            message:
+                                "the timer after \(timer.delay.label) in state '\(names[index])' never fires: \(why)"))
+                }
             }
         }
         return diagnostics
     }
 
-    /// The states a state can move to, by event or timer.
-    private func exits(of index: Int) -> [Int] {
-        let rules = storage.rules[storage.ruleStart[index]..<storage.ruleStart[index + 1]]
-        return rules.filter { $0.kind == 0 }.map(\.targetIndex) + storage.nodes[index].timers.map(\.targetIndex)
+    private func initialDiagnostics(names: [String]) -> [Diagnostic] {
+        storage.nodes.indices.filter { storage.nodes[$0].hasInvalidInitial }.map { index in
+            let first = names[storage.nodes[index].initialTarget]
+            return Diagnostic(
+                kind: .invalidInitial, states: [names[index]], events: [],
+                message:
+                    "the initial state of '\(names[index])' is not one of its descendants: '\(first)', its first child, is entered instead"
+            )
+        }
+    }
+
+    /// The states a run can enter: from the initial configuration, every transition, timer,
+    /// eventless and done rule of a reached state (never of a final one) enters its target with
+    /// the target's ancestors and initial (or default) descendants.
+    private func reachableStates() -> Set<Int> {
+        let shape = storage.chart.shape
+        let none: (Int) -> StateSet? = { _ in nil }
+        var reached = Set(shape.entrySet(targets: [storage.initialIndex], domain: -1, history: none).indices)
+        reached.insert(storage.initialIndex)
+        var frontier = Array(reached)
+        while let index = frontier.popLast() {
+            guard !storage.nodes[index].isFinal else { continue }
+            var targets = storage.rules.filter { $0.sourceIndex == index && $0.step == 0 }.map(\.targetIndex)
+            targets += storage.nodes[index].timers.map(\.targetIndex)
+            for target in targets {
+                var entered = shape.entrySet(targets: [target], domain: -1, history: none).indices
+                entered.append(target)
+                for state in entered where reached.insert(state).inserted { frontier.append(state) }
+            }
+        }
+        return reached
+    }
+
+    /// A declared, non-final leaf with no transition or timer out of it or any ancestor, outside
+    /// any parallel state (a region may rest while the others move).
+    private func isDeadEnd(_ index: Int) -> Bool {
+        let nodes = storage.nodes
+        guard nodes[index].isDeclared, !nodes[index].isFinal, nodes[index].kind == .atomic else { return false }
+        var state = index
+        while state >= 0 {
+            if nodes[state].kind == .parallel { return false }
+            let leaves =
+                storage.rules.contains { $0.sourceIndex == state && $0.step == 0 && $0.targetIndex != index }
+                || nodes[state].timers.contains { $0.targetIndex != index }
+            if leaves { return false }
+            state = nodes[state].parent
+        }
+        return true
     }
 }

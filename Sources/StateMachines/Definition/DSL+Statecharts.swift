@@ -1,0 +1,98 @@
+/// A history pseudo-state of a compound state: a transition that targets it re-enters the
+/// parent where it was when last left, instead of at its initial child.
+///
+/// Shallow history remembers the parent's active child; deep history remembers every active
+/// state below the parent. Before the parent has been left once, `default` is entered (the
+/// parent's initial child when there is none; ``StateMachineDefinition/validate()`` reports it).
+///
+/// ```swift
+/// In(.operating, initial: .normal) {
+///     History(.resume, .deep, default: .normal)
+///     In(.normal) { … }
+/// }
+/// In(.service) { On(.done, to: .resume) }
+/// ```
+public struct History<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
+    /// How much a history state remembers.
+    public enum Depth: String, Hashable, Sendable {
+        /// The parent's active child only; that child is entered at its initial state.
+        case shallow
+        /// Every active state below the parent.
+        case deep
+    }
+
+    let element: StateElement<State, Event, Context>
+
+    /// Declares the history state `state`, with what to enter before any history is recorded.
+    public init(_ state: State, _ depth: Depth = .shallow, default defaultTarget: State? = nil) {
+        element = StateElement(kind: .history(state: state, deep: depth == .deep, defaultTarget: defaultTarget))
+    }
+}
+
+/// An eventless transition: taken as soon as the state is active and its guard holds, after the
+/// step that made it so, before the next event.
+///
+/// Eventless transitions are taken until none is enabled; a cycle that never settles ends with
+/// ``Refusal/Reason/endlessLoop(_:)`` after ``StateMachineDefinition/microstepLimit`` steps.
+///
+/// ```swift
+/// In(.checking) {
+///     Always(to: .approved, when: Guard("small") { $0.amount < 100 })
+///     Always(to: .review)
+/// }
+/// ```
+public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
+    let element: StateElement<State, Event, Context>
+
+    /// An eventless transition to `target` (or, without one, actions only).
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, actions: [Action<Context, Event>] = []
+    ) {
+        element = StateElement(
+            kind: .rule(
+                RuleDraft(
+                    match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
+                    keepsSource: false)))
+    }
+
+    /// An eventless transition with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, actions: [Action("action", action)])
+    }
+}
+
+/// A transition taken when its compound state is done (a final child was entered) or its
+/// parallel state is done (every region is in a final state): SCXML's `done.state.ID` event.
+///
+/// ```swift
+/// In(.crossing, initial: .walk) {
+///     In(.walk) { After(.seconds(8), to: .finished) }
+///     In(.finished, final: true)
+///     OnDone(to: .dontWalk)
+/// }
+/// ```
+public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
+    let element: StateElement<State, Event, Context>
+
+    /// A done transition to `target` (or, without one, actions only).
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, actions: [Action<Context, Event>] = []
+    ) {
+        element = StateElement(
+            kind: .rule(
+                RuleDraft(
+                    match: .done, target: target, guard: `guard`, actions: actions, rejection: nil,
+                    keepsSource: false)))
+    }
+
+    /// A done transition with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, actions: [Action("action", action)])
+    }
+}

@@ -1,0 +1,181 @@
+// The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
+// document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
+// then eventless transitions and the internal queue until the configuration is sstorage.table.
+
+extension StateMachine {
+    @inlinable
+    mutating func sendChart(
+        _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Outcome<State, Event> {
+        if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
+        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            buffer -> Outcome<State, Event> in
+            let selected = selectRules(for: event, kind: kind, into: buffer)
+            guard selected.count > 0 else {
+                return .refused(
+                    chartRefusal(
+                        of: event, kind: kind, rejection: selected.rejection, guardsFailed: selected.guardsFailed))
+            }
+            let count = selected.count > 1 ? removeConflicts(buffer, count: selected.count) : 1
+            let first = transition(ofRule: buffer[0], trigger: .event(event))
+            microstep(rules: buffer, count: count, event: event, trigger: .event(event), onTransition: onTransition)
+            if let steps = settle(onTransition: onTransition) {
+                return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
+            }
+            return .transitioned(first)
+        }
+    }
+
+    /// Whether `event` would take a transition now, without running any action (guards run).
+    public func can(_ event: Event) -> Bool {
+        if isFinished { return false }
+        guard storage.chart.isChart else {
+            var index = storage.table.ruleStart[stateIndex]
+            while index < storage.table.ruleStart[stateIndex + 1] {
+                if storage.table.ruleEvent[index] == event
+                    && storage.selection[index].guard.map({ $0.body.holds(context, event) }) ?? true
+                {
+                    return storage.table.ruleKind[index] != 2
+                }
+                index += 1
+            }
+            return false
+        }
+        var copy = self
+        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            copy.selectRules(for: event, kind: kind, into: $0).count > 0
+        }
+    }
+
+    /// The events the definition names that ``can(_:)`` would take now, in order of first mention.
+    public var acceptedEvents: [Event] { storage.events.filter(can) }
+
+    /// Offers `event` to each active leaf in document order, then to its ancestors: the first
+    /// rule whose guard holds is selected (SCXML's `selectTransitions`), once per rule.
+    /// Mutating only so that a call from a step borrows the machine instead of copying it.
+    @inlinable
+    mutating func selectRules(
+        for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
+    ) -> (count: Int, rejection: Int, guardsFailed: Bool) {
+        var count = 0
+        var rejection = -1
+        var guardsFailed = false
+        let leaves = run.active.intersection(storage.chart.shape.atomic)
+        leaves.forEachAscending { leaf in
+            var index = storage.table.ruleStart[leaf]
+            let end = storage.table.ruleStart[leaf &+ 1]
+            while index < end {
+                let matches =
+                    storage.table.ruleKindIndex[index] >= 0
+                    ? storage.table.ruleKindIndex[index] == kind : storage.table.ruleEvent[index] == event
+                if matches
+                    && (!storage.table.ruleHasGuard[index]
+                        || storage.table.ruleGuard[index]._withUnsafeGuaranteedRef { $0.value.holds(context, event) })
+                {
+                    if storage.table.ruleKind[index] == 2 {
+                        if rejection < 0 { rejection = index }
+                    } else {
+                        let rule = storage.table.ruleOriginal[index]
+                        if !buffer[0..<count].contains(rule) {
+                            buffer[count] = rule
+                            count &+= 1
+                        }
+                    }
+                    return
+                }
+                if matches { guardsFailed = true }
+                index &+= 1
+            }
+        }
+        return (count, rejection, guardsFailed)
+    }
+
+    /// Why no transition was taken: a `Refuse`, guards that failed, or nothing for the event.
+    @inlinable
+    mutating func chartRefusal(
+        of event: Event, kind: Int, rejection: Int, guardsFailed: Bool
+    ) -> Refusal<State, Event> {
+        if rejection >= 0 {
+            return Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[rejection]))
+        }
+        guard guardsFailed else { return Refusal(state: state, event: event, reason: .noTransition) }
+        var names: [String] = []
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
+            for rule in storage.selection[storage.ruleStart[leaf]..<storage.ruleStart[leaf + 1]] {
+                let matches = rule.kindIndex >= 0 ? rule.kindIndex == kind : rule.event == event
+                if matches, let name = rule.guard?.name, !names.contains(name) { names.append(name) }
+            }
+        }
+        return Refusal(state: state, event: event, reason: names.isEmpty ? .noTransition : .guardFailed(names))
+    }
+
+    /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets meet, the one
+    /// from the deeper source wins, else the earlier in document order.
+    @inlinable
+    mutating func removeConflicts(_ buffer: UnsafeMutableBufferPointer<Int>, count: Int) -> Int {
+        var kept = 0
+        for candidate in 0..<count {
+            let rule = buffer[candidate]
+            let exits = plan(rule: rule).exit
+            var preempted = false
+            var survivors = 0
+            var toRemove: [Int] = []
+            for other in 0..<kept {
+                let otherRule = buffer[other]
+                if exits.intersects(plan(rule: otherRule).exit) {
+                    if storage.chart.shape.isDescendant(
+                        storage.chart.ruleSource[rule], of: storage.chart.ruleSource[otherRule])
+                    {
+                        toRemove.append(other)
+                    } else {
+                        preempted = true
+                        break
+                    }
+                }
+            }
+            if preempted { continue }
+            for other in 0..<kept where !toRemove.contains(other) {
+                buffer[survivors] = buffer[other]
+                survivors += 1
+            }
+            buffer[survivors] = rule
+            kept = survivors + 1
+        }
+        return kept
+    }
+
+    /// The states a rule exits (the active descendants of its domain) and enters.
+    @inlinable
+    mutating func plan(rule: Int) -> (exit: StateSet, entry: StateSet) {
+        if storage.chart.ruleIsDynamic[rule] {
+            let definition = storage.rules[rule]
+            return dynamicPlan(
+                source: definition.sourceIndex, target: definition.targetIndex, keepsSource: definition.keepsSource)
+        }
+        let domain = storage.chart.ruleDomain[rule]
+        if domain == -2 { return (StateSet(count: storage.chart.shape.count), storage.chart.ruleEntry[rule]) }
+        return (run.active.intersection(storage.chart.shape.below(domain)), storage.chart.ruleEntry[rule])
+    }
+
+    /// The plan of a transition to a history state, from what the history holds now.
+    @usableFromInline
+    func dynamicPlan(source: Int, target: Int, keepsSource: Bool) -> (exit: StateSet, entry: StateSet) {
+        let shape = storage.chart.shape
+        let run = self.run
+        let history: (Int) -> StateSet? = { run.remembered($0) }
+        let targets = shape.effectiveTargets(target, history: history)
+        let domain = shape.domain(source: source, targets: targets, keepsSource: keepsSource)
+        let entry = shape.entrySet(targets: [target], domain: domain, history: history)
+        return (run.active.intersection(shape.below(domain)), entry)
+    }
+
+    @inlinable
+    mutating func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
+        Transition(
+            source: storage.table.states[storage.chart.ruleSource[rule]],
+            target: storage.table.states[storage.chart.ruleTarget[rule]], trigger: trigger,
+            isInternal: storage.chart.ruleIsTargetless[rule])
+    }
+}

@@ -1,0 +1,225 @@
+// One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
+// recording history; run the transitions' actions in order; enter the union of the entry sets
+// outermost first, queueing done events for final states. And the loop that follows an event
+// until the configuration is stable.
+
+extension StateMachine {
+    @inlinable
+    mutating func microstep(
+        rules: UnsafeMutableBufferPointer<Int>, count: Int, event: Event?, trigger: Trigger<Event>,
+        onTransition: ((Transition<State, Event>) -> Void)?
+    ) {
+        if count == 1 {
+            let rule = rules[0]
+            let plan = plan(rule: rule)
+            exitStates(plan.exit, event: event)
+            runChartActions(
+                storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
+                to: storage.table.ruleActionStart[rule &+ 1], event: event)
+            enterStates(plan.entry, event: event)
+            if let onTransition { onTransition(transition(ofRule: rule, trigger: trigger)) }
+            return
+        }
+        var exits = StateSet(count: storage.chart.shape.count)
+        var entries = exits
+        for position in 0..<count {
+            let plan = plan(rule: rules[position])
+            exits.formUnion(plan.exit)
+            entries.formUnion(plan.entry)
+        }
+        exitStates(exits, event: event)
+        for position in 0..<count {
+            let rule = rules[position]
+            runChartActions(
+                storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
+                to: storage.table.ruleActionStart[rule &+ 1], event: event)
+        }
+        enterStates(entries, event: event)
+        if let onTransition {
+            for position in 0..<count { onTransition(transition(ofRule: rules[position], trigger: trigger)) }
+        }
+    }
+
+    /// Exits `exits` in reverse document order, after recording the history of each state that
+    /// has a history state.
+    @inlinable
+    mutating func exitStates(_ exits: StateSet, event: Event?) {
+        if exits.intersects(storage.chart.shape.historyOwners) {
+            exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
+                for history in storage.chart.shape.historyChildren[owner] {
+                    run.history[history] =
+                        storage.chart.shape.isDeepHistory[history]
+                        ? run.active.intersection(storage.chart.shape.atomic).intersection(
+                            storage.chart.shape.descendants[owner])
+                        : run.active.intersection(storage.chart.shape.childSets[owner])
+                    run.hasHistory[history] = true
+                }
+            }
+        }
+        exits.forEachDescending { state in
+            runChartActions(
+                storage.table.stateActions, from: storage.table.exitStart[state],
+                to: storage.table.exitStart[state &+ 1], event: event)
+            run.active.remove(state)
+        }
+    }
+
+    /// Enters `entries` in document order; a final state completes its parent (and a parallel
+    /// grandparent whose regions are all complete), or at the top level ends the machine.
+    @inlinable
+    mutating func enterStates(_ entries: StateSet, event: Event?) {
+        entries.forEachAscending { state in
+            run.active.insert(state)
+            epoch &+= 1
+            run.stamps[state] = epoch
+            runChartActions(
+                storage.table.stateActions, from: storage.table.entryStart[state],
+                to: storage.table.entryStart[state &+ 1], event: event)
+            if storage.chart.shape.isFinal[state] { complete(finalState: state) }
+        }
+        stateIndex = run.active.intersection(storage.chart.shape.atomic).first ?? stateIndex
+    }
+
+    @inlinable
+    mutating func complete(finalState state: Int) {
+        let parent = storage.chart.shape.parent[state]
+        guard parent >= 0 else {
+            run.isDone = true
+            return
+        }
+        run.queue.append(.done(parent))
+        let grandparent = storage.chart.shape.parent[parent]
+        if grandparent >= 0 && storage.chart.shape.kind[grandparent] == .parallel
+            && storage.chart.shape.children[grandparent].allSatisfy({ isInFinalState($0) })
+        {
+            run.queue.append(.done(grandparent))
+        }
+    }
+
+    /// SCXML's `isInFinalState`.
+    @inlinable
+    mutating func isInFinalState(_ state: Int) -> Bool {
+        switch storage.chart.shape.kind[state] {
+        case .compound:
+            return storage.chart.shape.children[state].contains {
+                storage.chart.shape.isFinal[$0] && run.active.contains($0)
+            }
+        case .parallel: return storage.chart.shape.children[state].allSatisfy({ isInFinalState($0) })
+        case .atomic: return storage.chart.shape.isFinal[state] && run.active.contains(state)
+        case .history: return false
+        }
+    }
+
+    /// Runs actions `start ..< end` of `actions`: a raise puts its event on the internal queue.
+    @inlinable
+    mutating func runChartActions(
+        _ actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>, from start: Int, to end: Int,
+        event: Event?
+    ) {
+        var index = start
+        while index < end {
+            actions[index]._withUnsafeGuaranteedRef { box in
+                if case .raise(let make) = box.value {
+                    if let raised = make(context, event) { run.queue.append(.raised(raised)) }
+                } else {
+                    box.value.run(&context, event)
+                }
+            }
+            index &+= 1
+        }
+    }
+
+    /// Enters the initial configuration and settles.
+    mutating func startChart() {
+        enterStates(storage.chart.initialEntry, event: nil)
+        _ = settle(onTransition: nil)
+    }
+
+    /// Takes eventless transitions, then the internal queue's events, until neither moves the
+    /// machine (SCXML's macrostep).
+    ///
+    /// - Returns: `nil` when the machine settled; the number of steps taken when it did not
+    ///   settle within the definition's limit (the queue is then dropped).
+    @inlinable
+    mutating func settle(onTransition: ((Transition<State, Event>) -> Void)?) -> Int? {
+        if !storage.chart.hasEventless && !run.hasQueued { return nil }
+        let limit = storage.chart.microstepLimit
+        var steps = 0
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            buffer -> Int? in
+            while !run.isDone {
+                var took = false
+                if storage.chart.hasEventless {
+                    let count = selectEventless(into: buffer)
+                    if count > 0 {
+                        let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
+                        microstep(
+                            rules: buffer, count: kept, event: nil, trigger: .eventless, onTransition: onTransition)
+                        took = true
+                    }
+                }
+                if !took {
+                    guard let next = run.dequeue() else { return nil }
+                    took = takeQueued(next, buffer: buffer, onTransition: onTransition)
+                }
+                if took {
+                    steps += 1
+                    if steps >= limit {
+                        run.clearQueue()
+                        return steps
+                    }
+                }
+            }
+            run.clearQueue()
+            return nil
+        }
+    }
+
+    @inlinable
+    mutating func takeQueued(
+        _ next: QueuedEvent<Event>, buffer: UnsafeMutableBufferPointer<Int>,
+        onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Bool {
+        switch next {
+        case .raised(let event):
+            let kind = storage.kindReader.map { $0.read(event) } ?? -1
+            let count = selectRules(for: event, kind: kind, into: buffer).count
+            guard count > 0 else { return false }
+            let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
+            microstep(rules: buffer, count: kept, event: event, trigger: .raised(event), onTransition: onTransition)
+            return true
+        case .done(let state):
+            guard run.active.contains(state) else { return false }
+            for rule in storage.nodes[state].doneRules
+            where storage.rules[rule].guard.map({ $0.body.holds(context, nil as Event?) }) ?? true {
+                buffer[0] = rule
+                microstep(
+                    rules: buffer, count: 1, event: nil, trigger: .done,
+                    onTransition: onTransition)
+                return true
+            }
+            return false
+        }
+    }
+
+    /// SCXML's `selectEventlessTransitions`.
+    @inlinable
+    mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+        var count = 0
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
+            var state = leaf
+            while state >= 0 {
+                for rule in storage.nodes[state].eventlessRules
+                where storage.rules[rule].guard.map({ $0.body.holds(context, nil as Event?) }) ?? true {
+                    if !buffer[0..<count].contains(rule) {
+                        buffer[count] = rule
+                        count += 1
+                    }
+                    return
+                }
+                state = storage.chart.shape.parent[state]
+            }
+        }
+        return count
+    }
+}
