@@ -185,11 +185,11 @@ struct ChainsDocSamplesTests {
 
         await service.setDown(true)
         #expect(
-            await message { try await guarded.value(for: 1) } == "not found: 1 (catalog failed: the catalog is down)")
+            await message { try await guarded.value(for: 1) } == "unavailable: 1 (catalog failed: the catalog is down)")
         for id in 2...3 { _ = try? await guarded.value(for: id) }
         #expect(
             await message { try await guarded.value(for: 42) }
-                == "not found: 42 (catalog failed: circuit open after repeated failures, retried in 10 s)")
+                == "unavailable: 42 (catalog failed: circuit open after repeated failures, retried in 10 s)")
         #expect(guarded.statistics.tiers[1].isCircuitOpen)
 
         await service.setDown(false)
