@@ -15,6 +15,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             DiagramCommand.self,
             JournalCommand.self,
             CrashTestCommand.self,
+            DiskCacheWorkerCommand.self,
         ]
     )
 }
