@@ -98,6 +98,20 @@ struct ChainsDocSamplesTests {
         #expect(violation.found == "3")
     }
 
+    @Test func takeNumbersAsPeopleTypeThem() throws {
+        let formatter = MaskFormatter("+X (XXX) XXX XX-XX")
+        let typedAnyHow = Pipeline {
+            DigitNormalizer(mask: formatter)
+            LengthValidator(exactly: formatter.placeholderCount)
+            AllowedCharactersValidator.digits
+            formatter
+        }
+        #expect(try typedAnyHow.run("+7 (963) 448 02-09") == "+7 (963) 448 02-09")
+        #expect(try typedAnyHow.run("７９６３４４８０２０９") == "+7 (963) 448 02-09")
+        #expect(try formatter.formatPartial("7963") == "+7 (963")
+        #expect(try formatter.formatPartial("+7 (963) 4") == "+7 (963) 4")
+    }
+
     @Test func customHandler() throws {
         let typed = Pipeline {
             StripSeparators()

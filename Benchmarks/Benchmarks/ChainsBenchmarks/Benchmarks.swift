@@ -46,6 +46,39 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    // Asynchronous pipelines: the same four steps as async handlers that never suspend, against
+    // the four steps written inline in one async function.
+    let asyncBuilder4 = AsyncPipeline {
+        AsyncAddOne()
+        AsyncBelow(limit: limit)
+        AsyncTimesThree()
+        AsyncXorMask(mask: mask)
+    }
+    let asyncList4 = AsyncHandlerList<Int, Int>([
+        AsyncAddOne(), AsyncBelow(limit: limit), AsyncTimesThree(), AsyncXorMask(mask: mask),
+    ])
+
+    Benchmark("AsyncPipeline.builder4", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await asyncBuilder4.run(index)) ?? 0 }
+        blackHole(sum)
+    }
+    Benchmark("AsyncPipeline.builder4.floor", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await inlineAsyncSteps(index)) ?? 0 }
+        blackHole(sum)
+    }
+    Benchmark("AsyncPipeline.list4", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await asyncList4.run(index)) ?? 0 }
+        blackHole(sum)
+    }
+    Benchmark("AsyncPipeline.list4.floor", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await inlineAsyncSteps(index)) ?? 0 }
+        blackHole(sum)
+    }
+
     // Caches: a hit among 10,000 entries, at random keys.
     let entries = 10_000
     let keys = randomKeys(below: entries)

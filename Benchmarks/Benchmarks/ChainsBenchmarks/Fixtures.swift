@@ -62,3 +62,47 @@ func randomKeys(below count: Int) -> [Int] {
         return Int((state >> 33) % UInt64(count))
     }
 }
+
+/// The same four steps as asynchronous handlers that never suspend. (This package is built
+/// without `NonisolatedNonsendingByDefault`, so `next` spells its isolation.)
+struct AsyncAddOne: AsyncHandler {
+    @inlinable
+    func handle(_ input: Int, next: nonisolated(nonsending) (Int) async throws -> Int) async throws -> Int {
+        try await next(input &+ 1)
+    }
+}
+
+struct AsyncBelow: AsyncHandler {
+    let limit: Int
+    @inlinable
+    func handle(_ input: Int, next: nonisolated(nonsending) (Int) async throws -> Int) async throws -> Int {
+        if input >= limit { throw TooLarge(value: input) }
+        return try await next(input)
+    }
+}
+
+struct AsyncTimesThree: AsyncHandler {
+    @inlinable
+    func handle(_ input: Int, next: nonisolated(nonsending) (Int) async throws -> Int) async throws -> Int {
+        try await next(input &* 3)
+    }
+}
+
+struct AsyncXorMask: AsyncHandler {
+    let mask: Int
+    @inlinable
+    func handle(_ input: Int, next: nonisolated(nonsending) (Int) async throws -> Int) async throws -> Int {
+        try await next(input ^ mask)
+    }
+}
+
+/// The same four steps written inline in one async function: the floor of the async pipeline
+/// benchmarks. Inlined into the loop as the synchronous floor is (a call that is not inlined
+/// costs an async frame, more than the four steps).
+@inline(__always)
+func inlineAsyncSteps(_ input: Int) async throws -> Int {
+    var value = input &+ 1
+    if value >= limit { throw TooLarge(value: value) }
+    value = value &* 3
+    return value ^ mask
+}
