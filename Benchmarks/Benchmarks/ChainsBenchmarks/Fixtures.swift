@@ -97,12 +97,39 @@ struct AsyncXorMask: AsyncHandler {
 }
 
 /// The same four steps written inline in one async function: the floor of the async pipeline
-/// benchmarks. Inlined into the loop as the synchronous floor is (a call that is not inlined
-/// costs an async frame, more than the four steps).
+/// benchmarks, inlined into the loop as the synchronous floor is.
 @inline(__always)
-func inlineAsyncSteps(_ input: Int) async throws -> Int {
+nonisolated(nonsending) func inlineAsyncSteps(_ input: Int) async throws -> Int {
     var value = input &+ 1
     if value >= limit { throw TooLarge(value: value) }
     value = value &* 3
     return value ^ mask
+}
+
+/// `inlineAsyncSteps` as a `@concurrent` function (the default for `nonisolated async` in a module
+/// without `NonisolatedNonsendingByDefault`), the floor of calls from such a caller.
+@inline(__always)
+@concurrent func inlineConcurrentSteps(_ input: Int) async throws -> Int {
+    var value = input &+ 1
+    if value >= limit { throw TooLarge(value: value) }
+    value = value &* 3
+    return value ^ mask
+}
+
+// The loops of the async benchmarks run in functions that stay on their caller's executor, as
+// every async function does under `NonisolatedNonsendingByDefault` (BehaviorKit's setting, and
+// Swift's direction); this package does not enable it, so they spell it.
+
+@inline(never)
+nonisolated(nonsending) func sumOfRuns(_ chain: some AsyncHandler<Int, Int>, _ runs: Int) async -> Int {
+    var sum = 0
+    for index in 0..<runs { sum &+= (try? await chain.run(index)) ?? 0 }
+    return sum
+}
+
+@inline(never)
+nonisolated(nonsending) func sumOfInlineSteps(_ runs: Int) async -> Int {
+    var sum = 0
+    for index in 0..<runs { sum &+= (try? await inlineAsyncSteps(index)) ?? 0 }
+    return sum
 }

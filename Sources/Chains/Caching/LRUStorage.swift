@@ -10,10 +10,10 @@ struct LRUStorage<Key: Hashable, Value> {
         @usableFromInline var key: Key
         @usableFromInline var value: Value?
         @usableFromInline var cost: Int
-        @usableFromInline var expiry: Duration?
-        /// The next time something happens to the entry, the only field a hit reads: its expiry,
+        /// The next time something happens to the entry, the only time a hit reads: its expiry,
         /// or, when earlier, the time a lookup whose front tier the cache is should reload it in
-        /// the background. `nil` for an entry that neither expires nor is refreshed.
+        /// the background. `nil` for an entry that neither expires nor is refreshed. (The expiry
+        /// itself is in ``LRUStorage/expiries``, out of the hit path's way.)
         @usableFromInline var deadline: Duration?
         /// The next more recently used slot, or -1.
         @usableFromInline var newer: Int
@@ -23,6 +23,8 @@ struct LRUStorage<Key: Hashable, Value> {
 
     @usableFromInline var slots: [Key: Int] = [:]
     @usableFromInline var entries: [Entry] = []
+    /// Each slot's expiry, read only once its deadline is reached.
+    @usableFromInline var expiries: [Duration?] = []
     @usableFromInline var freeSlots: [Int] = []
     @usableFromInline var newest = -1
     @usableFromInline var oldest = -1
@@ -64,7 +66,7 @@ struct LRUStorage<Key: Hashable, Value> {
         if let deadline = entries[slot].deadline {
             let time = now()
             if time >= deadline {
-                if let expiry = entries[slot].expiry, time >= expiry {
+                if let expiry = expiries[slot], time >= expiry {
                     remove(slot: slot, cause: .expired)
                     return nil
                 }
@@ -86,15 +88,15 @@ struct LRUStorage<Key: Hashable, Value> {
     /// expiry.
     @usableFromInline
     mutating func claimRefresh(_ slot: Int, at time: Duration, refreshDue: inout Bool) {
-        guard entries[slot].deadline != entries[slot].expiry else { return }
-        entries[slot].deadline = entries[slot].expiry
+        guard entries[slot].deadline != expiries[slot] else { return }
+        entries[slot].deadline = expiries[slot]
         refreshDue = true
     }
 
     /// Makes the entry for `key` due for a refresh at `time` (after a refresh that failed).
     mutating func setRefresh(at time: Duration, forKey key: Key) {
         guard let slot = slots[key] else { return }
-        entries[slot].deadline = Self.deadline(expiry: entries[slot].expiry, refreshAt: time)
+        entries[slot].deadline = Self.deadline(expiry: expiries[slot], refreshAt: time)
     }
 
     /// The earlier of the two; a refresh at or after the expiry never happens.
@@ -156,19 +158,21 @@ struct LRUStorage<Key: Hashable, Value> {
             totalCost = totalCost &+ cost &- entries[slot].cost
             entries[slot].value = value
             entries[slot].cost = cost
-            entries[slot].expiry = expiry
+            expiries[slot] = expiry
             entries[slot].deadline = deadline
             moveToFront(slot)
         } else {
             let entry = Entry(
-                key: key, value: value, cost: cost, expiry: expiry, deadline: deadline, newer: -1, older: -1)
+                key: key, value: value, cost: cost, deadline: deadline, newer: -1, older: -1)
             let slot: Int
             if let free = freeSlots.popLast() {
                 slot = free
                 entries[slot] = entry
+                expiries[slot] = expiry
             } else {
                 slot = entries.count
                 entries.append(entry)
+                expiries.append(expiry)
             }
             slots[key] = slot
             totalCost = totalCost &+ cost
@@ -187,7 +191,7 @@ struct LRUStorage<Key: Hashable, Value> {
         totalCost = totalCost &- entries[slot].cost
         let value = entries[slot].value
         entries[slot].value = nil
-        entries[slot].expiry = nil
+        expiries[slot] = nil
         entries[slot].deadline = nil
         freeSlots.append(slot)
         if collectsRemovals, let value { removals.append((key, value, cause)) }
@@ -208,7 +212,7 @@ struct LRUStorage<Key: Hashable, Value> {
         var slot = oldest
         while slot >= 0 {
             let newer = entries[slot].newer
-            if let expiry = entries[slot].expiry, now >= expiry { remove(slot: slot, cause: .expired) }
+            if let expiry = expiries[slot], now >= expiry { remove(slot: slot, cause: .expired) }
             slot = newer
         }
     }
@@ -222,7 +226,7 @@ struct LRUStorage<Key: Hashable, Value> {
                 slot = entries[slot].newer
             }
         }
-        (slots, entries, freeSlots, newest, oldest, totalCost) = ([:], [], [], -1, -1, 0)
+        (slots, entries, expiries, freeSlots, newest, oldest, totalCost) = ([:], [], [], [], -1, -1, 0)
     }
 
     /// The removals since the last call, for the listener.
