@@ -31,6 +31,7 @@ extension LRUStorage {
     /// ``value(forKey:now:claimsRefresh:refreshDue:)``, counted in ``frontCounters`` and timed
     /// on `timing` once in ``FrontReadCounters/sampleInterval`` reads.
     @inlinable
+    @inline(__always)
     mutating func frontValue(
         forKey key: Key, now: () -> Duration, timing: () -> Duration, refreshDue: inout Bool
     ) -> Value? {
@@ -52,6 +53,7 @@ extension MemoryCache {
     /// The value for `key`, read on a ``TieredLookup``'s fast path and counted for its
     /// statistics; `refreshDue` is set when the entry is due for a refresh (once).
     @inlinable
+    @inline(__always)
     func frontValue(forKey key: Key, timing: ClockReader, refreshDue: inout Bool) -> Value? {
         let clock = self.clock
         let value = storage.withLock {

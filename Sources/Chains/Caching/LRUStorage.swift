@@ -59,6 +59,7 @@ struct LRUStorage<Key: Hashable, Value> {
     /// With `claimsRefresh`, an entry whose refresh time is reached sets `refreshDue` and is
     /// not due again (the caller reloads it).
     @inlinable
+    @inline(__always)
     mutating func value(
         forKey key: Key, now: () -> Duration, claimsRefresh: Bool, refreshDue: inout Bool
     ) -> Value? {

@@ -100,6 +100,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     /// - Throws: ``LookupError`` `.notFound` at the end of the chain, `.unavailable` when a
     ///   source failed or was skipped on the way, `.cancelled` when the task is cancelled.
     @inlinable
+    @inline(__always)
     public func value(for key: Key, policy: LookupPolicy = .default) async throws(LookupError<Key>) -> Value {
         try await answer(for: key, policy: policy).value
     }
@@ -111,6 +112,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     /// print("\(answer.value.title) from \(answer.tier)")   // "… from disk"
     /// ```
     @inlinable
+    @inline(__always)
     public func answer(
         for key: Key, policy: LookupPolicy = .default
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
