@@ -54,6 +54,7 @@ let benchmarks: @Sendable () -> Void = {
         AsyncTimesThree()
         AsyncXorMask(mask: mask)
     }
+    let steps = Steps(limit: limit, mask: mask)
     let asyncList4 = AsyncHandlerList<Int, Int>([
         AsyncAddOne(), AsyncBelow(limit: limit), AsyncTimesThree(), AsyncXorMask(mask: mask),
     ])
@@ -62,13 +63,13 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(await sumOfRuns(asyncBuilder4, runs))
     }
     Benchmark("AsyncPipeline.builder4.floor", configuration: perSample) { _ async in
-        blackHole(await sumOfInlineSteps(runs))
+        blackHole(await sumOfInlineSteps(steps, runs))
     }
     Benchmark("AsyncPipeline.list4", configuration: perSample) { _ async in
         blackHole(await sumOfRuns(asyncList4, runs))
     }
     Benchmark("AsyncPipeline.list4.floor", configuration: perSample) { _ async in
-        blackHole(await sumOfInlineSteps(runs))
+        blackHole(await sumOfInlineSteps(steps, runs))
     }
     // From a `@concurrent` caller (a module without NonisolatedNonsendingByDefault), the
     // pipeline's `run` checks its executor once per run.
@@ -79,7 +80,7 @@ let benchmarks: @Sendable () -> Void = {
     }
     Benchmark("AsyncPipeline.builder4FromConcurrent.floor", configuration: perSample) { _ async in
         var sum = 0
-        for index in 0..<runs { sum &+= (try? await inlineConcurrentSteps(index)) ?? 0 }
+        for index in 0..<runs { sum &+= (try? await inlineConcurrentSteps(index, steps)) ?? 0 }
         blackHole(sum)
     }
 

@@ -96,24 +96,31 @@ struct AsyncXorMask: AsyncHandler {
     }
 }
 
+/// The limit and mask of the four steps, handed to the async floor as the pipeline's handlers
+/// hold theirs, so that neither is compiled with them as constants.
+struct Steps {
+    let limit: Int
+    let mask: Int
+}
+
 /// The same four steps written inline in one async function: the floor of the async pipeline
 /// benchmarks, inlined into the loop as the synchronous floor is.
 @inline(__always)
-nonisolated(nonsending) func inlineAsyncSteps(_ input: Int) async throws -> Int {
+nonisolated(nonsending) func inlineAsyncSteps(_ input: Int, _ steps: Steps) async throws -> Int {
     var value = input &+ 1
-    if value >= limit { throw TooLarge(value: value) }
+    if value >= steps.limit { throw TooLarge(value: value) }
     value = value &* 3
-    return value ^ mask
+    return value ^ steps.mask
 }
 
 /// `inlineAsyncSteps` as a `@concurrent` function (the default for `nonisolated async` in a module
 /// without `NonisolatedNonsendingByDefault`), the floor of calls from such a caller.
 @inline(__always)
-@concurrent func inlineConcurrentSteps(_ input: Int) async throws -> Int {
+@concurrent func inlineConcurrentSteps(_ input: Int, _ steps: Steps) async throws -> Int {
     var value = input &+ 1
-    if value >= limit { throw TooLarge(value: value) }
+    if value >= steps.limit { throw TooLarge(value: value) }
     value = value &* 3
-    return value ^ mask
+    return value ^ steps.mask
 }
 
 // The loops of the async benchmarks run in functions that stay on their caller's executor, as
@@ -128,8 +135,8 @@ nonisolated(nonsending) func sumOfRuns(_ chain: some AsyncHandler<Int, Int>, _ r
 }
 
 @inline(never)
-nonisolated(nonsending) func sumOfInlineSteps(_ runs: Int) async -> Int {
+nonisolated(nonsending) func sumOfInlineSteps(_ steps: Steps, _ runs: Int) async -> Int {
     var sum = 0
-    for index in 0..<runs { sum &+= (try? await inlineAsyncSteps(index)) ?? 0 }
+    for index in 0..<runs { sum &+= (try? await inlineAsyncSteps(index, steps)) ?? 0 }
     return sum
 }
