@@ -17,6 +17,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             JournalCommand.self,
             FleetCommand.self,
             CrashTestCommand.self,
+            DiskCacheWorkerCommand.self,
         ]
     )
 }

@@ -6,10 +6,12 @@ struct PhoneCommand: ParsableCommand {
         commandName: "phone",
         abstract: "Validates and formats phone numbers with a handler pipeline (scenario 5).",
         discussion: """
-            Each number passes through: non-empty, exactly as many characters as the mask has X's, digits only, \
-            and the mask. Without numbers, formats each line of standard input. A rejected number prints \
-            'error: <rule>: expected …, got … in "<input>"'; the exit code is non-zero when any number was \
-            rejected, after every number is handled.
+            Each number passes through: digits of any script made ASCII and the mask's own characters taken \
+            out (so "+7 (963) 448 02-09" and "７９６３４４８０２０９" are accepted), non-empty, exactly as many \
+            characters as the mask has X's, digits only, and the mask. Without numbers, formats each line of \
+            standard input. A rejected number prints 'error: <rule>: expected …, got … in "<input>"'; the exit \
+            code is non-zero when any number was rejected, after every number is handled. With --as-you-type, \
+            prints the field after each digit, as a text field that formats while you type.
             """
     )
 
@@ -18,6 +20,9 @@ struct PhoneCommand: ParsableCommand {
 
     @Option(help: "The mask: each X takes the next digit, every other character is copied.")
     var mask = PhoneScenario.defaultMask
+
+    @Flag(help: "Show the number formatted after each digit typed, as a text field that formats as you type.")
+    var asYouType = false
 
     func validate() throws {
         do {
@@ -29,7 +34,10 @@ struct PhoneCommand: ParsableCommand {
 
     func run() throws {
         let errors: Int
-        if numbers.isEmpty {
+        if asYouType {
+            let lines = numbers.isEmpty ? Array(AnyIterator { readLine() }) : numbers
+            errors = PhoneScenario.type(numbers: lines, mask: mask, console: .standardOutput)
+        } else if numbers.isEmpty {
             errors = PhoneScenario.run(lines: AnyIterator { readLine() }, mask: mask, console: .standardOutput)
         } else {
             errors = PhoneScenario.run(lines: numbers, mask: mask, console: .standardOutput)

@@ -31,3 +31,17 @@ struct PhoneCommandTests {
         #expect(result.standardError.contains(#"the mask "nothing" has no X"#))
     }
 }
+
+struct PhoneCommandInputTests {
+    @Test func acceptsFormattedAndFullWidthNumbers() throws {
+        let result = try CLIRunner.run(["phone", "+7 (963) 448 02-09", "７９６３４４８０２０９"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "+7 (963) 448 02-09\n+7 (963) 448 02-09\n")
+    }
+
+    @Test func formatsAsYouType() throws {
+        let result = try CLIRunner.run(["phone", "--as-you-type", "79634"])
+        #expect(result.exitCode == 0)
+        #expect(result.standardOutput == "+7\n+7 (9\n+7 (96\n+7 (963\n+7 (963) 4\n")
+    }
+}

@@ -26,3 +26,16 @@ struct DiskCacheDocSamplesTests {
         #expect(try await durable.answer(for: 42).tier == "memory")
     }
 }
+
+/// The `DiskCache` sample of `CachePolicies.md`, but for the file's folder.
+struct DiskCachePoliciesDocSamplesTests {
+    @Test func shareADiskCacheAndLetItExpire() async throws {
+        let folder = try TemporaryFolder()
+        let disk = try DiskCache<Int, Movie>(
+            path: folder.path("Caches/movies.sqlite"), timeToLive: .seconds(86_400), busyTimeout: .seconds(5),
+            creatingFolder: true)
+        try await disk.store(Movie(id: 1, title: "Alien"), for: 1)
+        #expect(try await disk.lookup(1)?.title == "Alien")
+        #expect(disk.timeToLive == .seconds(86_400))
+    }
+}

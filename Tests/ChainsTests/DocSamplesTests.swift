@@ -98,6 +98,20 @@ struct ChainsDocSamplesTests {
         #expect(violation.found == "3")
     }
 
+    @Test func takeNumbersAsPeopleTypeThem() throws {
+        let formatter = MaskFormatter("+X (XXX) XXX XX-XX")
+        let typedAnyHow = Pipeline {
+            DigitNormalizer(mask: formatter)
+            LengthValidator(exactly: formatter.placeholderCount)
+            AllowedCharactersValidator.digits
+            formatter
+        }
+        #expect(try typedAnyHow.run("+7 (963) 448 02-09") == "+7 (963) 448 02-09")
+        #expect(try typedAnyHow.run("７９６３４４８０２０９") == "+7 (963) 448 02-09")
+        #expect(try formatter.formatPartial("7963") == "+7 (963")
+        #expect(try formatter.formatPartial("+7 (963) 4") == "+7 (963) 4")
+    }
+
     @Test func customHandler() throws {
         let typed = Pipeline {
             StripSeparators()
@@ -185,11 +199,11 @@ struct ChainsDocSamplesTests {
 
         await service.setDown(true)
         #expect(
-            await message { try await guarded.value(for: 1) } == "not found: 1 (catalog failed: the catalog is down)")
+            await message { try await guarded.value(for: 1) } == "unavailable: 1 (catalog failed: the catalog is down)")
         for id in 2...3 { _ = try? await guarded.value(for: id) }
         #expect(
             await message { try await guarded.value(for: 42) }
-                == "not found: 42 (catalog failed: circuit open after repeated failures, retried in 10 s)")
+                == "unavailable: 42 (catalog failed: circuit open after repeated failures, retried in 10 s)")
         #expect(guarded.statistics.tiers[1].isCircuitOpen)
 
         await service.setDown(false)

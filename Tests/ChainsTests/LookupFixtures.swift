@@ -92,3 +92,106 @@ struct TestFailure: Error, CustomStringConvertible, Equatable {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Holds waiters until it is opened; a waiting task that is cancelled throws `CancellationError`
+/// and is counted.
+final class CancellableGate: Sendable {
+    private struct State {
+        var open = false
+        var waiters: [Int: CheckedContinuation<Void, any Error>] = [:]
+        var nextID = 0
+        var cancellations = 0
+    }
+
+    private let state = LockedValue(State())
+
+    /// How many waits ended with a cancellation.
+    var cancellations: Int { state.withLock { $0.cancellations } }
+
+    func wait() async throws {
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                enum Outcome { case wait, pass, cancelled }
+                let outcome = state.withLock { state -> Outcome in
+                    if state.open { return .pass }
+                    // Cancelled before the wait was registered: the handler below found nothing.
+                    if Task.isCancelled {
+                        state.cancellations += 1
+                        return .cancelled
+                    }
+                    state.waiters[id] = continuation
+                    return .wait
+                }
+                switch outcome {
+                case .wait: break
+                case .pass: continuation.resume()
+                case .cancelled: continuation.resume(throwing: CancellationError())
+                }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard let waiter = state.waiters.removeValue(forKey: id) else { return nil }
+                state.cancellations += 1
+                return waiter
+            }
+            waiter?.resume(throwing: CancellationError())
+        }
+    }
+
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        waiters.forEach { $0.resume() }
+    }
+}
+
+/// A source whose answer changes with each call (`v1`, `v2`, …), held by a gate while it is
+/// closed.
+final class ChangingSource: LookupTier, Sendable {
+    let name = "source"
+    private let callCount = LockedValue(0)
+    let gate: CancellableGate
+
+    init(gate: CancellableGate = CancellableGate()) {
+        self.gate = gate
+    }
+
+    var calls: Int { callCount.withLock { $0 } }
+
+    func lookup(_ key: Int) async throws -> String? {
+        let call = callCount.withLock { calls -> Int in
+            calls += 1
+            return calls
+        }
+        try await gate.wait()
+        return "v\(call)"
+    }
+}
+
+/// Yields until `condition` holds (or a generous number of yields passed); returns whether it
+/// held.
+@discardableResult
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<100_000 {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+/// A store that reads through `tier` and keeps nothing: a cache tier that can fail.
+struct DiskLikeStore: LookupStore {
+    let tier: LookupSource<Int, String>
+    init(_ tier: LookupSource<Int, String>) { self.tier = tier }
+    var name: String { tier.name }
+    func lookup(_ key: Int) async throws -> String? { try await tier.lookup(key) }
+    func store(_ value: String, for key: Int) async throws {}
+    func remove(_ key: Int) async throws {}
+}

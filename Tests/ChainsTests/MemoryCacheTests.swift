@@ -38,12 +38,24 @@ struct MemoryCacheTests {
         cache.setValue("x", forKey: "c", cost: 5)  // 13 > 10: a goes
         #expect(cache.keys == ["c", "b"])
         #expect(cache.totalCost == 9)
-        cache.setValue("x", forKey: "huge", cost: 11)  // cannot fit: everything goes, itself too
-        #expect(cache.count == 0)
-        #expect(cache.totalCost == 0)
-        cache.setValue("x", forKey: "b", cost: 2)
-        cache.setValue("y", forKey: "b", cost: 7)  // a replacement changes the cost
+        cache.setValue("y", forKey: "b", cost: 2)  // a replacement changes the cost
         #expect(cache.totalCost == 7)
+    }
+
+    @Test func anEntryThatCannotFitAloneIsRefusedAndEvictsNothing() {
+        let cache = MemoryCache<String, String>(countLimit: 100, costLimit: 10)
+        cache.setValue("x", forKey: "a", cost: 4)
+        cache.setValue("x", forKey: "b", cost: 4)
+        cache.setValue("x", forKey: "huge", cost: 11)
+        #expect(cache.keys == ["b", "a"])
+        #expect(cache.totalCost == 8)
+        #expect(cache.value(forKey: "huge") == nil)
+        #expect(cache.evictionCount == 0)
+        // Replacing a kept value with one too large forgets the old value: it is not current.
+        cache.setValue("too large", forKey: "a", cost: 11)
+        #expect(cache.value(forKey: "a") == nil)
+        #expect(cache.keys == ["b"])
+        #expect(cache.totalCost == 4)
     }
 
     @Test func timeToLiveIsCheckedOnEveryRead() async {

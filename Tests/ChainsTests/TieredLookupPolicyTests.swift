@@ -103,7 +103,7 @@ struct TieredLookupPolicyTests {
         #expect(!lookup.statistics.tiers[0].isCircuitOpen)
     }
 
-    @Test func anOpenCircuitIsNamedInTheNotFound() async {
+    @Test func anOpenCircuitIsNamedInTheUnavailable() async {
         let clock = ManualClock()
         let primary = CountingSource("primary", table: [:], failing: true)
         let lookup = TieredLookup<Int, String>(
@@ -115,7 +115,7 @@ struct TieredLookupPolicyTests {
         } catch {
             #expect(
                 error.description
-                    == "not found: 1 (primary failed: circuit open after repeated failures, retried in 6 s)")
+                    == "unavailable: 1 (primary failed: circuit open after repeated failures, retried in 6 s)")
         }
     }
 }

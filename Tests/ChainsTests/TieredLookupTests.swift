@@ -71,18 +71,34 @@ struct TieredLookupTests {
         #expect(statistics.tiers[2].hits == 1)
     }
 
-    @Test func theEndOfTheChainIsATypedNotFoundListingFailures() async {
+    @Test func theEndOfTheChainIsUnavailableWhenASourceFailedListingFailures() async {
         let primary = CountingSource("primary", table: [:], failing: true)
         let fallback = CountingSource("fallback", table: [:])
         let lookup = TieredLookup<Int, String>([MemoryCache(), primary, fallback])
         do {
             _ = try await lookup.value(for: 10_000)
+            Issue.record("expected unavailable")
+        } catch {
+            #expect(error.code == .unavailable)
+            #expect(error.key == 10_000)
+            #expect(error.failures.map(\.tier) == ["primary"])
+            #expect(error.description == "unavailable: 10000 (primary failed: primary is down)")
+        }
+        #expect(lookup.statistics.unavailable == 1)
+        #expect(lookup.statistics.notFound == 0)
+    }
+
+    @Test func theEndOfTheChainIsNotFoundWhenEverySourceAnsweredEvenIfACacheFailed() async {
+        let disk = LookupSource<Int, String>(name: "disk") { _ in throw TestFailure("disk is unreadable") }
+        let lookup = TieredLookup<Int, String>([
+            MemoryCache(), DiskLikeStore(disk), CountingSource("source", table: [:]),
+        ])
+        do {
+            _ = try await lookup.value(for: 1)
             Issue.record("expected not found")
         } catch {
             #expect(error.code == .notFound)
-            #expect(error.key == 10_000)
-            #expect(error.failures.map(\.tier) == ["primary"])
-            #expect(error.description == "not found: 10000 (primary failed: primary is down)")
+            #expect(error.description == "not found: 1 (disk failed: disk is unreadable)")
         }
         #expect(lookup.statistics.notFound == 1)
     }

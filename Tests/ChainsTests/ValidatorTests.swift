@@ -40,6 +40,13 @@ struct ValidatorTests {
         #expect(
             message { try LengthValidator(atMost: 2).run("abc") }
                 == #"length: expected at most 2 characters, got 3 in "abc""#)
+        #expect(
+            message { try LengthValidator(atMost: 1).run("ab") }
+                == #"length: expected at most 1 character, got 2 in "ab""#)
+        #expect(
+            message { try LengthValidator(0...1).run("ab") } == #"length: expected at most 1 character, got 2 in "ab""#)
+        #expect(
+            message { try LengthValidator(1...2).run("") } == #"length: expected 1 to 2 characters, got 0 in """#)
         // Characters, not bytes: "é" and a flag are one character each.
         #expect(try LengthValidator(exactly: 2).run("é🇫🇷") == "é🇫🇷")
     }
@@ -89,11 +96,31 @@ struct ValidatorTests {
         ("", #"mask: expected 11 digits, got 0 in """#),
         ("796344802091", #"mask: expected 11 digits, got 12 in "796344802091""#),
         ("7963a480209", #"mask: expected a digit, got "a" at index 4 in "7963a480209""#),
-        ("+79634480209", #"mask: expected a digit, got "+" at index 0 in "+79634480209""#),
+        ("+7 (963) 448 02-0x", #"mask: expected a digit, got "x" at index 17 in "+7 (963) 448 02-0x""#),
     ])
     func maskRejects(input: String, expected: String) {
         #expect(throws: RuleViolation.self) { try MaskFormatter("+X (XXX) XXX XX-XX").format(input) }
         #expect(message { try MaskFormatter("+X (XXX) XXX XX-XX").run(input) } == expected)
+    }
+
+    @Test(arguments: [
+        ("７９６３４４８０２０９", "full-width digits"),
+        ("٧٩٦٣٤٤٨٠٢٠٩", "Arabic-Indic digits"),
+        ("۷۹۶۳۴۴۸۰۲۰۹", "Persian digits"),
+        ("७९६३४४८०२०९", "Devanagari digits"),
+        ("7９6３4４8０2０9", "mixed digits"),
+    ])
+    func maskTakesAnyDecimalDigitAsASCII(input: String, script: String) throws {
+        #expect(try MaskFormatter("+X (XXX) XXX XX-XX").run(input) == "+7 (963) 448 02-09", "\(script)")
+    }
+
+    @Test(arguments: ["+7 (963) 448 02-09", "+79634480209", "+7 (963) 4480209"])
+    func maskTakesItsOwnFormattedOutput(input: String) throws {
+        #expect(try MaskFormatter("+X (XXX) XXX XX-XX").run(input) == "+7 (963) 448 02-09")
+    }
+
+    @Test func aOnePlaceholderMaskSaysDigitInTheSingular() {
+        #expect(message { try MaskFormatter("#X").run("12") } == #"mask: expected 1 digit, got 2 in "12""#)
     }
 
     @Test func violationNamesItsParts() {

@@ -1,6 +1,8 @@
+import BehaviorKitSQLite
 import BehaviorKitTesting
 import Chains
 import Foundation
+import GRDB
 import Scenarios
 import Testing
 
@@ -35,11 +37,11 @@ struct MoviesScenarioTests {
                 "",
                 "answered by memory 0, disk 0, primary 8, fallback 1; end of the chain 3 (0 unknown, 3 with every source down)",
                 "",
-                "tier      hits  misses  errors  skipped  writes  mean latency",
-                "memory       0      12       0        0       9          0 ns",
-                "disk         0      12       0        0       9          0 ns",
-                "primary      8       0       4        0       0         20 ms",
-                "fallback     1       0       3        0       0         50 ms",
+                "tier      hits  misses  errors  skipped  writes  write errors  mean latency",
+                "memory       0      12       0        0       9             0          0 ns",
+                "disk         0      12       0        0       9             0          0 ns",
+                "primary      8       0       4        0       0             0         20 ms",
+                "fallback     1       0       3        0       0             0         50 ms",
                 simulated,
             ])
     }
@@ -58,8 +60,8 @@ struct MoviesScenarioTests {
             lines[7]
                 == "answered by memory 0, disk 0, primary 3, fallback 0; end of the chain 2 (2 unknown, 0 with every source down)"
         )
-        #expect(lines[12] == "primary      3       2       0        0       0         20 ms")
-        #expect(lines[13] == "fallback     0       2       0        0       0         50 ms")
+        #expect(lines[12] == "primary      3       2       0        0       0             0         20 ms")
+        #expect(lines[13] == "fallback     0       2       0        0       0             0         50 ms")
     }
 
     @Test func aSecondRunWithTheSameFolderIsAnsweredFromDisk() async throws {
@@ -72,7 +74,7 @@ struct MoviesScenarioTests {
             second.contains(
                 "answered by memory 0, disk 50, primary 0, fallback 0; end of the chain 0 (0 unknown, 0 with every source down)"
             ))
-        #expect(second.contains("primary      0       0       0        0       0             -"))
+        #expect(second.contains("primary      0       0       0        0       0             0             -"))
     }
 
     @Test func openCircuitsSkipTheSources() async throws {
@@ -82,7 +84,25 @@ struct MoviesScenarioTests {
             lines[6]
                 == "movie 5: \(road) (primary failed: circuit open after repeated failures, retried in 5 s; "
                 + "fallback failed: circuit open after repeated failures, retried in 5 s)")
-        #expect(lines.contains("primary      0       0       5        3       0         20 ms"))
+        #expect(lines.contains("primary      0       0       5        3       0             0         20 ms"))
+    }
+
+    @Test func aFullDiskShowsItsWriteErrorsInTheTable() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("movies-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = try MovieChain.openDiskCache(in: folder).path
+        // Every insert now fails as on a full disk (SQLITE_FULL's own message).
+        try await DatabaseQueue(path: path).write { db in
+            try db.execute(
+                sql: """
+                    CREATE TRIGGER diskIsFull BEFORE INSERT ON cacheEntry
+                    BEGIN SELECT RAISE(FAIL, 'database or disk is full'); END
+                    """)
+        }
+        let lines = try await run(count: 5, failureRate: 0, cacheDirectory: folder)
+        #expect(lines.contains("tier      hits  misses  errors  skipped  writes  write errors  mean latency"))
+        #expect(lines.contains("disk         0       5       0        0       0             5          0 ns"))
+        #expect(lines.contains("write errors: disk 5 (the last: disk cache \(path): database or disk is full)"))
     }
 
     @Test func theControllerWorksWithADummyChain() async throws {

@@ -53,3 +53,26 @@ struct PhoneScenarioTests {
         #expect(throws: Never.self) { try PhoneScenario.validate(mask: "X") }
     }
 }
+
+struct PhoneScenarioInputTests {
+    @Test(arguments: [
+        "+7 (963) 448 02-09", "７９６３４４８０２０９", "٧٩٦٣٤٤٨٠٢٠٩", "+７ (９６３) ４４８ ０２-０９",
+    ])
+    func formattedAndNonASCIIDigitsPassThroughThePipeline(input: String) throws {
+        #expect(try PhoneScenario.pipeline().run(input) == "+7 (963) 448 02-09")
+        #expect(try PhoneScenario.linkedPipeline().run(input) == "+7 (963) 448 02-09")
+    }
+}
+
+struct PhoneScenarioTypingTests {
+    @Test func theFieldIsFormattedAfterEachDigit() {
+        let (console, recording) = Console.recording()
+        let errors = PhoneScenario.type(numbers: ["7963", "+7 (9a"], console: console)
+        #expect(errors == 1)
+        #expect(
+            recording.lines == [
+                "+7", "+7 (9", "+7 (96", "+7 (963",
+                "+7", "+7 (9", #"error: mask: expected a digit, got "a" at index 5 in "+7 (9a""#,
+            ])
+    }
+}

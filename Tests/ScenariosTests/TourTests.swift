@@ -15,7 +15,7 @@ struct TourTests {
         #expect(
             lines[movies + 1]
                 == "Looking up movies 0…199: memory → disk → primary → fallback (seed 42, failure rate 10%)")
-        #expect(lines.contains("primary    178       0      22        0       0         20 ms"))
+        #expect(lines.contains("primary    178       0      22        0       0             0         20 ms"))
 
         let (again, secondRecording) = Console.recording()
         try await Tour.run(on: again)

@@ -46,6 +46,44 @@ let benchmarks: @Sendable () -> Void = {
         blackHole(sum)
     }
 
+    // Asynchronous pipelines: the same four steps as async handlers that never suspend, against
+    // the four steps written inline in one async function.
+    let asyncBuilder4 = AsyncPipeline {
+        AsyncAddOne()
+        AsyncBelow(limit: limit)
+        AsyncTimesThree()
+        AsyncXorMask(mask: mask)
+    }
+    let steps = Steps(limit: limit, mask: mask)
+    let asyncList4 = AsyncHandlerList<Int, Int>([
+        AsyncAddOne(), AsyncBelow(limit: limit), AsyncTimesThree(), AsyncXorMask(mask: mask),
+    ])
+
+    Benchmark("AsyncPipeline.builder4", configuration: perSample) { _ async in
+        blackHole(await sumOfRuns(asyncBuilder4, runs))
+    }
+    Benchmark("AsyncPipeline.builder4.floor", configuration: perSample) { _ async in
+        blackHole(await sumOfInlineSteps(steps, runs))
+    }
+    Benchmark("AsyncPipeline.list4", configuration: perSample) { _ async in
+        blackHole(await sumOfRuns(asyncList4, runs))
+    }
+    Benchmark("AsyncPipeline.list4.floor", configuration: perSample) { _ async in
+        blackHole(await sumOfInlineSteps(steps, runs))
+    }
+    // From a `@concurrent` caller (a module without NonisolatedNonsendingByDefault), the
+    // pipeline's `run` checks its executor once per run.
+    Benchmark("AsyncPipeline.builder4FromConcurrent", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await asyncBuilder4.run(index)) ?? 0 }
+        blackHole(sum)
+    }
+    Benchmark("AsyncPipeline.builder4FromConcurrent.floor", configuration: perSample) { _ async in
+        var sum = 0
+        for index in 0..<runs { sum &+= (try? await inlineConcurrentSteps(index, steps)) ?? 0 }
+        blackHole(sum)
+    }
+
     // Caches: a hit among 10,000 entries, at random keys.
     let entries = 10_000
     let keys = randomKeys(below: entries)

@@ -1,19 +1,22 @@
 import Foundation
 import GRDB
 
-extension DiskCacheSchema {
-    /// The tables: one row per entry, with its size and last access, and a one-row table of
-    /// totals kept by triggers, so that the size limit is checked without scanning.
-    static func migrator() -> DatabaseMigrator {
-        var migrator = DatabaseMigrator()
-        migrator.registerMigration("disk-cache-v1") { db in
+/// The SQL of ``DiskCache``, apart from its Swift API.
+enum DiskCacheSchema {
+    /// Creates what is missing: the tables (one row per entry, with its size, last access and
+    /// write time, and a one-row table of totals kept by triggers, so that the size limit is
+    /// checked without scanning), and the `written` column that files made before expiry lack.
+    /// Idempotent; run in an immediate transaction.
+    static func prepare(_ db: Database) throws {
+        if try !db.tableExists("cacheEntry") {
             try db.execute(
                 sql: """
                     CREATE TABLE cacheEntry (
                         key BLOB PRIMARY KEY NOT NULL,
                         value BLOB NOT NULL,
                         size INTEGER NOT NULL,
-                        accessed INTEGER NOT NULL
+                        accessed INTEGER NOT NULL,
+                        written INTEGER NOT NULL DEFAULT 0
                     ) WITHOUT ROWID;
                     CREATE INDEX cacheEntryAccessed ON cacheEntry(accessed);
                     CREATE TABLE cacheTotals (
@@ -33,7 +36,10 @@ extension DiskCacheSchema {
                     END;
                     """)
         }
-        return migrator
+        // Entries of a file made before expiry existed count as written long ago.
+        if try !db.columns(in: "cacheEntry").contains(where: { $0.name == "written" }) {
+            try db.execute(sql: "ALTER TABLE cacheEntry ADD COLUMN written INTEGER NOT NULL DEFAULT 0")
+        }
     }
 
     /// The next access stamp: later than every entry's.
@@ -60,6 +66,3 @@ extension DiskCacheSchema {
         }
     }
 }
-
-/// The SQL of ``DiskCache``, apart from its Swift API.
-enum DiskCacheSchema {}

@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 
 extension DiskCacheError {
@@ -11,8 +12,22 @@ extension DiskCacheError {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT:
             self.init(code: .unreadable, path: path, reason: Self.reason(error))
         default:
-            self.init(code: .cannotOpen, path: path, reason: Self.reason(error))
+            self.init(code: .cannotOpen, path: path, reason: Self.diagnose(path) ?? Self.reason(error))
         }
+    }
+
+    /// Why `path` cannot be a database file, in plain words, when the file system tells.
+    private static func diagnose(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            return isFolder.boolValue ? "\(path) is a folder" : nil
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        guard !folder.isEmpty else { return nil }
+        if !FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder) {
+            return "the folder \(folder) does not exist"
+        }
+        return isFolder.boolValue ? nil : "\(folder) is a file, not a folder"
     }
 
     /// Classifies an error met while reading or writing.

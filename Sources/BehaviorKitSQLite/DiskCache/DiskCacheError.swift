@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a ``DiskCache`` could not open, read or write its file. Names the file.
 ///
 /// ```swift
@@ -12,8 +14,11 @@ public struct DiskCacheError: Error, CustomStringConvertible, Sendable {
     public enum Code: Hashable, Sendable {
         /// The file exists but is not a readable SQLite database (corrupt, or something else).
         case unreadable
-        /// The file cannot be opened or created (a missing folder, no permission).
+        /// The file cannot be opened or created (a missing folder, no permission, a folder in
+        /// its place).
         case cannotOpen
+        /// The file's folder cannot be created (a file in the way, no permission).
+        case folderUnavailable
         /// A read or write failed after the file was opened.
         case ioFailed
         /// A key or value could not be encoded.
@@ -24,6 +29,8 @@ public struct DiskCacheError: Error, CustomStringConvertible, Sendable {
     public let code: Code
     /// The cache's file.
     public let path: String
+    /// The folder of the cache's file.
+    public var folder: String { (path as NSString).deletingLastPathComponent }
     /// What SQLite or the encoder said.
     public let reason: String
 
@@ -40,6 +47,7 @@ public struct DiskCacheError: Error, CustomStringConvertible, Sendable {
             "disk cache \(path): not a readable SQLite database (\(reason)); "
                 + "delete the file, or open it with ifUnreadable: .rebuild"
         case .cannotOpen: "disk cache \(path): cannot open the file (\(reason))"
+        case .folderUnavailable: "disk cache folder \(folder) cannot be created: \(reason)"
         case .ioFailed: "disk cache \(path): \(reason)"
         case .encodingFailed: "disk cache \(path): cannot encode (\(reason))"
         }

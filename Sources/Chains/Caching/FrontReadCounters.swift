@@ -28,18 +28,21 @@ struct FrontReadCounters: Sendable {
 }
 
 extension LRUStorage {
-    /// ``value(forKey:now:)``, counted in ``frontCounters`` and timed on `timing` once in
-    /// ``FrontReadCounters/sampleInterval`` reads.
+    /// ``value(forKey:now:claimsRefresh:refreshDue:)``, counted in ``frontCounters`` and timed
+    /// on `timing` once in ``FrontReadCounters/sampleInterval`` reads.
     @inlinable
-    mutating func frontValue(forKey key: Key, now: () -> Duration, timing: () -> Duration) -> Value? {
+    @inline(__always)
+    mutating func frontValue(
+        forKey key: Key, now: () -> Duration, timing: () -> Duration, refreshDue: inout Bool
+    ) -> Value? {
         frontCounters.reads &+= 1
         let value: Value?
         if frontCounters.reads % FrontReadCounters.sampleInterval == 1 {
             let start = timing()
-            value = self.value(forKey: key, now: now)
+            value = self.value(forKey: key, now: now, claimsRefresh: true, refreshDue: &refreshDue)
             frontCounters.record(timing() - start)
         } else {
-            value = self.value(forKey: key, now: now)
+            value = self.value(forKey: key, now: now, claimsRefresh: true, refreshDue: &refreshDue)
         }
         if value == nil { frontCounters.misses &+= 1 }
         return value
@@ -48,11 +51,22 @@ extension LRUStorage {
 
 extension MemoryCache {
     /// The value for `key`, read on a ``TieredLookup``'s fast path and counted for its
-    /// statistics.
+    /// statistics; `refreshDue` is set when the entry is due for a refresh (once).
     @inlinable
-    func frontValue(forKey key: Key, timing: ClockReader) -> Value? {
+    @inline(__always)
+    func frontValue(forKey key: Key, timing: ClockReader, refreshDue: inout Bool) -> Value? {
         let clock = self.clock
-        return storage.withLock { $0.frontValue(forKey: key, now: { clock.now }, timing: { timing.now }) }
+        let value = storage.withLock {
+            $0.frontValue(forKey: key, now: { clock.now }, timing: { timing.now }, refreshDue: &refreshDue)
+        }
+        if value == nil, onRemoval != nil { notifyRemovals() }
+        return value
+    }
+
+    /// Makes the entry for `key` due for a refresh at its next read by a lookup.
+    func refreshAtNextRead(_ key: Key) {
+        let now = clock.now
+        storage.withLock { $0.setRefresh(at: now, forKey: key) }
     }
 
     /// The fast path's counters so far.

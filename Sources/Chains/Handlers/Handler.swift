@@ -18,7 +18,8 @@
 /// ```
 ///
 /// Handlers are synchronous: a chain of checks and transformations runs at the cost of the same
-/// steps written inline. For chains that reach caches, disks and networks, see ``TieredLookup``.
+/// steps written inline. For steps that await (a server's middleware), see ``AsyncHandler``; for
+/// lookups through caches, disks and networks, see ``TieredLookup``.
 public protocol Handler<Input, Output>: Sendable {
     /// What the handler receives and passes on.
     associatedtype Input

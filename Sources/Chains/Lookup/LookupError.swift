@@ -1,18 +1,28 @@
-/// Why a ``TieredLookup`` has no value: the end of the chain (not found), or a cancelled lookup.
+/// Why a ``TieredLookup`` has no value: no tier has it (`.notFound`, an HTTP 404), the sources
+/// that might have it failed or were skipped (`.unavailable`, a 503), or the lookup was
+/// cancelled.
 ///
-/// A not-found error lists the tiers that failed on the way, so that "no tier has it" and "the
-/// tiers that might have it were down" can be told apart.
+/// Both end-of-chain errors list the tiers that failed on the way.
 ///
 /// ```swift
 /// do { _ = try await movies.value(for: 10_000) } catch {
-///     print(error)   // not found: 10000 (primary failed: timed out)
+///     print(error)   // unavailable: 10000 (primary failed: timed out)
+///     switch error.code {
+///     case .notFound: response = .notFound
+///     case .unavailable: response = .serviceUnavailable
+///     case .cancelled: return
+///     }
 /// }
 /// ```
 public struct LookupError<Key: Hashable & Sendable>: Error, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Hashable, Sendable {
-        /// Every tier was asked (or skipped) and none had the value.
+        /// Every tier asked answered that it does not have the value (a cache tier may have
+        /// failed, but every source answered).
         case notFound
+        /// No tier had the value, and a source failed or was skipped (its circuit open) on the
+        /// way: the value may exist.
+        case unavailable
         /// The lookup's task was cancelled before it had an answer.
         case cancelled
     }
@@ -38,8 +48,8 @@ public struct LookupError<Key: Hashable & Sendable>: Error, CustomStringConverti
         switch code {
         case .cancelled:
             return "lookup of \(key) cancelled"
-        case .notFound:
-            var text = "not found: \(key)"
+        case .notFound, .unavailable:
+            var text = "\(code == .notFound ? "not found" : "unavailable"): \(key)"
             if isRemembered { text += " (remembered)" }
             if !failures.isEmpty { text += " (\(failures.map(\.description).joined(separator: "; ")))" }
             return text

@@ -18,8 +18,10 @@ public struct LookupTierStatistics: Hashable, Sendable {
     public var skipped = 0
     /// Values written back into this store.
     public var writes = 0
-    /// Write-backs that threw (the lookup still answered).
+    /// Write-backs (and invalidations) that threw; the lookup still answered.
     public var writeErrors = 0
+    /// What the last write-back that threw said, or `nil`.
+    public var lastWriteError: String?
     /// How many reads were timed (every read, except a sample of the fast path's memory hits).
     public var timedReads = 0
     /// The total time of the timed reads, on the lookup's clock.
@@ -51,8 +53,14 @@ public struct LookupStatistics: Hashable, Sendable {
     public var coalesced = 0
     /// Lookups answered "not found" from the negative cache.
     public var rememberedNotFound = 0
-    /// Lookups that reached the end of the chain.
+    /// Lookups that reached the end of the chain, every source having answered.
     public var notFound = 0
+    /// Lookups that reached the end of the chain with a source failed or skipped on the way.
+    public var unavailable = 0
+    /// Background reloads started (see ``RefreshPolicy``).
+    public var refreshes = 0
+    /// Background reloads that failed or were cancelled.
+    public var failedRefreshes = 0
 
     /// Creates empty statistics for tiers named `names`.
     public init(tierNames names: [String]) {

@@ -1,25 +1,6 @@
 import BehaviorKitSync
 
-/// What one walk of the tiers found, shared with the lookups that joined it.
-enum FlightResult<Value: Sendable>: Sendable {
-    case found(Value, tierIndex: Int)
-    case notFound([LookupTierFailure])
-    case cancelled
-}
-
-/// The lookups of one key (and policy) under way: one walks the tiers, the others wait.
-struct FlightKey<Key: Hashable & Sendable>: Hashable, Sendable {
-    let key: Key
-    let policy: LookupPolicy
-}
-
-/// The lookups waiting for a walk. Only touched under the flights lock.
-final class Flight<Value: Sendable>: @unchecked Sendable {
-    var waiters: [CheckedContinuation<FlightResult<Value>?, Never>] = []
-}
-
 extension TieredLookup {
-    typealias FlightKey = Chains.FlightKey<Key>
     typealias Flight = Chains.Flight<Value>
 
     /// The slow path: the remembered "not found", then one walk per key from tier `start` on.
@@ -31,41 +12,86 @@ extension TieredLookup {
             counters.withLock { $0.statistics.rememberedNotFound += 1 }
             throw LookupError(code: .notFound, key: key, isRemembered: true)
         }
-        let flightKey = FlightKey(key: key, policy: policy)
-        while true {
-            if Task.isCancelled { throw LookupError(code: .cancelled, key: key) }
-            // Joins the walk under way, or (resumed at once with nil) becomes the one walking.
-            let joined = await withCheckedContinuation {
-                (continuation: CheckedContinuation<FlightResult<Value>?, Never>) in
-                let isLeader = flights.withLock { flights -> Bool in
-                    if let flight = flights[flightKey] {
-                        flight.waiters.append(continuation)
-                        counters.withLock { $0.statistics.coalesced += 1 }
-                        return false
-                    }
-                    flights[flightKey] = Flight()
-                    return true
-                }
-                if isLeader { continuation.resume(returning: nil) }
+        if Task.isCancelled { throw LookupError(code: .cancelled, key: key) }
+        let ticket = FlightTicket<Value>()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<FlightResult<Value>, Never>) in
+                join(key, policy: policy, from: start, ticket: ticket, continuation: continuation)
             }
-            let result: FlightResult<Value>
-            if let joined {
-                // The walk was cancelled with its own task, not this one: walk again.
-                if case .cancelled = joined { continue }
-                result = joined
-            } else {
-                result = await walk(key, policy: policy, from: start)
-                let waiters = flights.withLock { $0.removeValue(forKey: flightKey)?.waiters ?? [] }
-                for waiter in waiters { waiter.resume(returning: result) }
-            }
-            switch result {
-            case .found(let value, let index):
-                return LookupAnswer(value: value, tier: tiers[index].name, tierIndex: index)
-            case .notFound(let failures):
-                throw LookupError(code: .notFound, key: key, failures: failures)
-            case .cancelled:
-                throw LookupError(code: .cancelled, key: key)
-            }
+        } onCancel: {
+            leave(key, ticket: ticket)
         }
+        switch result {
+        case .found(let value, let index):
+            return LookupAnswer(value: value, tier: tiers[index].name, tierIndex: index)
+        case .notFound(let failures, let sourcesFailed):
+            throw LookupError(code: sourcesFailed ? .unavailable : .notFound, key: key, failures: failures)
+        case .cancelled:
+            throw LookupError(code: .cancelled, key: key)
+        }
+    }
+
+    /// Joins the flight of `key` under way, or starts one.
+    private func join(
+        _ key: Key, policy: LookupPolicy, from start: Int, ticket: FlightTicket<Value>,
+        continuation: CheckedContinuation<FlightResult<Value>, Never>
+    ) {
+        let joined = flights.withLock { table -> Bool in
+            // Cancelled before it could join: the cancellation handler found no flight.
+            if ticket.isCancelled { return false }
+            table.nextWaiter &+= 1
+            ticket.id = table.nextWaiter
+            if let flight = table.joinable(key, policy: policy) {
+                counters.withLock { $0.statistics.coalesced += 1 }
+                flight.waiters[ticket.id] = continuation
+                ticket.flight = flight
+            } else {
+                let flight = launch(key, policy: policy, from: start, isBackground: false, in: &table)
+                flight.waiters[ticket.id] = continuation
+                ticket.flight = flight
+            }
+            return true
+        }
+        if !joined { continuation.resume(returning: .cancelled) }
+    }
+
+    /// Starts a flight of `key` on a task of its own, in `table`.
+    func launch(
+        _ key: Key, policy: LookupPolicy, from start: Int, isBackground: Bool, in table: inout FlightTable<Key, Value>
+    ) -> Flight {
+        let flight = Flight(policy: policy, start: start, isBackground: isBackground)
+        table.byKey[key, default: []].append(flight)
+        flight.task = Task { await self.fly(flight, key: key) }
+        return flight
+    }
+
+    /// A cancelled lookup leaves its flight at once with `.cancelled`; the last to leave
+    /// cancels the walk.
+    private func leave(_ key: Key, ticket: FlightTicket<Value>) {
+        let (waiter, abandoned) = flights.withLock {
+            table -> (CheckedContinuation<FlightResult<Value>, Never>?, Flight?) in
+            guard let flight = ticket.flight else {
+                ticket.isCancelled = true
+                return (nil, nil)
+            }
+            guard let waiter = flight.waiters.removeValue(forKey: ticket.id) else { return (nil, nil) }
+            guard flight.waiters.isEmpty, !flight.isBackground else { return (waiter, nil) }
+            table.detach(flight, key: key)
+            return (waiter, flight)
+        }
+        waiter?.resume(returning: .cancelled)
+        abandoned?.task?.cancel()
+    }
+
+    /// Walks the tiers for `flight`, then answers every lookup still waiting.
+    private func fly(_ flight: Flight, key: Key) async {
+        let result = await walk(key, flight: flight)
+        let waiters = flights.withLock { table in
+            table.detach(flight, key: key)
+            defer { flight.waiters = [:] }
+            return Array(flight.waiters.values)
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+        if flight.isBackground { await settleRefresh(of: key, result) }
     }
 }

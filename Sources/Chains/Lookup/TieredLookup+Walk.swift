@@ -1,10 +1,13 @@
 import BehaviorKitSync
 
 extension TieredLookup {
-    /// Asks the tiers from `start` on, in order, as `policy` allows.
-    func walk(_ key: Key, policy: LookupPolicy, from start: Int) async -> FlightResult<Value> {
+    /// Asks the tiers from the flight's start on, in order, as its policy allows.
+    func walk(_ key: Key, flight: Flight) async -> FlightResult<Value> {
+        let policy = flight.policy
         var failures: [LookupTierFailure] = []
-        for index in tiers.indices.dropFirst(start) {
+        var sourcesFailed = false
+        for index in tiers.indices.dropFirst(flight.start) {
+            if Task.isCancelled { return .cancelled }
             let tier = tiers[index]
             let isSource = tier.store == nil
             guard isSource ? policy.usesSources : policy.readsCaches else { continue }
@@ -14,6 +17,7 @@ extension TieredLookup {
                 failures.append(
                     LookupTierFailure(tier: tier.name, error: CircuitOpenError(tier: tier.name, retryAfter: retryAfter))
                 )
+                sourcesFailed = true
                 continue
             }
             do {
@@ -29,7 +33,7 @@ extension TieredLookup {
                     }
                 }
                 if let value {
-                    if policy.writesBack { await writeBack(value, for: key, above: index) }
+                    if policy.writesBack { await writeBack(value, for: key, above: index, unless: flight) }
                     return .found(value, tierIndex: index)
                 }
             } catch {
@@ -44,26 +48,54 @@ extension TieredLookup {
                     counters.statistics.tiers[index].errors += 1
                 }
                 failures.append(LookupTierFailure(tier: tier.name, error: error))
+                if isSource { sourcesFailed = true }
             }
         }
-        counters.withLock { $0.statistics.notFound += 1 }
+        counters.withLock {
+            if sourcesFailed { $0.statistics.unavailable += 1 } else { $0.statistics.notFound += 1 }
+        }
         // Only an authoritative "not found" is remembered: every source asked, none failed.
         if failures.isEmpty && policy.usesSources, let negativeCache {
-            negativeCache.setValue(true, forKey: key)
+            await gates.withGate(key) {
+                if !isStale(flight) { negativeCache.setValue(true, forKey: key) }
+            }
         }
-        return .notFound(failures)
+        return .notFound(failures, sourcesFailed: sourcesFailed)
+    }
+
+    /// Whether `flight` was invalidated or overwritten while under way.
+    func isStale(_ flight: Flight?) -> Bool {
+        guard let flight else { return false }
+        return flights.withLock { _ in flight.isStale }
     }
 
     /// Writes `value` into the stores above tier `index`, the nearest first (the way back up
-    /// the chain). A store that fails is counted; the lookup still answers.
-    func writeBack(_ value: Value, for key: Key, above index: Int) async {
-        for storeIndex in tiers.indices.prefix(index).reversed() {
-            guard let store = tiers[storeIndex].store else { continue }
-            do {
-                try await store.store(value, for: key)
-                counters.withLock { $0.statistics.tiers[storeIndex].writes += 1 }
-            } catch {
-                counters.withLock { $0.statistics.tiers[storeIndex].writeErrors += 1 }
+    /// the chain), unless `flight` was invalidated or overwritten on its way: an `invalidate`
+    /// or a `store` made during a load wins over the load's write-back. A store that fails is
+    /// counted; the lookup still answers.
+    ///
+    /// Holds the key's gate, so that a write-back, an invalidation and a store of one key never
+    /// interleave their writes.
+    func writeBack(_ value: Value, for key: Key, above index: Int, unless flight: Flight?) async {
+        await gates.withGate(key) {
+            guard !isStale(flight) else { return }
+            for storeIndex in tiers.indices.prefix(index).reversed() {
+                guard let store = tiers[storeIndex].store else { continue }
+                do {
+                    if storeIndex == 0, let front, let refresh {
+                        front.setValue(
+                            value, forKey: key, cost: nil, timeToLive: refresh.expiresAfter,
+                            refreshAfter: refresh.refreshAfter)
+                    } else {
+                        try await store.store(value, for: key)
+                    }
+                    counters.withLock { $0.statistics.tiers[storeIndex].writes += 1 }
+                } catch {
+                    counters.withLock { counters in
+                        counters.statistics.tiers[storeIndex].writeErrors += 1
+                        counters.statistics.tiers[storeIndex].lastWriteError = "\(error)"
+                    }
+                }
             }
         }
     }

@@ -7,8 +7,15 @@ public import BehaviorKitSync
 /// - A tier that throws is counted and **skipped** (fail-over); the lookup goes on below it.
 /// - The end of the chain is a typed ``LookupError`` with code `.notFound`.
 /// - Concurrent misses for one key collapse into **one** walk of the tiers below the first
-///   (single-flight); the others wait for its answer.
-/// - "Not found" can be remembered for a while (negative caching).
+///   (single-flight), on a task of its own: it survives the cancellation of the lookup that
+///   started it, and stops only when every lookup waiting for it has gone. A cancelled lookup
+///   returns at once with `.cancelled`.
+/// - Loads are versioned: an ``invalidate(_:)`` or ``store(_:for:)`` made while a value is
+///   being loaded wins over the load's write-back, and later lookups do not join that load.
+/// - "Not found" can be remembered for a while (negative caching); "every source failed" is
+///   told apart (`.unavailable`, a 503 rather than a 404) and never remembered.
+/// - A ``RefreshPolicy`` reloads values in the background before they expire (refresh-ahead)
+///   or while serving them stale (stale-while-revalidate).
 /// - Each source has a **circuit breaker**: after repeated failures it is skipped for a
 ///   cool-down on the injected clock.
 /// - Each tier keeps ``LookupTierStatistics``: hits, misses, errors and latency.
@@ -47,8 +54,12 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     let clock: ClockReader
 
     let breakers: LockedValue<[CircuitBreaker?]>
-    let flights = LockedValue<[FlightKey: Flight]>([:])
+    let flights = LockedValue(FlightTable<Key, Value>())
+    let gates = KeyedGate<Key>()
     let negativeCache: MemoryCache<Key, Bool>?
+
+    /// When values in the front ``MemoryCache`` are reloaded in the background, or `nil`.
+    public let refresh: RefreshPolicy?
 
     /// The tier's name when it is used as a tier of another lookup.
     public let name: String
@@ -61,11 +72,15 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     ///   - rememberNotFoundFor: how long "not found" is remembered (when no tier failed), or
     ///     `nil` to ask the tiers every time.
     ///   - circuitBreaker: the policy of every source's circuit breaker, or `nil` for none.
+    ///   - refresh: when values in the first tier, a ``MemoryCache``, are reloaded in the
+    ///     background; `nil` for never.
     ///   - clock: the clock for latency, cool-downs and remembered answers.
     public init(
         _ tiers: [any LookupTier<Key, Value>], name: String = "lookup", rememberNotFoundFor: Duration? = nil,
-        circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), clock: some Clock<Duration> = ContinuousClock()
+        circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), refresh: RefreshPolicy? = nil,
+        clock: some Clock<Duration> = ContinuousClock()
     ) {
+        self.refresh = refresh
         self.tiers = tiers.map { Tier(tier: $0, store: $0 as? any LookupStore<Key, Value>, name: $0.name) }
         self.front = tiers.first as? MemoryCache<Key, Value>
         self.name = name
@@ -82,9 +97,10 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// The value for `key`, from the first tier that has it.
     ///
-    /// - Throws: ``LookupError`` `.notFound` at the end of the chain, `.cancelled` when the
-    ///   task is cancelled.
+    /// - Throws: ``LookupError`` `.notFound` at the end of the chain, `.unavailable` when a
+    ///   source failed or was skipped on the way, `.cancelled` when the task is cancelled.
     @inlinable
+    @inline(__always)
     public func value(for key: Key, policy: LookupPolicy = .default) async throws(LookupError<Key>) -> Value {
         try await answer(for: key, policy: policy).value
     }
@@ -96,13 +112,16 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     /// print("\(answer.value.title) from \(answer.tier)")   // "… from disk"
     /// ```
     @inlinable
+    @inline(__always)
     public func answer(
         for key: Key, policy: LookupPolicy = .default
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
         guard let front, policy.readsCaches else {
             return try await lookUpBelowFront(key, policy: policy, from: 0)
         }
-        if let value = front.frontValue(forKey: key, timing: clock) {
+        var refreshDue = false
+        if let value = front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue) {
+            if refreshDue { refreshInBackground(key) }
             return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
         }
         return try await lookUpBelowFront(key, policy: policy, from: 1)
@@ -122,25 +141,6 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
         }
         for index in statistics.tiers.indices { statistics.tiers[index].isCircuitOpen = openCircuits[index] }
         return statistics
-    }
-
-    /// Stores `value` for `key` in every cache tier and forgets a remembered "not found".
-    public func store(_ value: Value, for key: Key) async {
-        negativeCache?.removeValue(forKey: key)
-        await writeBack(value, for: key, above: tiers.count)
-    }
-
-    /// Removes `key` from every cache tier and forgets a remembered "not found".
-    public func invalidate(_ key: Key) async {
-        negativeCache?.removeValue(forKey: key)
-        for (index, tier) in tiers.enumerated() {
-            guard let store = tier.store else { continue }
-            do {
-                try await store.remove(key)
-            } catch {
-                counters.withLock { $0.statistics.tiers[index].writeErrors += 1 }
-            }
-        }
     }
 }
 
@@ -164,12 +164,18 @@ public struct LookupAnswer<Value: Sendable>: Sendable {
 
 extension TieredLookup: LookupTier {
     /// The value for `key`, or `nil` when the chain has none: a tiered lookup can be a tier.
+    ///
+    /// - Throws: the ``LookupError`` when its sources were unavailable (so that the outer
+    ///   lookup counts a failure and fails over), `CancellationError` when cancelled.
     public func lookup(_ key: Key) async throws -> Value? {
         do {
             return try await value(for: key)
         } catch {
-            if error.code == .cancelled { throw CancellationError() }
-            return nil
+            switch error.code {
+            case .notFound: return nil
+            case .unavailable: throw error
+            case .cancelled: throw CancellationError()
+            }
         }
     }
 }

@@ -39,13 +39,15 @@ public struct LengthValidator: Handler {
         self.maximum = maximum
     }
 
-    /// What the rule expects, as its errors say it: `11 characters`, `3 to 8 characters`.
+    /// What the rule expects, as its errors say it: `11 characters`, `3 to 8 characters`,
+    /// `at most 1 character`.
     public var expectation: String {
-        switch maximum {
-        case .some(let maximum) where maximum == minimum: "\(minimum) \(minimum == 1 ? "character" : "characters")"
-        case .some(let maximum) where minimum == 0: "at most \(maximum) characters"
+        func characters(_ count: Int) -> String { count == 1 ? "1 character" : "\(count) characters" }
+        return switch maximum {
+        case .some(let maximum) where maximum == minimum: characters(minimum)
+        case .some(let maximum) where minimum <= 0: "at most \(characters(maximum))"
         case .some(let maximum): "\(minimum) to \(maximum) characters"
-        case .none: "at least \(minimum) \(minimum == 1 ? "character" : "characters")"
+        case .none: "at least \(characters(minimum))"
         }
     }
 

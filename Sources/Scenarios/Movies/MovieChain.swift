@@ -40,10 +40,12 @@ public enum MovieChain {
     }
 
     /// Opens `movies.sqlite` in `folder`, creating the folder; an unreadable file is rebuilt.
-    public static func openDiskCache(in folder: String) throws -> DiskCache<Int, MovieItem> {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        return try DiskCache(
-            path: URL(fileURLWithPath: folder).appendingPathComponent("movies.sqlite").path, ifUnreadable: .rebuild)
+    ///
+    /// - Throws: ``DiskCacheError`` naming the folder when it cannot be created, or the file.
+    public static func openDiskCache(in folder: String) throws(DiskCacheError) -> DiskCache<Int, MovieItem> {
+        try DiskCache(
+            path: URL(fileURLWithPath: folder).appendingPathComponent("movies.sqlite").path, ifUnreadable: .rebuild,
+            creatingFolder: true)
     }
 }
 

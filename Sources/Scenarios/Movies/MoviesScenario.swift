@@ -15,8 +15,8 @@ public enum MoviesScenario {
     static let shownAnswers = 3
 
     /// Looks up movies `0..<count` in order and prints the first answers, each lookup that
-    /// reached the end of the chain (with the failures on the way), who answered, and a table of
-    /// each tier's statistics.
+    /// reached the end of the chain (with the failures on the way), who answered, a table of
+    /// each tier's statistics, and the write-backs that failed (a full disk, say).
     ///
     /// - Parameters:
     ///   - catalog: the movies the endpoints know; the article's has ids 0…9999.
@@ -89,7 +89,7 @@ struct AnswerTally {
             shown += 1
             let movie = answer.value
             return "movie \(id): “\(movie.title)” (\(movie.year)) from \(answer.tier)"
-        case .failure(let error) where error.failures.isEmpty:
+        case .failure(let error) where error.code != .unavailable:
             unknown += 1
             return "movie \(id): \(MoviesScenario.endOfTheRoad)"
         case .failure(let error):

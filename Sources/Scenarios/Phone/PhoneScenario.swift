@@ -2,7 +2,8 @@ public import Chains
 
 /// Scenario 5: a phone number passes through a validation and formatting pipeline.
 ///
-/// The pipeline rejects an empty value, requires exactly as many characters as the mask has
+/// The pipeline takes the number however it was typed (digits of any script, or already formatted
+/// with the mask), rejects an empty value, requires exactly as many characters as the mask has
 /// placeholders (11 for the article's mask), requires digits, and formats with the mask.
 public enum PhoneScenario {
     /// The article's mask: each `X` takes the next digit.
@@ -15,6 +16,7 @@ public enum PhoneScenario {
     public static func pipeline(mask: String = defaultMask) -> some Handler<String, String> {
         let formatter = MaskFormatter(mask)
         return Pipeline {
+            DigitNormalizer(mask: formatter)
             NonEmptyValidator()
             LengthValidator(exactly: formatter.placeholderCount)
             AllowedCharactersValidator.digits
@@ -25,7 +27,8 @@ public enum PhoneScenario {
     /// The same pipeline linked with `|>`, as the article writes it.
     public static func linkedPipeline(mask: String = defaultMask) -> some Handler<String, String> {
         let formatter = MaskFormatter(mask)
-        return NonEmptyValidator()
+        return DigitNormalizer(mask: formatter)
+            |> NonEmptyValidator()
             |> LengthValidator(exactly: formatter.placeholderCount)
             |> AllowedCharactersValidator.digits
             |> formatter
@@ -41,6 +44,30 @@ public enum PhoneScenario {
         for line in lines {
             do {
                 console.print(try phone.run(line.trimmingWhitespace()))
+            } catch {
+                errors += 1
+                console.print("error: \(error)")
+            }
+        }
+        return errors
+    }
+
+    /// Types each number into a field that formats as you type, one character at a time, and
+    /// prints the field after each digit; prints `error: <the rule's message>` and goes on with
+    /// the next number when a character cannot be taken.
+    ///
+    /// - Returns: the number of numbers rejected.
+    public static func type(numbers: some Sequence<String>, mask: String = defaultMask, console: Console) -> Int {
+        let formatter = MaskFormatter(mask)
+        var errors = 0
+        for number in numbers {
+            var field = ""
+            do {
+                for character in number.trimmingWhitespace() {
+                    let typed = try formatter.formatPartial(field + String(character))
+                    if typed != field { console.print(typed) }
+                    field = typed
+                }
             } catch {
                 errors += 1
                 console.print("error: \(error)")

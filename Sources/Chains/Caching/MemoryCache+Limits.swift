@@ -1,0 +1,65 @@
+import BehaviorKitSync
+
+extension MemoryCache {
+    /// The most entries kept (at least 1). Lowering it evicts the least recently used entries
+    /// at once.
+    ///
+    /// ```swift
+    /// cache.countLimit = 100   // under memory pressure
+    /// ```
+    public var countLimit: Int {
+        get { storage.withLock { $0.countLimit } }
+        set {
+            notify(
+                storage.withLock { storage in
+                    storage.countLimit = max(1, newValue)
+                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit)
+                    return storage.takeRemovals()
+                })
+        }
+    }
+
+    /// The most total cost kept, or `nil` for no cost limit. Lowering it evicts the least
+    /// recently used entries at once.
+    public var costLimit: Int? {
+        get { storage.withLock { $0.costLimit } }
+        set {
+            notify(
+                storage.withLock { storage in
+                    storage.costLimit = newValue.map { max(0, $0) }
+                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit)
+                    return storage.takeRemovals()
+                })
+        }
+    }
+
+    /// How long an entry lives unless its insertion says otherwise, or `nil` for ever. A change
+    /// applies to the entries stored after it.
+    public var timeToLive: Duration? {
+        get { storage.withLock { $0.timeToLive } }
+        set { storage.withLock { $0.timeToLive = newValue } }
+    }
+
+    /// Evicts the least recently used entries until at most `count` remain; the limit stays.
+    ///
+    /// ```swift
+    /// cache.trim(toCount: cache.count / 2)   // after a memory warning
+    /// ```
+    public func trim(toCount count: Int) {
+        notify(
+            storage.withLock { storage in
+                storage.evict(toCount: max(0, count), toCost: nil)
+                return storage.takeRemovals()
+            })
+    }
+
+    /// Evicts the least recently used entries until their total cost is at most `cost`; the
+    /// limit stays.
+    public func trim(toCost cost: Int) {
+        notify(
+            storage.withLock { storage in
+                storage.evict(toCount: .max, toCost: max(0, cost))
+                return storage.takeRemovals()
+            })
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import BehaviorKitSQLite
+import Foundation
+
+/// The child of the multi-process test of `DiskCache` (hidden): opens several caches on one
+/// file and stores a range of keys through them at once, reading each back.
+struct DiskCacheWorkerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "disk-cache-worker",
+        abstract: "Stores keys into a disk cache shared with other processes, for the multi-process test.",
+        shouldDisplay: false
+    )
+
+    @Option(help: "The cache's SQLite file, shared with the other workers.")
+    var path: String
+
+    @Option(help: "The first key to store.")
+    var first = 0
+
+    @Option(help: "How many keys to store, from --first.")
+    var count = 100
+
+    @Option(help: "How many DiskCache instances this process opens on the file.")
+    var instances = 2
+
+    func run() async throws {
+        var caches: [DiskCache<Int, String>] = []
+        for _ in 0..<max(1, instances) { caches.append(try DiskCache(path: path)) }
+        let shared = caches
+        let (first, count) = (self.first, self.count)
+        let failures = await withTaskGroup(of: String?.self) { group in
+            for key in first..<(first + max(0, count)) {
+                group.addTask {
+                    let cache = shared[key % shared.count]
+                    do {
+                        try await cache.store("value \(key)", for: key)
+                        let read = try await cache.lookup(key)
+                        return read == "value \(key)" ? nil : "key \(key) read back as \(read ?? "nothing")"
+                    } catch {
+                        return "key \(key): \(error)"
+                    }
+                }
+            }
+            var failures: [String] = []
+            for await failure in group { if let failure { failures.append(failure) } }
+            return failures
+        }
+        print("stored \(count - failures.count) of \(count); the file holds \(try await shared[0].count) entries")
+        if let failure = failures.first {
+            FileHandle.standardError.write(Data("\(failures.count) failed, the first: \(failure)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
