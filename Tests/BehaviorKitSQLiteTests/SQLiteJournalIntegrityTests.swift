@@ -141,9 +141,9 @@ extension SQLiteJournalIntegrityTests {
     @Test func aDelayedCommandSurvivesARestartAndRunsOnce() async throws {
         let path = folder.path("timer.journal")
         let clock = ManualClock()
-        let count = LockedCounter()
+        let count = LockedValue(0)
         var registry = CommandRegistry()
-        registry.register("test.remind", arguments: Int.self) { _ in ClosureCommand("remind") { count.add() } }
+        registry.register("test.remind", arguments: Int.self) { _ in ClosureCommand("remind") { count.withLock { $0 += 1 } } }
         do {
             let journal = try SQLiteCommandJournal(path: path, clock: clock)
             try await CommandQueue("reminders", journal: journal).enqueue(
@@ -155,12 +155,6 @@ extension SQLiteJournalIntegrityTests {
         let worker = QueueWorker(queue, invoker: JournaledInvoker(journal: journal, registry: registry, clock: clock))
         #expect(try await worker.runDue() == 1)
         #expect(try await worker.runDue() == 0)
-        #expect(count.value == 1)
+        #expect(count.withLock { $0 } == 1)
     }
-}
-
-final class LockedCounter: Sendable {
-    private let storage = LockedValue(0)
-    func add() { storage.withLock { $0 += 1 } }
-    var value: Int { storage.withLock { $0 } }
 }
