@@ -143,7 +143,9 @@ extension SQLiteJournalIntegrityTests {
         let clock = ManualClock()
         let count = LockedValue(0)
         var registry = CommandRegistry()
-        registry.register("test.remind", arguments: Int.self) { _ in ClosureCommand("remind") { count.withLock { $0 += 1 } } }
+        registry.register("test.remind", arguments: Int.self) { _ in
+            ClosureCommand("remind") { count.withLock { $0 += 1 } }
+        }
         do {
             let journal = try SQLiteCommandJournal(path: path, clock: clock)
             try await CommandQueue("reminders", journal: journal).enqueue(
