@@ -12,12 +12,14 @@ let package = Package(
         .library(name: "Chains", targets: ["Chains"]),
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
+        .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -38,6 +40,15 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: ["Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // swift-service-lifecycle `Service`s for what runs in the background, apart from the core
+        // modules, so that a user of StateMachines alone does not build ServiceLifecycle.
+        .target(
+            name: "BehaviorKitServiceLifecycle",
+            dependencies: [
+                "Commands", "StateMachines", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
         ),
 
         // The five systems of SCENARIOS.md, written on the public API only.
@@ -66,6 +77,14 @@ let package = Package(
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        .testTarget(
+            name: "BehaviorKitServiceLifecycleTests",
+            dependencies: [
+                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "BehaviorKitCLITests",
             dependencies: [

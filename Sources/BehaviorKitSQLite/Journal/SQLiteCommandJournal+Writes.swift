@@ -29,35 +29,35 @@ enum JournalWriteResult: Sendable {
 extension SQLiteCommandJournal {
     /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
     public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        guard case .begun(let begun) = try await writes.submit(.begin(entry, lease)) else { throw unexpected() }
+        guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
         return begun
     }
 
     /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
     public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        guard case .record(let record) = try await writes.submit(.append(entry, lease)) else { throw unexpected() }
+        guard case .record(let record) = try await submit(.append(entry, lease)) else { throw unexpected() }
         return record
     }
 
     /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
     public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        _ = try await writes.submit(.settle(key, settlement, lease))
+        _ = try await submit(.settle(key, settlement, lease))
     }
 
     /// Makes `changes` in one commit, all or none; see ``CommandJournal/settle(_:lease:)``.
     public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        _ = try await writes.submit(.settleAll(changes, lease))
+        _ = try await submit(.settleAll(changes, lease))
     }
 
     /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
-        guard case .keys(let kept) = try await writes.submit(.renew(keys, lease)) else { throw unexpected() }
+        guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
         return kept
     }
 
     /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
     public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        _ = try await writes.submit(.release(key, lease, delay))
+        _ = try await submit(.release(key, lease, delay))
     }
 
     /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
@@ -65,7 +65,7 @@ extension SQLiteCommandJournal {
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
         let write = JournalWrite.claim(limit, queue, concurrency, deadOwner, lease)
-        guard case .claimed(let claim) = try await writes.submit(write) else {
+        guard case .claimed(let claim) = try await submit(write) else {
             throw unexpected()
         }
         return claim
@@ -77,7 +77,7 @@ extension SQLiteCommandJournal {
     ) async throws
         -> CommandJournalRecord
     {
-        guard case .record(let record) = try await writes.submit(.enqueue(entry, queue, delay)) else {
+        guard case .record(let record) = try await submit(.enqueue(entry, queue, delay)) else {
             throw unexpected()
         }
         return record
@@ -85,7 +85,7 @@ extension SQLiteCommandJournal {
 
     /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
     public func prune(settledBefore date: Date) async throws -> Int {
-        guard case .count(let count) = try await writes.submit(.prune(date.journalMilliseconds)) else {
+        guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else {
             throw unexpected()
         }
         return count
@@ -111,6 +111,27 @@ extension SQLiteCommandJournal {
     ) throws {
         let lease = JournalLease(owner: context.owner, duration: .zero)
         try CommandJournalSchema.settle(context.key, settlement, lease, now: Date().journalMilliseconds, db)
+    }
+
+    /// Finishes the writes under way and closes the file (a database you gave the journal is
+    /// left open): later calls throw a `.closed` error.
+    public func close() async throws {
+        await writes.close()
+        if ownsDatabase {
+            do {
+                try database.close()
+            } catch {
+                throw SQLiteCommandJournalError(path: path, error, opening: false)
+            }
+        }
+    }
+
+    private func submit(_ write: JournalWrite) async throws -> JournalWriteResult {
+        do {
+            return try await writes.submit(write)
+        } catch is GroupCommit<JournalWrite, JournalWriteResult>.Closed {
+            throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+        }
     }
 
     private func unexpected() -> SQLiteCommandJournalError {

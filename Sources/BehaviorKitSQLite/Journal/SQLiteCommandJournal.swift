@@ -49,6 +49,7 @@ public final class SQLiteCommandJournal: CommandJournal {
     public let durability: Durability
 
     let database: any DatabaseWriter
+    let ownsDatabase: Bool
     let clock: any WallClock
     let writes: GroupCommit<JournalWrite, JournalWriteResult>
 
@@ -73,6 +74,7 @@ public final class SQLiteCommandJournal: CommandJournal {
         let database = try JournalFileOpener.open(
             path, inspection: inspection, durability: durability, busyTimeout: busyTimeout)
         self.database = database
+        self.ownsDatabase = true
         self.writes = Self.groupCommit(database, path: path, clock: clock)
     }
 
@@ -92,6 +94,7 @@ public final class SQLiteCommandJournal: CommandJournal {
         self.durability = .full
         self.clock = clock
         self.database = database
+        self.ownsDatabase = false
         self.writes = Self.groupCommit(database, path: path, clock: clock)
     }
 

@@ -65,6 +65,17 @@ public final class JournaledInvoker: Sendable {
             "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
     }
 
+    /// Returns once this worker holds no record: every command and transaction it runs (or
+    /// recovers) has settled, been released, or been lost. For a graceful shutdown.
+    public func idle() async {
+        await keeper.idle()
+    }
+
+    /// Sleeps for `duration` on the worker's clock (for services that recover on a schedule).
+    package func sleep(for duration: Duration) async throws {
+        try await keeper.clock.sleep(for: duration)
+    }
+
     /// A durable transaction of `steps` run by this worker.
     public func transaction(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate, steps: [DurableStep],

@@ -22,6 +22,7 @@ final class LeaseKeeper: Sendable {
         var heartbeat = false
         var renewing = false
         var lastRenewal: Duration?
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = LockedValue(State())
@@ -52,7 +53,25 @@ final class LeaseKeeper: Sendable {
 
     /// Forgets `key` (settled, released, or lost).
     func drop(_ key: String) {
-        state.withLock { _ = $0.holds.removeValue(forKey: key) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.holds.removeValue(forKey: key)
+            guard state.holds.isEmpty else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns once the worker holds no record.
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if state.holds.isEmpty { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 
     /// Whether `key` was lost to another worker (or could not be renewed in time).

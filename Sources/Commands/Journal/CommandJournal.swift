@@ -112,9 +112,16 @@ public protocol CommandJournal: Sendable {
 
     /// Every record, in sequence order.
     func allRecords() async throws -> [CommandJournalRecord]
+
+    /// Finishes the writes under way, then releases the journal's connections: later calls
+    /// throw. Call it last, when the workers on the journal have stopped.
+    func close() async throws
 }
 
 extension CommandJournal {
+    /// Does nothing: a journal without connections has nothing to release.
+    public func close() async throws {}
+
     /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
     /// correct (a child written pending "may have run") but not atomic, and one write each. A
     /// journal should make them in one commit.
