@@ -12,12 +12,16 @@ let package = Package(
         .library(name: "Chains", targets: ["Chains"]),
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
+        .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in postgres-nio's graph; named so that the PostgreSQL journal can read the pool's log.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -38,6 +42,15 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: ["Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+
+        // The same journal and queue on PostgreSQL (postgres-nio), for workers on many machines.
+        .target(
+            name: "BehaviorKitPostgres",
+            dependencies: [
+                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
 
         // The five systems of SCENARIOS.md, written on the public API only.
@@ -64,6 +77,10 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+        ),
+        .testTarget(
+            name: "BehaviorKitPostgresTests",
+            dependencies: ["BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
         .testTarget(name: "BehaviorKitCLITests", dependencies: ["behaviorkit", "BehaviorKitSQLite", "Commands"]),
