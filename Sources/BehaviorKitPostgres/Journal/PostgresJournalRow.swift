@@ -40,7 +40,7 @@ struct PostgresJournalRow {
             sequence: sequence, entry: entry, status: status, failureReason: try value(first + 6),
             output: try bytes(first + 7), owner: try value(first + 8),
             leaseExpiresAt: try value(first + 9, as: Int64?.self).map(Date.init(journalMilliseconds:)),
-            queue: try value(first + 10), attempts: Int(try value(first + 11, as: Int32.self)),
+            queue: try value(first + 10), attempts: Int(clamping: try value(first + 11, as: Int64.self)),
             createdAt: Date(journalMilliseconds: try value(first + 12)),
             updatedAt: Date(journalMilliseconds: try value(first + 13)))
     }

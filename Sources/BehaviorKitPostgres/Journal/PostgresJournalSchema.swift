@@ -10,7 +10,7 @@ enum PostgresJournalSchema {
     static let columns: [(name: String, type: String)] = [
         ("sequence", "bigint"), ("key", "text"), ("kind", "text"), ("payload", "bytea"), ("parent_key", "text"),
         ("status", "text"), ("failure_reason", "text"), ("output", "bytea"), ("owner", "text"),
-        ("lease_expires_at", "bigint"), ("queue", "text"), ("attempts", "integer"), ("created_at", "bigint"),
+        ("lease_expires_at", "bigint"), ("queue", "text"), ("attempts", "bigint"), ("created_at", "bigint"),
         ("updated_at", "bigint"),
     ]
 
@@ -30,7 +30,7 @@ enum PostgresJournalSchema {
             owner text,
             lease_expires_at bigint,
             queue text,
-            attempts integer NOT NULL DEFAULT 0,
+            attempts bigint NOT NULL DEFAULT 0,
             created_at bigint NOT NULL,
             updated_at bigint NOT NULL
         )

@@ -218,7 +218,7 @@ struct PostgresJournalWriter: Sendable {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(date)
         guard let row = try await connection.run(statements.prune, bindings, logger: logger).first else { return 0 }
-        return Int(try PostgresJournalRow(row, names).value(0, as: Int64.self))
+        return Int(clamping: try PostgresJournalRow(row, names).value(0, as: Int64.self))
     }
 
     private func raced(_ key: String) -> PostgresCommandJournalError {
