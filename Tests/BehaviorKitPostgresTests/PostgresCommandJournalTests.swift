@@ -59,8 +59,8 @@ struct PostgresCommandJournalTests {
                     case 1:  // a settlement by a worker that holds nothing
                         let failed = (try? await journal.settle("taken", as: .done(output: nil), lease: stopped)) == nil
                         return ("leaseLost", failed)
-                    case 2:  // a key the server refuses to store
-                        let failed = (try? await journal.begin(entry("nul\u{0}\(index)"), lease: worker)) == nil
+                    case 2:  // a key too long for the server's index: the server refuses it
+                        let failed = (try? await journal.begin(entry(incompressible(index)), lease: worker)) == nil
                         return ("refused", failed)
                     default:
                         _ = try await journal.begin(entry("good\(index)"), lease: worker)
@@ -77,6 +77,30 @@ struct PostgresCommandJournalTests {
         await journals.closeAll()
     }
 
+    /// 8,000 letters that do not compress: more than a btree index entry can hold.
+    func incompressible(_ seed: Int) -> String {
+        var state = UInt64(seed) &+ 0x9E37_79B9_7F4A_7C15
+        let letters = Array("abcdefghijklmnopqrstuvwxyz0123456789")
+        return String(
+            (0..<8_000).map { _ in
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                return letters[Int((state >> 33) % UInt64(letters.count))]
+            })
+    }
+
+    @Test func aValueTheServerRefusesFailsOnlyItsCaller() async throws {
+        let journals = try OpenJournals("toolong")
+        let journal = try await journals.open()
+        do {
+            _ = try await journal.begin(entry(incompressible(1)), lease: worker)
+            Issue.record("a key longer than an index entry was stored")
+        } catch let error as PostgresCommandJournalError {
+            #expect(error.code == .queryFailed)
+            #expect("\(error)".contains("54000"), "\(error)")
+        }
+        await journals.closeAll()
+    }
+
     @Test func aKeyTheServerRefusesGetsAClearError() async throws {
         let journals = try OpenJournals("refused")
         let journal = try await journals.open()
@@ -86,7 +110,7 @@ struct PostgresCommandJournalTests {
         } catch let error as PostgresCommandJournalError {
             #expect(error.code == .queryFailed)
             #expect(error.table == journal.table && error.database == journal.database)
-            #expect("\(error)".contains("22021"), "\(error)")
+            #expect("\(error)".contains("U+0000, as \"bad\\0key\" does"), "\(error)")
         }
         await journals.closeAll()
     }

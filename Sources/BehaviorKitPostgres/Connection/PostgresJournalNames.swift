@@ -13,11 +13,11 @@ struct PostgresJournalNames: Sendable, Hashable {
         PostgresCommandJournalError(code: code, server: server, database: database, table: table, reason: reason)
     }
 
-    /// `error` as the journal throws it: its own errors and ``CommandJournalError``s as they are,
-    /// postgres-nio's mapped to a code and the server's words.
-    func error(_ error: any Error) -> any Error {
+    /// `error` as the journal throws it: its own as it is, postgres-nio's mapped to a code and
+    /// the server's words.
+    func error(_ error: any Error) -> PostgresCommandJournalError {
         switch error {
-        case is PostgresCommandJournalError, is CommandJournalError: return error
+        case let error as PostgresCommandJournalError: return error
         case let error as PSQLError: return self.error(error)
         case is CancellationError: return self.error(.ioFailed, "cancelled")
         default: return self.error(.ioFailed, "\(error)")

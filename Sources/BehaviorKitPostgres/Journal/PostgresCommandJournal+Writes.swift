@@ -60,6 +60,7 @@ extension PostgresCommandJournal {
 
     /// Passes the gate ``close()`` shuts, and waits for the batch holding `write` to commit.
     private func submit(_ write: PostgresJournalWrite) async throws -> PostgresJournalWriteResult {
+        try writer.validate(write)
         try connections.enter()
         defer { connections.leave() }
         return try await writes.submit(write)

@@ -1,9 +1,9 @@
 import Logging
 import PostgresNIO
 
-/// Creates a journal's table, or checks the one there: in one transaction under an advisory
-/// lock on the table's name, so that processes starting together create it once and never
-/// see it half made. A table of that name with other columns, or no unique key, is refused
+/// Creates a journal's table and its batch function, or checks the table there: in one
+/// transaction under an advisory lock on the table's name, so that processes starting
+/// together create it once and never see it half made. A table of that name with other columns, or no unique key, is refused
 /// and left as it is.
 enum PostgresJournalSchema {
     /// The columns and their types, as `format_type` spells them.
@@ -74,6 +74,8 @@ enum PostgresJournalSchema {
             for index in createIndexes(table) {
                 try await connection.query(PostgresQuery(unsafeSQL: index), logger: logger)
             }
+            try await connection.query(
+                PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

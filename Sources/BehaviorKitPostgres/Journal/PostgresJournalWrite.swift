@@ -10,13 +10,6 @@ enum PostgresJournalWrite: Sendable {
     case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
     case enqueue(CommandJournalEntry, String, Duration)
     case prune(Int64)
-
-    /// Whether it takes more than one statement that must share a transaction (a claim under
-    /// a concurrency limit takes the queue's lock first).
-    var needsTransaction: Bool {
-        if case .claim(_, _, .some, _, _) = self { return true }
-        return false
-    }
 }
 
 /// What one write gave back.
@@ -33,20 +26,10 @@ enum PostgresJournalWriteResult: Sendable {
 struct PostgresJournalStatements: Sendable {
     typealias Text = PreparedJournalStatement.Text
 
-    let begin, append, settle, renew, release, claimQueue, claimDirect, lockQueue, enqueue, prune: Text
-    let recordByKey, unfinished, children, all: Text
+    let batch, recordByKey, unfinished, children, all: Text
 
     init(_ sql: PostgresJournalSQL) {
-        begin = Text(sql.begin)
-        append = Text(sql.append)
-        settle = Text(sql.settle)
-        renew = Text(sql.renew)
-        release = Text(sql.release)
-        claimQueue = Text(sql.claim(direct: false))
-        claimDirect = Text(sql.claim(direct: true))
-        lockQueue = Text(sql.lockQueue)
-        enqueue = Text(sql.enqueue)
-        prune = Text(sql.prune)
+        batch = Text(sql.batch)
         recordByKey = Text(sql.select("WHERE key = $1::text"))
         unfinished = Text(sql.select("WHERE status = 'pending' ORDER BY sequence"))
         children = Text(sql.select("WHERE parent_key = $1::text ORDER BY sequence"))

@@ -3,225 +3,182 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Runs the journal's writes on a connection: one statement each (a claim under a
-/// concurrency limit takes the queue's lock first), answered from the rows it returns. A
-/// conflict or a lost lease is a ``CommandJournalError`` thrown after a statement that changed
-/// nothing, so the batch's transaction goes on.
+/// Runs a batch of the journal's writes as one call of the table's batch function
+/// (``PostgresJournalBatchFunction``): one round trip, one transaction; and reads each write's
+/// answer from the rows it returns. A conflict or a lost lease is that caller's
+/// ``CommandJournalError``; the server changed nothing for it.
 struct PostgresJournalWriter: Sendable {
     let statements: PostgresJournalStatements
     let names: PostgresJournalNames
     let clock: (any WallClock)?
     let logger: Logger
 
-    /// How often a statement that lost a race with another writer's insert is run again.
-    static let raceRetries = 4
-
-    func apply(
-        _ write: PostgresJournalWrite, on connection: PostgresConnection
-    ) async throws
-        -> PostgresJournalWriteResult
-    {
-        switch write {
-        case .begin(let entry, let lease): .begun(try await begin(entry, lease, on: connection))
-        case .append(let entry, let lease): .record(try await append(entry, lease, on: connection))
-        case .settle(let key, let settlement, let lease):
-            try await settle(key, settlement, lease, on: connection)
-        case .renew(let keys, let lease): .keys(try await renew(keys, lease, on: connection))
-        case .release(let key, let lease, let delay):
-            try await release(key, lease, delay, on: connection)
-        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
-            .claimed(try await claim(limit, queue, concurrency, deadOwner, lease, on: connection))
-        case .enqueue(let entry, let queue, let delay): .record(try await enqueue(entry, queue, delay, on: connection))
-        case .prune(let date): .count(try await prune(date, on: connection))
-        }
+    /// One write as the batch function reads it.
+    struct Operation: Encodable {
+        var op: String
+        var key: String?
+        var kind: String?
+        var payload: String?
+        var parent: String?
+        var owner: String?
+        var ms: Int64?
+        var status: String?
+        var output: String?
+        var reason: String?
+        var keys: [String]?
+        var queue: String?
+        var limit: Int64?
+        var concurrency: Int64?
+        var dead: String?
+        var lock: String?
     }
 
-    /// The first bindings of every write: the time now, or NULL for the server's clock.
-    private func bindings() -> PostgresBindings {
-        var bindings = PostgresBindings(capacity: 8)
+    /// The rows one write got back.
+    struct Answer: Sendable {
+        var outcome: String
+        var now: Int64
+        var aux: String?
+        var aux2: String?
+        var next: Int64?
+        var record: CommandJournalRecord?
+    }
+
+    /// Runs `writes` in one call; returns the rows of each write, in order.
+    func call(_ writes: [PostgresJournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
+        let operations = writes.map(operation)
+        let json = String(decoding: try JSONEncoder().encode(operations), as: UTF8.self)
+        var bindings = PostgresBindings(capacity: 2)
         bindings.append(clock.map { $0.currentDate.journalMilliseconds.clampedForJournal })
-        return bindings
-    }
-
-    private func entryBindings(_ entry: CommandJournalEntry) -> PostgresBindings {
-        var bindings = bindings()
-        bindings.append(entry.idempotencyKey)
-        bindings.append(entry.kind)
-        bindings.append(ByteBuffer(bytes: entry.payload))
-        bindings.append(entry.parentKey)
-        return bindings
-    }
-
-    private func begin(
-        _ entry: CommandJournalEntry, _ lease: JournalLease, on connection: PostgresConnection
-    ) async throws -> CommandJournalBegin {
-        var bindings = entryBindings(entry)
-        bindings.append(lease.owner)
-        bindings.append(lease.duration.journalMilliseconds.clampedForJournal)
-        for _ in 0..<Self.raceRetries {
-            guard let row = try await connection.run(statements.begin, bindings, logger: logger).first else {
-                continue  // another writer inserted the key since this statement's snapshot
-            }
+        bindings.append(json)
+        var answers = [[Answer]](repeating: [], count: writes.count)
+        for row in try await connection.run(statements.batch, bindings, logger: logger) {
             let values = PostgresJournalRow(row, names)
-            let outcome = try values.value(0, as: String.self)
-            let now = try values.value(1, as: Int64.self)
-            guard let record = try values.record(at: 2) else { continue }
-            switch outcome {
-            case "started": return .started(record)
-            case "resumed": return .resumed(record)
-            default:
-                guard record.entry == entry else {
-                    throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
-                }
-                if record.isSettled { return .settled(record) }
-                if entry.parentKey == nil, let expiry = record.leaseExpiresAt, expiry.journalMilliseconds <= now {
-                    continue  // it looked free but another worker took it first: look again
-                }
-                return .busy(record)
+            let position = try values.value(0, as: Int64.self) - 1
+            guard answers.indices.contains(Int(clamping: position)) else {
+                throw names.error(.ioFailed, "answer \(position)")
             }
+            answers[Int(clamping: position)].append(
+                Answer(
+                    outcome: try values.value(1), now: try values.value(2), aux: try values.value(3),
+                    aux2: try values.value(4), next: try values.value(5), record: try values.record(at: 6)))
         }
-        throw raced(entry.idempotencyKey)
+        return answers
     }
 
-    private func append(
-        _ entry: CommandJournalEntry, _ lease: JournalLease, on connection: PostgresConnection
-    ) async throws -> CommandJournalRecord {
-        guard let parentKey = entry.parentKey else {
-            throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
+    private func operation(_ write: PostgresJournalWrite) -> Operation {
+        func entry(_ op: String, _ entry: CommandJournalEntry) -> Operation {
+            Operation(
+                op: op, key: entry.idempotencyKey, kind: entry.kind, payload: Data(entry.payload).base64EncodedString(),
+                parent: entry.parentKey)
         }
-        var bindings = entryBindings(entry)
-        bindings.append(lease.owner)
-        for _ in 0..<Self.raceRetries {
-            guard let row = try await connection.run(statements.append, bindings, logger: logger).first else {
-                continue
+        switch write {
+        case .begin(let journalEntry, let lease):
+            var operation = entry("begin", journalEntry)
+            operation.owner = lease.owner
+            operation.ms = lease.duration.journalMilliseconds.clampedForJournal
+            return operation
+        case .append(let journalEntry, let lease):
+            var operation = entry("append", journalEntry)
+            operation.owner = lease.owner
+            return operation
+        case .settle(let key, let settlement, let lease):
+            var operation = Operation(op: "settle", key: key, owner: lease.owner, status: settlement.status.rawValue)
+            if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
+            if case .failed(let reason) = settlement { operation.reason = reason }
+            return operation
+        case .renew(let keys, let lease):
+            return Operation(
+                op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, keys: keys)
+        case .release(let key, let lease, let delay):
+            return Operation(
+                op: "release", key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal)
+        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
+            return Operation(
+                op: "claim", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
+                limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner,
+                lock: "behaviorkit.queue." + names.table)
+        case .enqueue(let journalEntry, let queue, let delay):
+            var operation = entry("enqueue", journalEntry)
+            operation.queue = queue
+            operation.ms = delay.journalMilliseconds.clampedForJournal
+            return operation
+        case .prune(let date):
+            return Operation(op: "prune", ms: date)
+        }
+    }
+
+    /// Refuses a write whose text PostgreSQL cannot store (the character U+0000), before it
+    /// joins a batch.
+    func validate(_ write: PostgresJournalWrite) throws(PostgresCommandJournalError) {
+        let texts: [String?] =
+            switch write {
+            case .begin(let entry, let lease), .append(let entry, let lease):
+                [entry.idempotencyKey, entry.kind, entry.parentKey, lease.owner]
+            case .settle(let key, let settlement, let lease):
+                if case .failed(let reason) = settlement { [key, reason, lease.owner] } else { [key, lease.owner] }
+            case .renew(let keys, let lease): keys + [lease.owner]
+            case .release(let key, let lease, _): [key, lease.owner]
+            case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
+            case .enqueue(let entry, let queue, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
+            case .prune: []
             }
-            let values = PostgresJournalRow(row, names)
-            guard try values.value(2, as: Bool.self) else {
-                throw CommandJournalError.leaseLost(key: parentKey, owner: try values.value(1, as: String?.self))
+        guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
+        let shown = bad.replacingOccurrences(of: "\u{0}", with: "\\0")
+        throw names.error(
+            .queryFailed, "PostgreSQL text cannot hold the character U+0000, as \"\(shown)\" does; nothing was written")
+    }
+
+    /// What `write` gives its caller, from the rows it got back.
+    func result(of write: PostgresJournalWrite, _ answers: [Answer]) throws -> PostgresJournalWriteResult {
+        switch write {
+        case .begin(let entry, _):
+            return .begun(try begun(entry, answers.first))
+        case .append(let entry, _), .enqueue(let entry, _, _):
+            guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
+            if answer.outcome == "lost" {
+                throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)
             }
-            guard let outcome = try values.value(3, as: String?.self), let record = try values.record(at: 4) else {
-                continue
-            }
-            if outcome == "found", record.entry != entry {
+            guard let record = answer.record else { throw unanswered(entry.idempotencyKey) }
+            guard answer.outcome == "inserted" || record.entry == entry else {
                 throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
             }
-            return record
+            return .record(record)
+        case .settle(let key, _, _):
+            switch answers.first?.outcome {
+            case "settled", "same": return .none
+            case "unknown": throw CommandJournalError.unknownKey(key)
+            case "lost": throw CommandJournalError.leaseLost(key: answers.first?.aux2 ?? key, owner: answers.first?.aux)
+            default: throw unanswered(key)
+            }
+        case .renew(let keys, _):
+            let renewed = Set(answers.compactMap(\.aux))
+            return .keys(keys.filter(renewed.contains))
+        case .release:
+            return .none
+        case .claim:
+            let records = answers.compactMap { $0.outcome == "claimed" ? $0.record : nil }.sorted {
+                $0.sequence < $1.sequence
+            }
+            guard let last = answers.last(where: { $0.outcome == "next" }) else { throw unanswered("a claim") }
+            return .claimed(
+                CommandJournalClaim(records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) }))
+        case .prune:
+            return .count(Int(clamping: answers.first?.next ?? 0))
         }
-        throw raced(entry.idempotencyKey)
     }
 
-    private func settle(
-        _ key: String, _ settlement: CommandJournalSettlement, _ lease: JournalLease,
-        on connection: PostgresConnection
-    ) async throws -> PostgresJournalWriteResult {
-        var bindings = bindings()
-        bindings.append(key)
-        bindings.append(settlement.status.rawValue)
-        if case .done(let output?) = settlement {
-            bindings.append(ByteBuffer(bytes: output))
-        } else {
-            bindings.appendNull()
-        }
-        if case .failed(let reason) = settlement { bindings.append(reason) } else { bindings.appendNull() }
-        bindings.append(lease.owner)
-        guard let row = try await connection.run(statements.settle, bindings, logger: logger).first else {
-            throw CommandJournalError.unknownKey(key)
-        }
-        let values = PostgresJournalRow(row, names)
-        let status = try values.value(1, as: String.self)
-        if status == settlement.status.rawValue && settlement.status != .pending { return .none }
-        if try values.value(4, as: Bool.self) { return .none }
-        let root = try values.value(2, as: String?.self) ?? values.value(0, as: String?.self) ?? key
-        throw CommandJournalError.leaseLost(key: root, owner: try values.value(3, as: String?.self))
-    }
-
-    private func renew(
-        _ keys: [String], _ lease: JournalLease, on connection: PostgresConnection
-    ) async throws
-        -> [String]
-    {
-        guard !keys.isEmpty else { return [] }
-        var bindings = bindings()
-        bindings.append(keys)
-        bindings.append(lease.owner)
-        bindings.append(lease.duration.journalMilliseconds.clampedForJournal)
-        let rows = try await connection.run(statements.renew, bindings, logger: logger)
-        var renewed: Set<String> = []
-        for row in rows { renewed.insert(try PostgresJournalRow(row, names).value(0, as: String.self)) }
-        return keys.filter(renewed.contains)
-    }
-
-    private func release(
-        _ key: String, _ lease: JournalLease, _ delay: Duration, on connection: PostgresConnection
-    ) async throws -> PostgresJournalWriteResult {
-        var bindings = bindings()
-        bindings.append(key)
-        bindings.append(lease.owner)
-        bindings.append(delay.journalMilliseconds.clampedForJournal)
-        _ = try await connection.run(statements.release, bindings, logger: logger)
-        return .none
-    }
-
-    private func claim(
-        _ limit: Int, _ queue: String?, _ concurrency: Int?, _ deadOwner: String?, _ lease: JournalLease,
-        on connection: PostgresConnection
-    ) async throws -> CommandJournalClaim {
-        if concurrency != nil {
-            var lock = PostgresBindings(capacity: 2)
-            lock.append("behaviorkit.queue." + names.table)
-            lock.append(queue ?? "")
-            _ = try await connection.run(statements.lockQueue, lock, logger: logger)
-        }
-        var bindings = bindings()
-        bindings.append(queue)
-        bindings.append(Int64(limit))
-        bindings.append(concurrency.map(Int64.init))
-        bindings.append(deadOwner)
-        bindings.append(lease.owner)
-        bindings.append(lease.duration.journalMilliseconds.clampedForJournal)
-        let statement = queue == nil ? statements.claimDirect : statements.claimQueue
-        let rows = try await connection.run(statement, bindings, logger: logger)
-        var now: Int64 = 0
-        var next: Int64?
-        var records: [CommandJournalRecord] = []
-        for row in rows {
-            let values = PostgresJournalRow(row, names)
-            now = try values.value(0, as: Int64.self)
-            next = try values.value(1, as: Int64?.self)
-            if let record = try values.record(at: 2) { records.append(record) }
-        }
-        records.sort { $0.sequence < $1.sequence }
-        if !records.isEmpty {
-            let held = now &+ lease.duration.journalMilliseconds.clampedForJournal
-            next = min(next ?? held, held)
-        }
-        return CommandJournalClaim(records: records, nextDue: next.map { .milliseconds($0 &- now) })
-    }
-
-    private func enqueue(
-        _ entry: CommandJournalEntry, _ queue: String, _ delay: Duration, on connection: PostgresConnection
-    ) async throws -> CommandJournalRecord {
-        var bindings = entryBindings(entry)
-        bindings.append(queue)
-        bindings.append(delay.journalMilliseconds.clampedForJournal)
-        for _ in 0..<Self.raceRetries {
-            guard let row = try await connection.run(statements.enqueue, bindings, logger: logger).first,
-                let record = try PostgresJournalRow(row, names).record(at: 1)
-            else { continue }
+    private func begun(_ entry: CommandJournalEntry, _ answer: Answer?) throws -> CommandJournalBegin {
+        guard let answer, let record = answer.record else { throw unanswered(entry.idempotencyKey) }
+        switch answer.outcome {
+        case "started": return .started(record)
+        case "resumed": return .resumed(record)
+        default:
             guard record.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
-            return record
+            return record.isSettled ? .settled(record) : .busy(record)
         }
-        throw raced(entry.idempotencyKey)
     }
 
-    private func prune(_ date: Int64, on connection: PostgresConnection) async throws -> Int {
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(date)
-        guard let row = try await connection.run(statements.prune, bindings, logger: logger).first else { return 0 }
-        return Int(clamping: try PostgresJournalRow(row, names).value(0, as: Int64.self))
-    }
-
-    private func raced(_ key: String) -> PostgresCommandJournalError {
-        names.error(.ioFailed, "the record '\(key)' kept changing under other writers; nothing was written for it")
+    private func unanswered(_ key: String) -> PostgresCommandJournalError {
+        names.error(.ioFailed, "the journal gave no answer for '\(key)' (it may have been pruned meanwhile)")
     }
 }
