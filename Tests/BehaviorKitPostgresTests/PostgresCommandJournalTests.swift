@@ -11,11 +11,19 @@ struct PostgresCommandJournalTests {
     let stopped = JournalLease(owner: "stopped", duration: .zero)
     let worker = JournalLease(owner: "worker", duration: .seconds(30))
 
+    /// As the guide shows it (GettingStarted.md, "Test with it"), closing the journals after.
     @Test func conforms() async throws {
         let journals = try OpenJournals("conformance")
-        defer { Task { await journals.closeAll() } }
-        try await CommandJournalConformance.check { clock in try await journals.open(clock: clock) }
-        await journals.closeAll()
+        let url = journals.url
+        let opened = LockedValue<[PostgresCommandJournal]>([])
+        var tables = 0  // a new table for every check
+        try await CommandJournalConformance.check { clock in
+            tables += 1
+            let journal = try await PostgresCommandJournal(url: url, table: "conformance_\(tables)", clock: clock)
+            opened.withLock { $0.append(journal) }
+            return journal
+        }
+        for journal in opened.withLock({ $0 }) { await journal.close() }
     }
 
     @Test func withoutAClockLeasesFollowTheServersClock() async throws {

@@ -20,13 +20,15 @@ public import PostgresNIO
 /// await journal.close()  // waits for the writes under way, then closes the connections
 /// ```
 ///
-/// Opening creates the table (and its indexes) when it is missing, under an advisory lock so
-/// that processes starting together create it once; a table of that name that is not a
-/// journal is refused with ``PostgresCommandJournalError`` naming it, and left as it is.
+/// Opening creates the table (with its indexes, and the PL/pgSQL function that applies a batch
+/// of writes) when it is missing, under an advisory lock so that processes starting together
+/// create it once; a table of that name that is not a journal is refused with
+/// ``PostgresCommandJournalError`` naming it, and left as it is.
 ///
-/// Writes arriving together from many tasks share one transaction and one WAL flush (group
-/// commit) on one pooled connection; each caller is answered once its write committed. A
-/// caller's conflict or lost lease is its own answer and never aborts the others' writes.
+/// Writes arriving together from many tasks go to the server as one call of that function on
+/// one pooled connection (group commit): one round trip, one transaction and one WAL flush for
+/// the lot; each caller is answered once its write committed. A caller's conflict, lost lease
+/// or refused value is its own answer and never undoes the others' writes.
 /// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
 /// ``close()`` stops).
 public final class PostgresCommandJournal: CommandJournal {
