@@ -19,8 +19,8 @@ struct PostgresDocSamplesTests {
     }
 
     @Test func aQueueOnPostgresRunsWhatWasEnqueued() async throws {
-        let cluster = try PostgresTestCluster.shared()
-        let url = cluster.url(database: try cluster.makeDatabase("readme"))
+        let cluster = try await PostgresTestCluster.shared()
+        let url = cluster.url(database: try await cluster.makeDatabase("readme"))
         var registry = CommandRegistry()
         registry.register(Charge.self)
 

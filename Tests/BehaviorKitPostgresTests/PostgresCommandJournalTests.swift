@@ -13,7 +13,7 @@ struct PostgresCommandJournalTests {
 
     /// As the guide shows it (GettingStarted.md, "Test with it"), closing the journals after.
     @Test func conforms() async throws {
-        let journals = try OpenJournals("conformance")
+        let journals = try await OpenJournals("conformance")
         let url = journals.url
         let opened = LockedValue<[PostgresCommandJournal]>([])
         var tables = 0  // a new table for every check
@@ -27,7 +27,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func withoutAClockLeasesFollowTheServersClock() async throws {
-        let journals = try OpenJournals("serverclock")
+        let journals = try await OpenJournals("serverclock")
         let journal = try await journals.open()
         let before = Date().addingTimeInterval(-5)
         let record = try await journal.begin(entry("k"), lease: worker).record
@@ -40,7 +40,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func writesArrivingTogetherShareTransactions() async throws {
-        let journals = try OpenJournals("groupcommit")
+        let journals = try await OpenJournals("groupcommit")
         let journal = try await journals.open()
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<200 { group.addTask { _ = try await journal.begin(entry("k\(index)"), lease: worker) } }
@@ -54,7 +54,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func aCallersRefusalDoesNotUndoTheOthersWrites() async throws {
-        let journals = try OpenJournals("isolation")
+        let journals = try await OpenJournals("isolation")
         let journal = try await journals.open()
         _ = try await journal.begin(entry("taken", payload: [1]), lease: worker)
         let results = try await withThrowingTaskGroup(of: (String, Bool).self) { group in
@@ -97,7 +97,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func aValueTheServerRefusesFailsOnlyItsCaller() async throws {
-        let journals = try OpenJournals("toolong")
+        let journals = try await OpenJournals("toolong")
         let journal = try await journals.open()
         do {
             _ = try await journal.begin(entry(incompressible(1)), lease: worker)
@@ -110,7 +110,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func aKeyTheServerRefusesGetsAClearError() async throws {
-        let journals = try OpenJournals("refused")
+        let journals = try await OpenJournals("refused")
         let journal = try await journals.open()
         do {
             _ = try await journal.begin(entry("bad\u{0}key"), lease: worker)
@@ -124,7 +124,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func recordsSurviveReopeningAndAKeyIsStoredOnce() async throws {
-        let journals = try OpenJournals("reopen")
+        let journals = try await OpenJournals("reopen")
         let table = journals.newTable()
         let first = try await journals.open(table: table)
         let record = try await first.begin(entry("order-1"), lease: stopped).record
@@ -143,7 +143,7 @@ struct PostgresCommandJournalTests {
     }
 
     @Test func aQueueWorkerDrainsAQueueOnPostgres() async throws {
-        let journals = try OpenJournals("worker")
+        let journals = try await OpenJournals("worker")
         let journal = try await journals.open()
         var registry = CommandRegistry()
         let ran = LockedValue<[Int]>([])

@@ -10,7 +10,6 @@ struct PostgresJournalErrorTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bk-nopg-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let started = ContinuousClock.now
         do {
             _ = try await PostgresCommandJournal(url: "postgres://app@/orders?host=\(folder)", table: "jobs")
             Issue.record("a journal opened with no server")
@@ -20,9 +19,9 @@ struct PostgresJournalErrorTests {
             #expect(error.database == "orders" && error.table == "jobs")
             let text = "\(error)"
             #expect(text.contains(folder) && text.contains("orders") && text.contains("jobs"), "\(text)")
-            #expect(text.contains("no server"), "\(text)")
+            // The pool's own failure, read from its log: not a timeout after waiting for a connection.
+            #expect(text.contains("no such socket: no server is running there"), "\(text)")
         }
-        #expect(ContinuousClock.now - started < .seconds(5), "the refusal took \(ContinuousClock.now - started)")
     }
 
     @Test func aClosedPortIsRefusedNamingIt() async throws {
@@ -89,10 +88,11 @@ struct PostgresJournalErrorTests {
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresJournalServerErrorTests {
     @Test func aTableWithOtherColumnsIsRefusedAndLeftAsItIs() async throws {
-        let journals = try OpenJournals("notajournal")
+        let journals = try await OpenJournals("notajournal")
         let database = journals.database
-        try journals.cluster.psql("CREATE TABLE jobs (id serial PRIMARY KEY, key text, name text)", database: database)
-        try journals.cluster.psql("INSERT INTO jobs (key, name) VALUES ('a', 'keep me')", database: database)
+        try await journals.cluster.psql(
+            "CREATE TABLE jobs (id serial PRIMARY KEY, key text, name text)", database: database)
+        try await journals.cluster.psql("INSERT INTO jobs (key, name) VALUES ('a', 'keep me')", database: database)
         do {
             _ = try await journals.open(table: "jobs")
             Issue.record("a table with other columns was taken for a journal")
@@ -103,17 +103,17 @@ struct PostgresJournalServerErrorTests {
             #expect("\(error)".contains("missing columns: sequence, kind"), "\(error)")
             #expect("\(error)".contains("unexpected columns: id, name"), "\(error)")
         }
-        let left = try journals.cluster.psql(
+        let left = try await journals.cluster.psql(
             "SELECT string_agg(attname, ',' ORDER BY attnum) FROM pg_attribute "
                 + "WHERE attrelid = 'jobs'::regclass AND attnum > 0", database: database)
         #expect(left.trimmingCharacters(in: .whitespacesAndNewlines) == "id,key,name")
-        let rows = try journals.cluster.psql("SELECT name FROM jobs", database: database)
+        let rows = try await journals.cluster.psql("SELECT name FROM jobs", database: database)
         #expect(rows.trimmingCharacters(in: .whitespacesAndNewlines) == "keep me")
         await journals.closeAll()
     }
 
     @Test func aMissingDatabaseIsNamed() async throws {
-        let cluster = try PostgresTestCluster.shared()
+        let cluster = try await PostgresTestCluster.shared()
         do {
             _ = try await PostgresCommandJournal(url: cluster.url(database: "no_such_database"))
             Issue.record("a journal opened in a missing database")
@@ -125,7 +125,7 @@ struct PostgresJournalServerErrorTests {
     }
 
     @Test func closeAnswersEveryWriteUnderWayThenRefusesMore() async throws {
-        let journals = try OpenJournals("close")
+        let journals = try await OpenJournals("close")
         let journal = try await journals.open()
         let lease = JournalLease(owner: "w", duration: .seconds(30))
         let writes = Task {

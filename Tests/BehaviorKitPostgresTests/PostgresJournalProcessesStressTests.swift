@@ -8,7 +8,7 @@ import Testing
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresJournalProcessesStressTests {
     @Test func claimersWithSeparatePoolsNeverShareARecord() async throws {
-        let journals = try OpenJournals("claims")
+        let journals = try await OpenJournals("claims")
         let table = journals.newTable()
         var processes: [PostgresCommandJournal] = []
         for _ in 0..<4 { processes.append(try await journals.open(table: table)) }
@@ -47,7 +47,7 @@ struct PostgresJournalProcessesStressTests {
     }
 
     @Test func aQueuesConcurrencyHoldsAcrossProcesses() async throws {
-        let journals = try OpenJournals("limit")
+        let journals = try await OpenJournals("limit")
         let table = journals.newTable()
         var processes: [PostgresCommandJournal] = []
         for _ in 0..<4 { processes.append(try await journals.open(table: table)) }
@@ -73,7 +73,7 @@ struct PostgresJournalProcessesStressTests {
     }
 
     @Test func processesOpeningANewJournalTogetherAllSucceed() async throws {
-        let journals = try OpenJournals("firstopen")
+        let journals = try await OpenJournals("firstopen")
         let table = journals.newTable()
         let opened = try await withThrowingTaskGroup(of: PostgresCommandJournal.self) { group in
             for _ in 0..<6 { group.addTask { try await journals.open(table: table) } }
@@ -83,7 +83,7 @@ struct PostgresJournalProcessesStressTests {
         _ = try await opened[0].begin(entry("k"), lease: JournalLease(owner: "w", duration: .seconds(30)))
         #expect(try await opened[5].record(forKey: "k")?.owner == "w")
         let database = journals.database
-        let tables = try journals.cluster.psql(
+        let tables = try await journals.cluster.psql(
             "SELECT count(*) FROM pg_tables WHERE tablename = '\(table)'", database: database)
         #expect(tables.trimmingCharacters(in: .whitespacesAndNewlines) == "1")
         await journals.closeAll()

@@ -58,6 +58,30 @@ final class PostgresTestCluster: @unchecked Sendable {
         return cluster
     }
 
+    /// ``shared()`` from async code: the start (initdb, pg_ctl, a few seconds) runs on a thread
+    /// of its own, not on one of the few threads every task shares.
+    static func shared() async throws -> PostgresTestCluster {
+        try await offThread { try shared() }
+    }
+
+    /// ``makeDatabase(_:)`` from async code, on a thread of its own.
+    func makeDatabase(_ prefix: String = "test") async throws -> String {
+        try await Self.offThread { try self.makeDatabase(prefix) }
+    }
+
+    /// ``psql(_:database:)`` from async code, on a thread of its own.
+    @discardableResult
+    func psql(_ sql: String, database: String = "postgres") async throws -> String {
+        try await Self.offThread { try self.psql(sql, database: database) }
+    }
+
+    /// Runs `work`, which blocks, on a new thread; returns what it returned.
+    static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+
     /// Stops the shared cluster, if one was started.
     static func stopShared() {
         sharedLock.lock()

@@ -21,9 +21,9 @@ final class OpenJournals: Sendable {
     let prefix: String
 
     /// A new database on the shared cluster, whose tables start with `prefix`.
-    init(_ prefix: String) throws {
-        cluster = try PostgresTestCluster.shared()
-        database = try cluster.makeDatabase(prefix)
+    init(_ prefix: String) async throws {
+        cluster = try await PostgresTestCluster.shared()
+        database = try await cluster.makeDatabase(prefix)
         url = cluster.url(database: database)
         self.prefix = prefix
     }
