@@ -4,14 +4,16 @@ import Foundation
 import Testing
 
 /// Errors name the server, the database and the table. These need no server, so they run
-/// everywhere.
+/// everywhere. The refusals wait up to a minute (`connect_timeout=60`), so that a busy machine
+/// cannot turn the pool's own failure into a time-out: the reason is what they check.
 struct PostgresJournalErrorTests {
     @Test func aSocketWithNoServerIsRefusedNamingServerDatabaseAndTable() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bk-nopg-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         do {
-            _ = try await PostgresCommandJournal(url: "postgres://app@/orders?host=\(folder)", table: "jobs")
+            _ = try await PostgresCommandJournal(
+                url: "postgres://app@/orders?host=\(folder)&connect_timeout=60", table: "jobs")
             Issue.record("a journal opened with no server")
         } catch {
             #expect(error.code == .cannotConnect)
@@ -26,7 +28,8 @@ struct PostgresJournalErrorTests {
 
     @Test func aClosedPortIsRefusedNamingIt() async throws {
         do {
-            _ = try await PostgresCommandJournal(url: "postgres://app@127.0.0.1:1/orders?sslmode=disable")
+            _ = try await PostgresCommandJournal(
+                url: "postgres://app@127.0.0.1:1/orders?sslmode=disable&connect_timeout=60")
             Issue.record("a journal opened with no server")
         } catch {
             #expect(error.code == .cannotConnect)
