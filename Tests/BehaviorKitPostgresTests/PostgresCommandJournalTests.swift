@@ -142,6 +142,25 @@ struct PostgresCommandJournalTests {
         await journals.closeAll()
     }
 
+    @Test func aRoleThatOwnsNothingOpensAJournalAnotherRoleMade() async throws {
+        let journals = try await OpenJournals("roles")
+        let table = journals.newTable()
+        let made = try await journals.open(table: table)
+        _ = try await made.begin(entry("k"), lease: worker)
+        try await journals.cluster.psql(
+            "DO $$ BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'journal_worker') THEN "
+                + "CREATE ROLE journal_worker LOGIN; END IF; END $$", database: journals.database)
+        try await journals.cluster.psql(
+            "GRANT SELECT, INSERT, UPDATE, DELETE ON \"\(table)\" TO journal_worker", database: journals.database)
+        let url = journals.url.replacingOccurrences(of: "postgres://postgres@", with: "postgres://journal_worker@")
+        let other = try await PostgresCommandJournal(url: url, table: table)
+        #expect(try await other.record(forKey: "k")?.owner == worker.owner)
+        try await other.settle("k", as: .done(output: nil), lease: worker)
+        #expect(try await made.record(forKey: "k")?.status == .done)
+        await other.close()
+        await journals.closeAll()
+    }
+
     @Test func aQueueWorkerDrainsAQueueOnPostgres() async throws {
         let journals = try await OpenJournals("worker")
         let journal = try await journals.open()

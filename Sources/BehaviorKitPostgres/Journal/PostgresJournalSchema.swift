@@ -39,17 +39,26 @@ enum PostgresJournalSchema {
 
     /// Claims walk `open_order`; the next due time and a queue's running count read
     /// `open_due`; reads of unfinished records and of a transaction's steps have theirs.
-    static func createIndexes(_ table: String) -> [String] {
+    static func createIndexes(_ table: String) -> [(name: String, sql: String)] {
         let open = "WHERE status = 'pending' AND parent_key IS NULL"
         return [
-            "CREATE INDEX IF NOT EXISTS \"\(table)_open_order\" ON \"\(table)\" (queue, sequence) \(open)",
-            "CREATE INDEX IF NOT EXISTS \"\(table)_open_due\" ON \"\(table)\" (queue, lease_expires_at) \(open)",
-            "CREATE INDEX IF NOT EXISTS \"\(table)_pending\" ON \"\(table)\" (sequence) WHERE status = 'pending'",
-            """
-            CREATE INDEX IF NOT EXISTS "\(table)_parent" ON "\(table)" (parent_key, sequence) \
-            WHERE parent_key IS NOT NULL
-            """,
-        ]
+            ("\(table)_open_order", "(queue, sequence) \(open)"),
+            ("\(table)_open_due", "(queue, lease_expires_at) \(open)"),
+            ("\(table)_pending", "(sequence) WHERE status = 'pending'"),
+            ("\(table)_parent", "(parent_key, sequence) WHERE parent_key IS NOT NULL"),
+        ].map { name, definition in
+            (name, "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(table)\" \(definition)")
+        }
+    }
+
+    /// Whether `lookup` (`to_regclass` or `to_regprocedure`) finds `name`.
+    static func exists(
+        _ lookup: String, _ name: String, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> Bool {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(name)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(lookup)($1::text) IS NOT NULL", binds: bindings)
+        return try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
     }
 
     /// Creates the table and its indexes when missing; checks them when present.
@@ -71,11 +80,17 @@ enum PostgresJournalSchema {
             } else {
                 try await connection.query(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
             }
-            for index in createIndexes(table) {
-                try await connection.query(PostgresQuery(unsafeSQL: index), logger: logger)
+            // Only what is missing: a worker whose role does not own the table or the function
+            // opens a journal another role made.
+            for index in createIndexes(table)
+            where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
+                try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
-            try await connection.query(
-                PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
+            let function = "\"\(PostgresJournalBatchFunction.name(table))\"(bigint, jsonb)"
+            if try await !exists("to_regprocedure", function, connection, logger) {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
+            }
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)
