@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
+        .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
@@ -20,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in postgres-nio's graph; named so that the PostgreSQL journal can read the pool's log.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -51,8 +55,19 @@ let package = Package(
             ]
         ),
 
+        // The same journal and queue on PostgreSQL (postgres-nio), for workers on many machines.
+        .target(
+            name: "BehaviorKitPostgres",
+            dependencies: [
+                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         // The five systems of SCENARIOS.md, written on the public API only.
-        .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        .target(
+            name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
+        ),
 
         .executableTarget(
             name: "behaviorkit",
@@ -75,6 +90,10 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+        ),
+        .testTarget(
+            name: "BehaviorKitPostgresTests",
+            dependencies: ["BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
         .testTarget(
