@@ -66,7 +66,8 @@ let package = Package(
 
         // The five systems of SCENARIOS.md, written on the public API only.
         .target(
-            name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
+            name: "Scenarios",
+            dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
         ),
 
         .executableTarget(
