@@ -20,6 +20,12 @@ extension PostgresCommandJournal {
         _ = try await submit(.settle(key, settlement, lease))
     }
 
+    /// Makes `changes` in one transaction, all or none; see ``CommandJournal/settle(_:lease:)``.
+    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        guard !changes.isEmpty else { return }
+        _ = try await submit(.changes(changes, lease))
+    }
+
     /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
         guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }

@@ -13,8 +13,9 @@ import Foundation
 /// Rows: the write's position (from 1), an outcome, the time used, two texts and a number whose
 /// meaning depends on the outcome, then a record (or NULLs).
 enum PostgresJournalBatchFunction {
-    /// The function's name for `table`: versioned, so that a later layout adds its own.
-    static func name(_ table: String) -> String { "\(table)_batch_v1" }
+    /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
+    /// `changes`, several settlements in one all-or-nothing block).
+    static func name(_ table: String) -> String { "\(table)_batch_v2" }
 
     static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
 
@@ -56,6 +57,70 @@ enum PostgresJournalBatchFunction {
             \(answer("next", "NULL", "NULL", "v_count"))
             """
         }
+        // Several settlements as one block, all or none: a refusal raises BKJ01 (the outcome
+        // in its message, the key and the owner in its detail and hint), which rolls the block
+        // back to its start and becomes that write's answer.
+        let refuse = { (outcome: String, key: String, owner: String) in
+            "RAISE EXCEPTION USING ERRCODE = 'BKJ01', MESSAGE = '\(outcome)', DETAIL = \(key), "
+                + "HINT = COALESCE(\(owner), '');"
+        }
+        let holds = { (key: String) in
+            """
+            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+            FROM \(t) AS t WHERE t.key = \(key) FOR SHARE;
+            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
+                OR v_root_parent IS NOT NULL THEN
+                \(refuse("lost", key, "v_root_owner"))
+            END IF;
+            """
+        }
+        let changes = """
+            BEGIN
+                FOR v_change IN SELECT e.value FROM jsonb_array_elements(v_op->'changes') AS e LOOP
+                    v_key := v_change->>'key';
+                    v_status := v_change->>'status';
+                    IF v_change ? 'kind' THEN
+                        v_parent := v_change->>'parent';
+                        v_payload := decode(COALESCE(v_change->>'payload', ''), 'base64');
+                        SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                        IF FOUND THEN
+                            IF r.kind IS DISTINCT FROM v_change->>'kind' OR r.payload IS DISTINCT FROM v_payload
+                                OR r.parent_key IS DISTINCT FROM v_parent THEN
+                                \(refuse("conflict", "v_key", "NULL"))
+                            END IF;
+                        ELSE
+                            IF v_parent IS NULL THEN
+                                \(refuse("unknown", "v_key", "NULL"))
+                            END IF;
+                            \(holds("v_parent"))
+                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
+                                updated_at)
+                            VALUES (v_key, v_change->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now);
+                        END IF;
+                    END IF;
+                    SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
+                    IF NOT FOUND THEN
+                        \(refuse("unknown", "v_key", "NULL"))
+                    END IF;
+                    CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
+                    v_aux := COALESCE(v_parent, v_key);
+                    \(holds("v_aux"))
+                    UPDATE \(t) AS t SET status = v_status,
+                        output = COALESCE(decode(v_change->>'output', 'base64'), t.output),
+                        failure_reason = CASE WHEN v_status = 'done' THEN NULL
+                            ELSE COALESCE(v_change->>'reason', t.failure_reason) END,
+                        lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
+                        updated_at = v_now
+                    WHERE t.key = v_key;
+                END LOOP;
+                r := NULL;
+                \(answer("settled", "NULL", "NULL", "NULL"))
+            EXCEPTION WHEN SQLSTATE 'BKJ01' THEN
+                GET STACKED DIAGNOSTICS v_out = MESSAGE_TEXT, v_aux2 = PG_EXCEPTION_DETAIL, v_aux = PG_EXCEPTION_HINT;
+                r := NULL;
+                RETURN QUERY SELECT v_i, v_out, v_now, NULLIF(v_aux, ''), v_aux2, NULL::bigint, \(recordColumns);
+            END;
+            """
         return """
             CREATE OR REPLACE FUNCTION "\(name(table))"(p_now bigint, p_ops jsonb)
             RETURNS TABLE (
@@ -70,6 +135,7 @@ enum PostgresJournalBatchFunction {
                 v_key text; v_parent text; v_owner text; v_status text; v_queue text; v_dead text;
                 v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
                 v_root_owner text; v_root_status text; v_root_parent text;
+                v_change jsonb; v_aux text; v_aux2 text;
                 r \(t)%ROWTYPE;
             BEGIN
                 FOR v_op, v_i IN SELECT e.value, e.ordinality FROM jsonb_array_elements(p_ops) WITH ORDINALITY AS e LOOP
@@ -162,6 +228,8 @@ enum PostgresJournalBatchFunction {
                                 \(answer("lost", "v_root_owner", "v_key", "NULL"))
                             END IF;
                         END IF;
+                    ELSIF v_what = 'changes' THEN
+                        \(changes)
                     ELSIF v_what = 'renew' THEN
                         FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
                             WHERE t.key = ANY (ARRAY(SELECT jsonb_array_elements_text(v_op->'keys')))

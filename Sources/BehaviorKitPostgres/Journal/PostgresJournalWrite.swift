@@ -5,6 +5,7 @@ enum PostgresJournalWrite: Sendable {
     case begin(CommandJournalEntry, JournalLease)
     case append(CommandJournalEntry, JournalLease)
     case settle(String, CommandJournalSettlement, JournalLease)
+    case changes([CommandJournalChange], JournalLease)
     case renew([String], JournalLease)
     case release(String, JournalLease, Duration)
     case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)

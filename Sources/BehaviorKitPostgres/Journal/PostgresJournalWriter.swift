@@ -31,6 +31,18 @@ struct PostgresJournalWriter: Sendable {
         var concurrency: Int64?
         var dead: String?
         var lock: String?
+        var changes: [Change]?
+    }
+
+    /// One settlement of a `changes` write; `kind` set when it writes a missing child.
+    struct Change: Encodable {
+        var key: String
+        var status: String
+        var output: String?
+        var reason: String?
+        var kind: String?
+        var payload: String?
+        var parent: String?
     }
 
     /// The rows one write got back.
@@ -86,6 +98,20 @@ struct PostgresJournalWriter: Sendable {
             if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
             if case .failed(let reason) = settlement { operation.reason = reason }
             return operation
+        case .changes(let changes, let lease):
+            var operation = Operation(op: "changes", owner: lease.owner)
+            operation.changes = changes.map { change in
+                var encoded = Change(key: change.key, status: change.settlement.status.rawValue)
+                if case .done(let output?) = change.settlement { encoded.output = Data(output).base64EncodedString() }
+                if case .failed(let reason) = change.settlement { encoded.reason = reason }
+                if let entry = change.entry {
+                    encoded.kind = entry.kind
+                    encoded.payload = Data(entry.payload).base64EncodedString()
+                    encoded.parent = entry.parentKey
+                }
+                return encoded
+            }
+            return operation
         case .renew(let keys, let lease):
             return Operation(
                 op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, keys: keys)
@@ -116,6 +142,11 @@ struct PostgresJournalWriter: Sendable {
                 [entry.idempotencyKey, entry.kind, entry.parentKey, lease.owner]
             case .settle(let key, let settlement, let lease):
                 if case .failed(let reason) = settlement { [key, reason, lease.owner] } else { [key, lease.owner] }
+            case .changes(let changes, let lease):
+                changes.flatMap { change -> [String?] in
+                    let reason: String? = if case .failed(let reason) = change.settlement { reason } else { nil }
+                    return [change.key, reason, change.entry?.kind, change.entry?.parentKey]
+                } + [lease.owner]
             case .renew(let keys, let lease): keys + [lease.owner]
             case .release(let key, let lease, _): [key, lease.owner]
             case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
@@ -149,6 +180,15 @@ struct PostgresJournalWriter: Sendable {
             case "unknown": throw CommandJournalError.unknownKey(key)
             case "lost": throw CommandJournalError.leaseLost(key: answers.first?.aux2 ?? key, owner: answers.first?.aux)
             default: throw unanswered(key)
+            }
+        case .changes:
+            let answer = answers.first
+            switch answer?.outcome {
+            case "settled": return .none
+            case "unknown": throw CommandJournalError.unknownKey(answer?.aux2 ?? "")
+            case "conflict": throw CommandJournalError.conflictingEntry(key: answer?.aux2 ?? "")
+            case "lost": throw CommandJournalError.leaseLost(key: answer?.aux2 ?? "", owner: answer?.aux)
+            default: throw unanswered("a settlement")
             }
         case .renew(let keys, _):
             let renewed = Set(answers.compactMap(\.aux))
