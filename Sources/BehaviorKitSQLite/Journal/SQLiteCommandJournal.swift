@@ -67,6 +67,9 @@ public final class SQLiteCommandJournal: CommandJournal {
         path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(10),
         clock: any WallClock = SystemWallClock(), verification: Verification = .quick
     ) throws(SQLiteCommandJournalError) {
+        guard !path.isEmpty else {
+            throw SQLiteCommandJournalError(code: .cannotOpen, path: path, reason: "the path is empty: name a file")
+        }
         self.path = path
         self.durability = durability
         self.clock = clock
