@@ -18,6 +18,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
+        // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
+        .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -66,6 +69,15 @@ let package = Package(
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        // The names BehaviorKit shares with other modules, spelled as its docs say, beside them.
+        .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
+        .testTarget(
+            name: "NameCollisionTests",
+            dependencies: [
+                "BehaviorKit", "Commands", "BehaviorKitSync", "SwiftUIStandIn",
+                .product(name: "ConsoleKit", package: "console-kit"),
+            ]
+        ),
         .testTarget(
             name: "BehaviorKitCLITests",
             dependencies: [
