@@ -43,7 +43,7 @@ let package = Package(
             dependencies: ["Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift")]
         ),
 
-        // The five systems of SCENARIOS.md, written on the public API only.
+        // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
         .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite"]),
 
         .executableTarget(
