@@ -54,6 +54,8 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+        .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
         .testTarget(

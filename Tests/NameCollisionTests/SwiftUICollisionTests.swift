@@ -22,8 +22,16 @@ struct SwiftUICollisionTests {
         let saga = Saga("empty", steps: [])
         try await saga.run()
         #expect(saga.name == "empty")
+        #expect(CommandsSaga.self == BehaviorKit.Transaction.self)
+    }
+
+    @Test func theUmbrellaNamesChainsTypesToo() throws {
+        let phone = BehaviorKit.Pipeline { BehaviorKit.LengthValidator(exactly: 3) }
+        #expect(try phone.run("abc") == "abc")
     }
 }
 
 /// The alias the docs suggest for a module that imports SwiftUI throughout.
 typealias Saga = BehaviorKit.Transaction
+/// The same, for a module that depends on the `Commands` product alone.
+typealias CommandsSaga = Commands.Transaction

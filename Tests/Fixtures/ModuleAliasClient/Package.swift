@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 
-// A client with a module of its own named `Commands`, beside BehaviorKit's renamed by a module
-// alias, as the README says. Scripts/docs.sh builds and runs it.
+// A client with modules of its own named `Commands` and `Chains`, beside BehaviorKit's renamed by
+// module aliases, as the README and the catalogs say. Scripts/docs.sh builds and runs it.
 import Foundation
 import PackageDescription
 
@@ -14,13 +14,16 @@ let package = Package(
     dependencies: [.package(path: root.path)],
     targets: [
         .target(name: "Commands"),
+        .target(name: "Chains"),
         .executableTarget(
             name: "Client",
             dependencies: [
-                "Commands",
+                "Commands", "Chains",
                 .product(
                     name: "Commands", package: root.lastPathComponent,
                     moduleAliases: ["Commands": "BehaviorKitCommands"]),
+                .product(
+                    name: "Chains", package: root.lastPathComponent, moduleAliases: ["Chains": "BehaviorKitChains"]),
             ]
         ),
     ]
