@@ -24,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         // Already in postgres-nio's graph; named so that the PostgreSQL journal can read the pool's log.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
+        // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
+        .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
@@ -64,7 +67,7 @@ let package = Package(
             ]
         ),
 
-        // The five systems of SCENARIOS.md, written on the public API only.
+        // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
         .target(
             name: "Scenarios",
             dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
@@ -78,6 +81,8 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+        .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
         .testTarget(
@@ -97,6 +102,15 @@ let package = Package(
             dependencies: ["BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        // The names BehaviorKit shares with other modules, spelled as its docs say, beside them.
+        .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
+        .testTarget(
+            name: "NameCollisionTests",
+            dependencies: [
+                "BehaviorKit", "Commands", "BehaviorKitSync", "SwiftUIStandIn",
+                .product(name: "ConsoleKit", package: "console-kit"),
+            ]
+        ),
         .testTarget(
             name: "BehaviorKitServiceLifecycleTests",
             dependencies: [

@@ -27,40 +27,40 @@ enum JournalWriteResult: Sendable {
 }
 
 extension SQLiteCommandJournal {
-    /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
+    /// Begins `entry` under `lease`; see `CommandJournal.begin(_:lease:)`.
     public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
         guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
         return begun
     }
 
-    /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
+    /// Appends a child of a root `lease` holds; see `CommandJournal.append(_:lease:)`.
     public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         guard case .record(let record) = try await submit(.append(entry, lease)) else { throw unexpected() }
         return record
     }
 
-    /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
+    /// Settles `key`, durably; see `CommandJournal.settle(_:as:lease:)`.
     public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         _ = try await submit(.settle(key, settlement, lease))
     }
 
-    /// Makes `changes` in one commit, all or none; see ``CommandJournal/settle(_:lease:)``.
+    /// Makes `changes` in one commit, all or none; see `CommandJournal.settle(_:lease:)`.
     public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
         _ = try await submit(.settleAll(changes, lease))
     }
 
-    /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
+    /// Renews the leases on `keys`; see `CommandJournal.renew(_:lease:)`.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
         guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
         return kept
     }
 
-    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
+    /// Releases `key`; see `CommandJournal.release(_:lease:after:)`.
     public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
         _ = try await submit(.release(key, lease, delay))
     }
 
-    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    /// Claims due records; see `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
@@ -71,7 +71,7 @@ extension SQLiteCommandJournal {
         return claim
     }
 
-    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
+    /// Enqueues `entry`, durably; see `CommandJournal.enqueue(_:queue:after:)`.
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws
@@ -83,7 +83,7 @@ extension SQLiteCommandJournal {
         return record
     }
 
-    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
     public func prune(settledBefore date: Date) async throws -> Int {
         guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else {
             throw unexpected()
@@ -105,7 +105,7 @@ extension SQLiteCommandJournal {
     /// }
     /// ```
     ///
-    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)`` when the worker no longer holds it.
+    /// - Throws: `CommandJournalError.leaseLost(key:owner:)` when the worker no longer holds it.
     public static func settle(
         _ context: DurableContext, as settlement: CommandJournalSettlement, in db: Database
     ) throws {

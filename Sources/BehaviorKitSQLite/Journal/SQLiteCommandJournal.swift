@@ -2,7 +2,7 @@ import BehaviorKitSync
 public import Commands
 public import GRDB
 
-/// A durable ``CommandJournal`` on SQLite (WAL mode, `synchronous` FULL by default): a record
+/// A durable `CommandJournal` on SQLite (WAL mode, `synchronous` FULL by default): a record
 /// written down is on disk before the call returns, and survives a crash or a power cut. Any
 /// number of processes on one machine can share the file; each claim, lease and settlement is
 /// one IMMEDIATE transaction, so two workers never hold one record.
@@ -56,6 +56,8 @@ public final class SQLiteCommandJournal: CommandJournal {
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
     /// - Parameters:
+    ///   - path: the journal's file; its folder must exist.
+    ///   - durability: how hard a commit waits for the disk.
     ///   - busyTimeout: how long a write waits for another process's write lock before it fails.
     ///   - clock: the calendar time leases are judged by; every process sharing the file must
     ///     read the same (the system clock, or a `ManualClock` in tests).

@@ -26,8 +26,11 @@ extension JournaledInvoker {
     /// print(report)  // recovery: 2 replayed, 1 compensated, 0 completed, 0 failed, 0 left pending, 1 unreadable
     /// ```
     ///
-    /// - Parameter deadOwner: a worker known to have stopped (a supervisor saw its process
-    ///   exit): its work is taken over at once, without waiting for its leases to expire.
+    /// - Parameters:
+    ///   - deadOwner: a worker known to have stopped (a supervisor saw its process exit): its
+    ///     work is taken over at once, without waiting for its leases to expire.
+    ///   - policy: what to do with each unfinished command (not a transaction: those follow their
+    ///     ``DurableTransactionRecovery``); by default, run it again.
     /// - Throws: the journal's error when it cannot be read or written.
     public func recover(
         takingOverFrom deadOwner: String? = nil,

@@ -31,6 +31,8 @@ public final class JournaledInvoker: Sendable {
     /// Creates a worker on `journal` that decodes records with `registry`.
     ///
     /// - Parameters:
+    ///   - journal: where the worker writes its commands down and claims unfinished ones.
+    ///   - registry: the command types recovery and queue workers can bring back from records.
     ///   - owner: the worker's identity, unique among the live workers of the journal.
     ///   - leaseDuration: how long the worker's claims last without a renewal: how long its
     ///     work waits, after it stops, before another worker takes it over. Renewed every third.

@@ -83,8 +83,14 @@ public protocol CommandJournal: Sendable {
     /// holds them under `lease`. With a `concurrency`, never holds more than that many records of
     /// the queue at once across all workers. Atomic: two workers never claim one record.
     ///
-    /// - Parameter deadOwner: a worker known to have stopped (its process exited): its records
-    ///   are taken at once, without waiting for their leases to expire.
+    /// - Parameters:
+    ///   - limit: the most records to claim.
+    ///   - queue: the queue to claim from, or `nil` for the records of callers whose owners
+    ///     stopped.
+    ///   - concurrency: the most records of `queue` held at once across all workers, or `nil`.
+    ///   - deadOwner: a worker known to have stopped (its process exited): its records are taken
+    ///     at once, without waiting for their leases to expire.
+    ///   - lease: the claiming worker's lease, under which the records are held.
     func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim
