@@ -11,8 +11,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# BehaviorKitPostgres joins the list when it lands.
-modules=(BehaviorKit StateMachines Commands Chains BehaviorKitTesting BehaviorKitSQLite)
+modules=(BehaviorKit StateMachines Commands Chains BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
+    BehaviorKitPostgres)
 output=.build/docs
 if [ "${1:-}" = "--output" ]; then output=$2; fi
 

@@ -1,8 +1,8 @@
 public import Commands
 public import ServiceLifecycle
 
-/// Keeps a ``BatchInvoker`` until a graceful shutdown, then runs what it still queues
-/// (``BatchInvoker/flush()``) and returns once that ran: no command submitted is dropped by a
+/// Keeps a `BatchInvoker` until a graceful shutdown, then runs what it still queues
+/// (`BatchInvoker.flush()`) and returns once that ran: no command submitted is dropped by a
 /// shutdown.
 ///
 /// ```swift

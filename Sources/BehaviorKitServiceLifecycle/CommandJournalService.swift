@@ -1,7 +1,7 @@
 public import Commands
 public import ServiceLifecycle
 
-/// Closes a ``CommandJournal`` on a graceful shutdown, once the writes under way are done.
+/// Closes a `CommandJournal` on a graceful shutdown, once the writes under way are done.
 ///
 /// A `ServiceGroup` shuts its services down in the reverse of their order, so put this one
 /// first: it closes the journal after the workers that use it have stopped.

@@ -1,7 +1,7 @@
 public import Commands
 public import ServiceLifecycle
 
-/// Runs a ``QueueWorker`` until a graceful shutdown, which stops its claims and waits until the
+/// Runs a `QueueWorker` until a graceful shutdown, which stops its claims and waits until the
 /// records it holds have settled (nothing is rolled back by a shutdown).
 ///
 /// ```swift

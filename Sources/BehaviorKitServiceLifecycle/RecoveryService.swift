@@ -26,7 +26,9 @@ public struct RecoveryService: Service {
     /// A service recovering with `invoker` at start and every `interval`.
     ///
     /// - Parameters:
-    ///   - policy: what to do with each command left pending (``JournaledInvoker/recover(takingOverFrom:policy:)``).
+    ///   - invoker: the worker that recovers; a shutdown waits for its work.
+    ///   - interval: how often to look again after the start; `nil`: only at start.
+    ///   - policy: what to do with each command left pending (`JournaledInvoker.recover(takingOverFrom:policy:)`).
     ///   - onReport: called with each recovery's report (to log it, say).
     public init(
         _ invoker: JournaledInvoker, every interval: Duration? = .seconds(30),

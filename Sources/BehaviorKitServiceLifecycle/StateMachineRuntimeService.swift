@@ -1,7 +1,7 @@
 public import ServiceLifecycle
 public import StateMachines
 
-/// Stops a ``StateMachineRuntime`` on a graceful shutdown: its timers and effects end, and it
+/// Stops a `StateMachineRuntime` on a graceful shutdown: its timers and effects end, and it
 /// refuses later events, so that nothing changes its state while the process winds down (take
 /// its snapshot after).
 ///

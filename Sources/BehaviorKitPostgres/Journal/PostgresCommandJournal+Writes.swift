@@ -3,36 +3,36 @@ public import Commands
 public import Foundation
 
 extension PostgresCommandJournal {
-    /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
+    /// Begins `entry` under `lease`; see `CommandJournal.begin(_:lease:)`.
     public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
         guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
         return begun
     }
 
-    /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
+    /// Appends a child of a root `lease` holds; see `CommandJournal.append(_:lease:)`.
     public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         guard case .record(let record) = try await submit(.append(entry, lease)) else { throw unexpected() }
         return record
     }
 
-    /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
+    /// Settles `key`, durably; see `CommandJournal.settle(_:as:lease:)`.
     public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         _ = try await submit(.settle(key, settlement, lease))
     }
 
-    /// Makes `changes` in one transaction, all or none; see ``CommandJournal/settle(_:lease:)``.
+    /// Makes `changes` in one transaction, all or none; see `CommandJournal.settle(_:lease:)`.
     public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
         guard !changes.isEmpty else { return }
         _ = try await submit(.changes(changes, lease))
     }
 
-    /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
+    /// Renews the leases on `keys`; see `CommandJournal.renew(_:lease:)`.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
         guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
         return kept
     }
 
-    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
+    /// Releases `key`; see `CommandJournal.release(_:lease:after:)`.
     public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
         _ = try await submit(.release(key, lease, delay))
     }
@@ -40,7 +40,7 @@ extension PostgresCommandJournal {
     /// Claims due records with `FOR UPDATE SKIP LOCKED`, so that workers claiming together
     /// never wait on each other; with a `concurrency`, claimers of the queue take its advisory
     /// lock first, so that the limit holds across every process. See
-    /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    /// `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
@@ -50,7 +50,7 @@ extension PostgresCommandJournal {
         return claim
     }
 
-    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
+    /// Enqueues `entry`, durably; see `CommandJournal.enqueue(_:queue:after:)`.
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws -> CommandJournalRecord {
@@ -58,7 +58,7 @@ extension PostgresCommandJournal {
         return record
     }
 
-    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
     public func prune(settledBefore date: Date) async throws -> Int {
         guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else { throw unexpected() }
         return count

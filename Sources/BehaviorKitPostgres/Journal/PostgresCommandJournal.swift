@@ -3,7 +3,7 @@ public import Commands
 import Logging
 public import PostgresNIO
 
-/// A durable ``CommandJournal`` on PostgreSQL, shared by workers on any number of machines:
+/// A durable `CommandJournal` on PostgreSQL, shared by workers on any number of machines:
 /// every claim, lease and settlement is atomic on the server, claims skip the rows other
 /// workers are taking (`FOR UPDATE SKIP LOCKED`), and leases are judged by the server's clock.
 ///
@@ -60,6 +60,7 @@ public final class PostgresCommandJournal: CommandJournal {
     /// means the user's name.
     ///
     /// - Parameters:
+    ///   - url: where the server is, who connects, and the database, as above.
     ///   - table: the table's name: letters, digits and `_`, at most 48, not starting with a
     ///     digit. Several journals can live in one database under different names.
     ///   - clock: the calendar time leases are judged by and records stamped with; `nil` (the

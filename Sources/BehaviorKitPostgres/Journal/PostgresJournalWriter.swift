@@ -6,7 +6,7 @@ import PostgresNIO
 /// Runs a batch of the journal's writes as one call of the table's batch function
 /// (``PostgresJournalBatchFunction``): one round trip, one transaction; and reads each write's
 /// answer from the rows it returns. A conflict or a lost lease is that caller's
-/// ``CommandJournalError``; the server changed nothing for it.
+/// `CommandJournalError`; the server changed nothing for it.
 struct PostgresJournalWriter: Sendable {
     let statements: PostgresJournalStatements
     let names: PostgresJournalNames
