@@ -1,6 +1,7 @@
 import BehaviorKitSync
 public import Commands
 public import GRDB
+public import Logging
 
 /// A durable ``CommandJournal`` on SQLite (WAL mode, `synchronous` FULL by default): a record
 /// written down is on disk before the call returns, and survives a crash or a power cut. Any
@@ -21,7 +22,11 @@ public import GRDB
 /// corrupt or truncated, is another application's database, or has a WAL beside it that would
 /// turn it into another database is refused with a ``SQLiteCommandJournalError`` naming the
 /// file, and both files are left as they were. The journal can also live in your own GRDB
-/// database: ``init(database:path:clock:)``.
+/// database: ``init(database:path:clock:logger:)``.
+///
+/// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
+/// backend bootstrapped before it is opened it times its commits and records their sizes
+/// (`behaviorkit_journal_commit_duration_seconds`, `behaviorkit_journal_commit_batch_size`).
 public final class SQLiteCommandJournal: CommandJournal {
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
@@ -47,6 +52,8 @@ public final class SQLiteCommandJournal: CommandJournal {
     public let path: String
     /// The durability asked for.
     public let durability: Durability
+    /// Where the journal logs; `nil`: nowhere.
+    public let logger: Logger?
 
     let database: any DatabaseWriter
     let clock: any WallClock
@@ -59,21 +66,25 @@ public final class SQLiteCommandJournal: CommandJournal {
     ///   - clock: the calendar time leases are judged by; every process sharing the file must
     ///     read the same (the system clock, or a `ManualClock` in tests).
     ///   - verification: how thoroughly the file is checked first.
+    ///   - logger: where to log the opening and the commits that fail; `nil` to log nothing.
     /// - Throws: ``SQLiteCommandJournalError`` naming `path` (or its WAL) when the file cannot be
     ///   opened, is not a database, is corrupt or truncated, is not a command journal, or has a
     ///   WAL that belongs to another database. Nothing is written to a file that fails a check.
     public init(
         path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(10),
-        clock: any WallClock = SystemWallClock(), verification: Verification = .quick
+        clock: any WallClock = SystemWallClock(), verification: Verification = .quick, logger: Logger? = nil
     ) throws(SQLiteCommandJournalError) {
         self.path = path
         self.durability = durability
         self.clock = clock
+        let logger = Self.tagged(logger, path: path)
+        self.logger = logger
         let inspection = try JournalFileInspection(path: path, verification: verification, busyTimeout: busyTimeout)
         let database = try JournalFileOpener.open(
             path, inspection: inspection, durability: durability, busyTimeout: busyTimeout)
         self.database = database
-        self.writes = Self.groupCommit(database, path: path, clock: clock)
+        self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+        logger?.debug("journal opened", metadata: ["durability": "\(durability)", "verification": "\(verification)"])
     }
 
     /// A journal in the application's own GRDB database, whose migrator created its table
@@ -87,12 +98,23 @@ public final class SQLiteCommandJournal: CommandJournal {
     /// try migrator.migrate(dbPool)
     /// let journal = SQLiteCommandJournal(database: dbPool, path: dbPool.path)
     /// ```
-    public init(database: any DatabaseWriter, path: String, clock: any WallClock = SystemWallClock()) {
+    public init(
+        database: any DatabaseWriter, path: String, clock: any WallClock = SystemWallClock(), logger: Logger? = nil
+    ) {
         self.path = path
         self.durability = .full
         self.clock = clock
         self.database = database
-        self.writes = Self.groupCommit(database, path: path, clock: clock)
+        let logger = Self.tagged(logger, path: path)
+        self.logger = logger
+        self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+    }
+
+    /// `logger` with the journal's path in its metadata.
+    private static func tagged(_ logger: Logger?, path: String) -> Logger? {
+        guard var logger else { return nil }
+        logger[metadataKey: "journal"] = "\(path)"
+        return logger
     }
 
     /// Adds the migration that creates the journal's table to the application's migrator.
