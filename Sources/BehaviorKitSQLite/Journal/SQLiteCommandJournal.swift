@@ -62,6 +62,8 @@ public final class SQLiteCommandJournal: CommandJournal {
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
     /// - Parameters:
+    ///   - path: the journal's file; created when it does not exist.
+    ///   - durability: how hard a commit waits for the disk.
     ///   - busyTimeout: how long a write waits for another process's write lock before it fails.
     ///   - clock: the calendar time leases are judged by; every process sharing the file must
     ///     read the same (the system clock, or a `ManualClock` in tests).

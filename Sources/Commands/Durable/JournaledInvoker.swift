@@ -39,6 +39,8 @@ public final class JournaledInvoker: Sendable {
     /// Creates a worker on `journal` that decodes records with `registry`.
     ///
     /// - Parameters:
+    ///   - journal: where commands are written down.
+    ///   - registry: the command types recovery and queue workers can bring back.
     ///   - owner: the worker's identity, unique among the live workers of the journal.
     ///   - leaseDuration: how long the worker's claims last without a renewal: how long its
     ///     work waits, after it stops, before another worker takes it over. Renewed every third.

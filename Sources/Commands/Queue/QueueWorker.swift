@@ -31,8 +31,13 @@ public final class QueueWorker: Sendable {
 
     /// A worker for `queue` running `slots` records at once with `invoker`'s identity.
     ///
-    /// - Parameter logger: where the worker logs what it claims, how each record settled, and
-    ///   what goes wrong; `nil` for the invoker's ``JournaledInvoker/logger``.
+    /// - Parameters:
+    ///   - queue: the queue to serve.
+    ///   - invoker: the worker identity, leases and registry to run the records with.
+    ///   - slots: how many records run at once in this worker (at least 1).
+    ///   - pollInterval: how long to wait between looks when nothing is due.
+    ///   - logger: where the worker logs what it claims, how each record settled, and what goes
+    ///     wrong; `nil` for the invoker's ``JournaledInvoker/logger``.
     public init(
         _ queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 1, pollInterval: Duration = .seconds(1),
         logger: Logger? = nil
