@@ -2,13 +2,6 @@ import Logging
 import Metrics
 
 extension LookupInstruments {
-    /// A read of the front ``MemoryCache`` on the fast path, with its time when it was sampled.
-    func frontRead(hit: Bool, latency: Duration?) {
-        guard let tier = metrics?.tiers.first else { return }
-        (hit ? tier.hits : tier.misses).increment()
-        if let latency { tier.duration.record(duration: latency) }
-    }
-
     /// A read of tier `index` that answered (`found` or not) after `latency`.
     func tierAnswered(_ index: Int, found: Bool, latency: Duration, key: some Sendable) {
         if let tier = metrics?.tiers[index] {

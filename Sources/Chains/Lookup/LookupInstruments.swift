@@ -37,6 +37,14 @@ final class LookupInstruments: Sendable {
     let logger: Logger?
     let metrics: LookupMetrics?
     let tracer: (any Tracer)?
+    /// Whether there is a tracer: then each lookup is a span.
+    @usableFromInline let isTraced: Bool
+    /// Whether there is a metrics backend: then the fast path's reads are counted.
+    @usableFromInline let measuresFront: Bool
+    /// The first tier's metrics, read by the fast path without copying ``TierMetrics``.
+    private let frontHits: Counter?
+    private let frontMisses: Counter?
+    private let frontDuration: Metrics.Timer?
     /// Counts the fast path's reads, so that one in ``sampleInterval`` is timed.
     private let frontReads = Atomic<Int>(0)
 
@@ -51,6 +59,18 @@ final class LookupInstruments: Sendable {
         self.logger = logger
         self.metrics = metrics
         self.tracer = tracer
+        self.isTraced = tracer != nil
+        self.measuresFront = metrics != nil
+        self.frontHits = metrics?.tiers.first?.hits
+        self.frontMisses = metrics?.tiers.first?.misses
+        self.frontDuration = metrics?.tiers.first?.duration
+    }
+
+    /// A read of the front ``MemoryCache`` on the fast path, with its time when it was sampled.
+    @usableFromInline
+    func frontRead(hit: Bool, latency: Duration?) {
+        (hit ? frontHits : frontMisses)?.increment()
+        if let latency { frontDuration?.record(duration: latency) }
     }
 
     /// The instruments of lookup `name` over tiers `tierNames`, or `nil` when there is no logger,
@@ -88,6 +108,7 @@ final class LookupInstruments: Sendable {
     }
 
     /// Whether this read of the fast path is one to time (one in ``sampleInterval``).
+    @usableFromInline
     func samplesFrontRead() -> Bool {
         frontReads.wrappingAdd(1, ordering: .relaxed).oldValue % Self.sampleInterval == 0
     }

@@ -1,18 +1,51 @@
 import Tracing
 
 extension TieredLookup {
-    /// ``answer(for:policy:)`` when there is a logger, a metrics backend or a tracer: in a span
-    /// `behaviorkit.lookup` when there is a tracer, with the fast path's reads counted.
-    @usableFromInline
-    func answerReported(
+    /// A read of the front ``MemoryCache``, counted (and one in 64 timed) when there is a metrics
+    /// backend.
+    @inlinable
+    func measuredFrontValue(
+        _ front: MemoryCache<Key, Value>, _ key: Key, _ instruments: LookupInstruments, refreshDue: inout Bool
+    ) -> Value? {
+        guard instruments.measuresFront else {
+            return front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue)
+        }
+        let began: Duration? = instruments.samplesFrontRead() ? clock.now : nil
+        let value = front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue)
+        var latency: Duration?
+        if let began { latency = clock.now - began }
+        instruments.frontRead(hit: value != nil, latency: latency)
+        return value
+    }
+
+    /// The lookup as ``answer(for:policy:)`` makes it, for the traced path.
+    func answerMeasured(
         for key: Key, policy: LookupPolicy, _ instruments: LookupInstruments
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
-        guard let tracer = instruments.tracer else { return try await answerMeasured(for: key, policy: policy) }
-        return try await answerTraced(for: key, policy: policy, tracer: tracer)
+        guard let front, policy.readsCaches else {
+            return try await lookUpBelowFront(key, policy: policy, from: 0)
+        }
+        var refreshDue = false
+        if let value = measuredFrontValue(front, key, instruments, refreshDue: &refreshDue) {
+            if refreshDue { refreshInBackground(key) }
+            return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
+        }
+        return try await lookUpBelowFront(key, policy: policy, from: 1)
+    }
+
+    /// The lookup in a span `behaviorkit.lookup`.
+    @usableFromInline
+    func answerTraced(
+        for key: Key, policy: LookupPolicy, _ instruments: LookupInstruments
+    ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
+        guard let tracer = instruments.tracer else {
+            return try await answerMeasured(for: key, policy: policy, instruments)
+        }
+        return try await answerTraced(for: key, policy: policy, instruments, tracer: tracer)
     }
 
     private func answerTraced<Traced: Tracer>(
-        for key: Key, policy: LookupPolicy, tracer: Traced
+        for key: Key, policy: LookupPolicy, _ instruments: LookupInstruments, tracer: Traced
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
         let span = tracer.startSpan(
             "behaviorkit.lookup", context: InstrumentationContext.current ?? .topLevel, ofKind: .internal)
@@ -22,7 +55,7 @@ extension TieredLookup {
         let result = await InstrumentationContext.withValue(span.context) {
             () async -> Result<LookupAnswer<Value>, LookupError<Key>> in
             do throws(LookupError<Key>) {
-                return .success(try await answerMeasured(for: key, policy: policy))
+                return .success(try await answerMeasured(for: key, policy: policy, instruments))
             } catch {
                 return .failure(error)
             }
@@ -45,25 +78,5 @@ extension TieredLookup {
             }
         }
         return try result.get()
-    }
-
-    /// The lookup, with the reads of the front ``MemoryCache`` counted (and one in 64 timed)
-    /// when there is a metrics backend.
-    private func answerMeasured(
-        for key: Key, policy: LookupPolicy
-    ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
-        guard let front, policy.readsCaches else {
-            return try await lookUpBelowFront(key, policy: policy, from: 0)
-        }
-        let measured = instruments?.metrics != nil ? instruments : nil
-        let began = measured?.samplesFrontRead() == true ? clock.now : nil
-        var refreshDue = false
-        let value = front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue)
-        measured?.frontRead(hit: value != nil, latency: began.map { clock.now - $0 })
-        if let value {
-            if refreshDue { refreshInBackground(key) }
-            return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
-        }
-        return try await lookUpBelowFront(key, policy: policy, from: 1)
     }
 }

@@ -127,12 +127,18 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     public func answer(
         for key: Key, policy: LookupPolicy = .default
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
-        if let instruments { return try await answerReported(for: key, policy: policy, instruments) }
+        if let instruments, instruments.isTraced {
+            return try await answerTraced(for: key, policy: policy, instruments)
+        }
         guard let front, policy.readsCaches else {
             return try await lookUpBelowFront(key, policy: policy, from: 0)
         }
         var refreshDue = false
-        if let value = front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue) {
+        let value =
+            if let instruments { measuredFrontValue(front, key, instruments, refreshDue: &refreshDue) } else {
+                front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue)
+            }
+        if let value {
             if refreshDue { refreshInBackground(key) }
             return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
         }
