@@ -34,7 +34,7 @@ extension DurableInstruments {
         case .failed:
             logger.error("transaction failed: a compensation failed, its effects may remain", metadata: metadata)
         case .leaseLost:
-            logger.warning("lease lost: another worker took the transaction over", metadata: metadata)
+            logger.warning("lease lost: the transaction stopped; another worker settles it", metadata: metadata)
         case .error:
             logger.error("transaction stopped on a journal error; another worker will settle it", metadata: metadata)
         default:
@@ -56,7 +56,8 @@ extension DurableInstruments {
         var metadata: Logger.Metadata = ["kind": "\(kind)", "key": "\(key)", "outcome": "\(outcome.rawValue)"]
         if let error { metadata["error"] = "\(error)" }
         switch outcome {
-        case .leaseLost: logger.warning("lease lost: another worker took the command over", metadata: metadata)
+        case .leaseLost:
+            logger.warning("lease lost: the command stopped; another worker settles it", metadata: metadata)
         case .error: logger.error("command stopped on a journal error", metadata: metadata)
         default: logger.debug("command \(outcome.rawValue)", metadata: metadata)
         }

@@ -100,7 +100,7 @@ extension QueueWorker {
         case .unreadable:
             logger.warning("cannot read a queued record; given back for a worker that can", metadata: metadata)
         case .leaseLost:
-            logger.warning("lease lost: another worker took the record over", metadata: metadata)
+            logger.warning("lease lost: the record stopped; another worker settles it", metadata: metadata)
         case .error:
             logger.error("a journal error stopped a queued record; it is taken over later", metadata: metadata)
         default:
