@@ -14,10 +14,12 @@ import Foundation
 /// meaning depends on the outcome, then a record (or NULLs).
 enum PostgresJournalBatchFunction {
     /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
-    /// `changes`, several settlements in one all-or-nothing block).
+    /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners).
     static func name(_ table: String) -> String { "\(table)_batch_v2" }
 
     static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
+    /// A claimed record's columns, with the owner it was taken from beside them.
+    static let claimedColumns = PostgresJournalSchema.columns.map { "v_rec.\($0.name)" }.joined(separator: ", ")
 
     static func create(_ table: String) -> String {
         let t = "\"\(table)\""
@@ -28,15 +30,17 @@ enum PostgresJournalBatchFunction {
         let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
         func claim(_ queue: String) -> String {
             """
-            FOR r IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
+            FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
                     attempts = t.attempts + 1, updated_at = v_now
-                WHERE t.key IN (
-                    SELECT s.key FROM \(t) AS s
+                FROM (
+                    SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
                     WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
                         AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
-                    ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED)
-                RETURNING t.* LOOP
-                \(answer("claimed", "NULL", "NULL", "NULL"))
+                    ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
+                WHERE t.key = o.o_key
+                RETURNING t.*, o.o_previous LOOP
+                RETURN QUERY SELECT v_i, 'claimed'::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
+                    \(claimedColumns);
             END LOOP;
             """
         }
@@ -135,7 +139,7 @@ enum PostgresJournalBatchFunction {
                 v_key text; v_parent text; v_owner text; v_status text; v_queue text; v_dead text;
                 v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
                 v_root_owner text; v_root_status text; v_root_parent text;
-                v_change jsonb; v_aux text; v_aux2 text;
+                v_change jsonb; v_aux text; v_aux2 text; v_rec record;
                 r \(t)%ROWTYPE;
             BEGIN
                 FOR v_op, v_i IN SELECT e.value, e.ordinality FROM jsonb_array_elements(p_ops) WITH ORDINALITY AS e LOOP

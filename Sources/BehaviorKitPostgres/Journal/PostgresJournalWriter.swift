@@ -196,12 +196,17 @@ struct PostgresJournalWriter: Sendable {
         case .release:
             return .none
         case .claim:
-            let records = answers.compactMap { $0.outcome == "claimed" ? $0.record : nil }.sorted {
-                $0.sequence < $1.sequence
+            let claimed = answers.filter { $0.outcome == "claimed" }
+            let records = claimed.compactMap(\.record).sorted { $0.sequence < $1.sequence }
+            var previousOwners: [String: String] = [:]
+            for answer in claimed {
+                if let key = answer.record?.id, let owner = answer.aux { previousOwners[key] = owner }
             }
             guard let last = answers.last(where: { $0.outcome == "next" }) else { throw unanswered("a claim") }
             return .claimed(
-                CommandJournalClaim(records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) }))
+                CommandJournalClaim(
+                    records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) },
+                    previousOwners: previousOwners))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
         }

@@ -2,6 +2,7 @@ import BehaviorKitSync
 public import Commands
 public import Foundation
 public import GRDB
+import Logging
 
 /// One write of the journal, as the group commit batches them.
 enum JournalWrite: Sendable {
@@ -139,36 +140,49 @@ extension SQLiteCommandJournal {
     }
 
     static func groupCommit(
-        _ database: any DatabaseWriter, path: String, clock: any WallClock
+        _ database: any DatabaseWriter, path: String, clock: any WallClock, logger: Logger?
     ) -> GroupCommit<JournalWrite, JournalWriteResult> {
-        GroupCommit { operations in
-            await commit(operations, database, path: path, clock: clock)
+        let reporter = JournalCommitReporter(journal: "sqlite", logger: logger)
+        return GroupCommit { operations in
+            await commit(operations, database, path: path, clock: clock, reporter: reporter)
         }
     }
 
+    /// Commits `operations` in one transaction; times it when a metrics backend is there.
     private static func commit(
-        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
+        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock,
+        reporter: JournalCommitReporter
     ) async -> [Result<JournalWriteResult, any Error>] {
+        let started = reporter.isMeasuring ? ContinuousClock.now : nil
         do {
-            return try await database.write { db in
-                let now = clock.currentDate.journalMilliseconds
-                return try operations.map { operation in
-                    var result = JournalWriteResult.none
-                    do {
-                        // A savepoint each: a caller's mistake undoes its own changes only.
-                        try db.inSavepoint {
-                            result = try apply(operation, now: now, db, path: path)
-                            return .commit
-                        }
-                        return .success(result)
-                    } catch let error as CommandJournalError {
-                        return .failure(error)  // this caller's mistake: the others go on
-                    }
-                }
-            }
+            let results = try await write(operations, database, path: path, clock: clock)
+            if let started { reporter.committed(operations.count, in: .now - started) }
+            return results
         } catch {
             let failure = SQLiteCommandJournalError(path: path, error, opening: false)
+            reporter.failed(operations.count, in: started.map { .now - $0 }, failure)
             return operations.map { _ in .failure(failure) }
+        }
+    }
+
+    private static func write(
+        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
+    ) async throws -> [Result<JournalWriteResult, any Error>] {
+        try await database.write { db in
+            let now = clock.currentDate.journalMilliseconds
+            return try operations.map { operation in
+                var result = JournalWriteResult.none
+                do {
+                    // A savepoint each: a caller's mistake undoes its own changes only.
+                    try db.inSavepoint {
+                        result = try apply(operation, now: now, db, path: path)
+                        return .commit
+                    }
+                    return .success(result)
+                } catch let error as CommandJournalError {
+                    return .failure(error)  // this caller's mistake: the others go on
+                }
+            }
         }
     }
 

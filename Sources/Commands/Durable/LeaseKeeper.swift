@@ -29,11 +29,13 @@ final class LeaseKeeper: Sendable {
     let journal: any CommandJournal
     let lease: JournalLease
     let clock: ElapsedClock
+    let instruments: DurableInstruments
 
-    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock) {
+    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock, instruments: DurableInstruments) {
         self.journal = journal
         self.lease = lease
         self.clock = clock
+        self.instruments = instruments
     }
 
     /// How often the heartbeat renews.
@@ -177,7 +179,13 @@ final class LeaseKeeper: Sendable {
 
     /// Renews `keys`: confirms those kept, and cancels the work of those lost.
     private func renew(_ keys: [String], sent: Duration) async {
-        let kept = try? await journal.renew(keys, lease: lease)
+        let kept: [String]?
+        do {
+            kept = try await journal.renew(keys, lease: lease)
+        } catch {
+            kept = nil
+            instruments.journalFailed("renewing leases", keys: keys, error: error)
+        }
         let lost = state.withLock { state -> [@Sendable () -> Void] in
             state.renewing = false
             guard let kept else { return [] }
