@@ -93,7 +93,7 @@ extension SQLiteCommandJournal {
     }
 
     /// Settles `context`'s record inside a transaction of the application's database (the
-    /// journal's table in it: ``init(database:path:clock:)``), so that the business write and
+    /// journal's table in it: ``init(database:path:clock:logger:)``), so that the business write and
     /// the settlement commit together. The worker's own settlement afterwards finds it done.
     ///
     /// ```swift
