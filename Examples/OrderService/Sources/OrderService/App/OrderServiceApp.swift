@@ -40,7 +40,7 @@ enum OrderServiceApp {
         // The journal and partners open, and the orders come back from their snapshots, before
         // any service runs: recovery and the checkout worker send events to the lifecycles.
         let shop = try Shop(options: options, logger: logger)
-        try await shop.enqueueMissingCheckouts()
+        await shop.enqueueMissingCheckouts()
         let portFile = URL(fileURLWithPath: options.data).appendingPathComponent("server.port")
         try? FileManager.default.removeItem(at: portFile)
         let server = Application(

@@ -69,10 +69,15 @@ struct Shop: Sendable {
 
     /// Enqueues the checkout of every order still `placed`: a process killed between saving an
     /// order and enqueuing its checkout left it without one. Enqueuing one that exists changes
-    /// nothing.
-    func enqueueMissingCheckouts() async throws {
+    /// nothing; one that cannot be enqueued is logged, and the others still are.
+    func enqueueMissingCheckouts() async {
         for entry in book.all where entry.lifecycle.state == .placed {
-            try await checkout.enqueue(entry.order)
+            do {
+                try await checkout.enqueue(entry.order)
+            } catch {
+                logger.error(
+                    "cannot enqueue the checkout", metadata: ["order": "\(entry.order.id)", "error": "\(error)"])
+            }
         }
     }
 }

@@ -48,6 +48,7 @@ struct CheckoutSteps: Sendable {
         do {
             return try inventory.reserve(step.quantities, key: context.key)
         } catch {
+            logFailure(of: context, order: step.order, error)
             // The first step failed: the rollback has nothing to undo, so the order ends here.
             book.send(.cancel, to: step.order)
             throw error
@@ -62,7 +63,13 @@ struct CheckoutSteps: Sendable {
 
     private func charge(_ step: Charge, _ context: DurableContext) async throws -> Payment {
         book.send(.pay, to: step.order)
-        let payment = try await gateway.charge(step.cents, order: step.order, idempotencyKey: context.key)
+        let payment: Payment
+        do {
+            payment = try await gateway.charge(step.cents, order: step.order, idempotencyKey: context.key)
+        } catch {
+            logFailure(of: context, order: step.order, error)
+            throw error
+        }
         book.send(.confirmPayment(id: payment.id), to: step.order)
         return payment
     }
@@ -85,8 +92,14 @@ struct CheckoutSteps: Sendable {
 
     private func ship(_ step: Ship, _ context: DurableContext) async throws -> Shipment {
         let payment = try context.output(ofStep: 1, as: Payment.self)  // what the charge returned
-        let shipment = try carrier.ship(
-            order: step.order, to: step.country, invoice: payment.id, idempotencyKey: context.key)
+        let shipment: Shipment
+        do {
+            shipment = try carrier.ship(
+                order: step.order, to: step.country, invoice: payment.id, idempotencyKey: context.key)
+        } catch {
+            logFailure(of: context, order: step.order, error)
+            throw error
+        }
         book.send(.ship(tracking: shipment.tracking), to: step.order)
         try await reminders.schedule(for: step.order)
         return shipment
@@ -94,5 +107,11 @@ struct CheckoutSteps: Sendable {
 
     private func recall(_ step: Ship, _ shipment: Shipment?, _ context: DurableContext) throws {
         try carrier.recall(idempotencyKey: context.key)
+    }
+
+    /// The journal keeps why a step failed; the log says it too, when it happens.
+    private func logFailure(of context: DurableContext, order: String, _ error: any Error) {
+        logger.warning(
+            "checkout step failed", metadata: ["order": "\(order)", "step": "\(context.key)", "error": "\(error)"])
     }
 }

@@ -37,7 +37,11 @@ enum OrderRoutes {
             throw HTTPError(.conflict, message: "the idempotency key '\(id)' was used for a different order")
         }
         if isNew {
-            try await shop.checkout.enqueue(entry.order)
+            do {
+                try await shop.checkout.enqueue(entry.order)
+            } catch CommandJournalError.conflictingEntry(let key) {
+                throw HTTPError(.conflict, message: "the journal holds another checkout under '\(key)'")
+            }
             shop.metrics.placedOrder()
             shop.logger.info("order placed", metadata: ["order": "\(id)", "totalCents": "\(order.totalCents)"])
         }

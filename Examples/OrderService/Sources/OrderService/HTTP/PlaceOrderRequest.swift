@@ -30,7 +30,7 @@ struct PlaceOrderRequest: Decodable {
                 throw HTTPError(
                     .unprocessableContent, message: "quantity \(item.quantity) of '\(item.sku)': expected 1 to 100")
             }
-            let product = try await ProductRoutes.product(item.sku, shop: shop).value
+            let product = try await ProductRoutes.product(item.sku, shop: shop, missing: .unprocessableContent).value
             lines.append(OrderLine(sku: product.sku, quantity: item.quantity, unitCents: product.priceCents))
         }
         return Order(id: id, lines: lines, country: country, recovery: recovery, placedAt: Date())

@@ -22,16 +22,18 @@ enum ProductRoutes {
 
     /// The product `sku` and the tier that had it; counted by tier.
     ///
-    /// - Throws: `HTTPError` 404 (for an order, 422) when no product has this sku, 503 when the
-    ///   catalog failed.
-    static func product(_ sku: String, shop: Shop) async throws -> LookupAnswer<Product> {
+    /// - Throws: `HTTPError` `missing` (404; for an order, 422) when no product has this sku, 503
+    ///   when the catalog failed.
+    static func product(
+        _ sku: String, shop: Shop, missing: HTTPResponse.Status = .notFound
+    ) async throws -> LookupAnswer<Product> {
         do {
             let answer = try await shop.products.answer(for: sku)
             shop.metrics.answered(fromTier: answer.tier)
             return answer
         } catch {
             switch error.code {
-            case .notFound: throw HTTPError(.notFound, message: "no product has the sku '\(sku)'")
+            case .notFound: throw HTTPError(missing, message: "no product has the sku '\(sku)'")
             case .unavailable: throw HTTPError(.serviceUnavailable, message: "the catalog cannot answer: \(error)")
             case .cancelled: throw CancellationError()
             }
