@@ -205,9 +205,12 @@ get /products/cap >/dev/null
 [ "$(api /products/cap -D - -o /dev/null | tr -d '\r' | awk -F': ' 'tolower($1) == "x-lookup-tier" { print $2 }')" = memory ] ||
     fail "the product lookup did not answer from memory the second time"
 [ "$(get /orders | jq length)" = 0 ] || fail "a refused request placed an order"
+expect_metric 'product_lookups_total{tier="catalog"}' 1
+expect_metric 'product_lookups_total{tier="memory"}' 1
 echo "refused requests answer 400, 404 or 422 and place nothing; a product read twice comes from memory"
 mugs=$(mug_stock)
 place crash-1 '{"items": [{"sku": "mug", "quantity": 2}], "country": "DE"}'
+expect_metric orders_placed_total 1
 kill_mid_checkout crash-1
 start_server --checkout-recovery complete  # crash-1's checkout keeps the recovery it was enqueued with
 one=$(settled crash-1)
@@ -218,6 +221,7 @@ expect "$one" '[.checkout.steps[] | .status] == ["compensated", "compensated"] a
 expect "$one" '(.payments | length) == 1 and .payments[0].refunded' "crash-1: the payment was not refunded"
 [ "$(mug_stock)" = "$mugs" ] || fail "crash-1: the stock of mugs is $(mug_stock), not $mugs again"
 expect_metric 'checkouts_total{outcome="compensated"}' 1
+expect_metric 'order_transitions_total{to="cancelled"}' 1
 expect_metric 'checkout_queue_records{outcome="taken_over"}' 1
 expect_status 200 "the same order sent again after the restart" /orders "${json[@]}" -H 'Idempotency-Key: crash-1' \
     -d '{"items": [{"sku": "mug", "quantity": 2}], "country": "DE"}'
