@@ -58,7 +58,12 @@ let package = Package(
         .target(name: "Chains", dependencies: ["BehaviorKitSync"] + observability),
 
         // The umbrella: `import BehaviorKit` brings all three.
-        .target(name: "BehaviorKit", dependencies: ["StateMachines", "Commands", "Chains"]),
+        // It also reports runtimes through swift-log and swift-metrics, so that StateMachines alone
+        // stays free of dependencies.
+        .target(
+            name: "BehaviorKit",
+            dependencies: ["StateMachines", "Commands", "Chains", "BehaviorKitSync"] + observability
+        ),
 
         // Manual clock and conformance kits for users' tests.
         .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit"]),
@@ -103,7 +108,9 @@ let package = Package(
             ]
         ),
 
-        .testTarget(name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+        .testTarget(
+            name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"] + observabilityTesting
+        ),
         .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
