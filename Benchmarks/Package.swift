@@ -24,6 +24,7 @@ let package = Package(
             name: "DurableOrders",
             dependencies: [
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
                 .product(name: "Commands", package: "BehaviorKit"),
             ],
             path: "Benchmarks/DurableOrders"

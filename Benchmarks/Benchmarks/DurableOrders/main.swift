@@ -1,3 +1,4 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 import Commands
 import Foundation
@@ -8,6 +9,7 @@ import Foundation
 // same line as the peer, for a side-by-side run:
 //
 //     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16
+//     swift run -c release DurableOrders "postgres://postgres@localhost/orders?host=/tmp/pg" 500 16
 //
 // The journal must be fresh for each run.
 
@@ -17,15 +19,22 @@ let arguments = CommandLine.arguments
 guard arguments.count == 4, let count = Int(arguments[2]), let concurrency = Int(arguments[3]), count > 0,
     concurrency > 0
 else {
-    FileHandle.standardError.write(Data("usage: DurableOrders sqlite:///PATH ORDERS CONCURRENCY\n".utf8))
+    FileHandle.standardError.write(Data("usage: DurableOrders sqlite:///PATH|postgres://URL ORDERS CONCURRENCY\n".utf8))
     exit(64)
 }
 let url = arguments[1]
-guard url.hasPrefix("sqlite://") else {
-    FileHandle.standardError.write(Data("DurableOrders: only sqlite:// URLs so far, not \(url)\n".utf8))
+let database: String
+let journal: any CommandJournal
+if url.hasPrefix("sqlite://") {
+    database = "sqlite"
+    journal = try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count)))
+} else if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+    database = "postgres"
+    journal = try await PostgresCommandJournal(url: url)
+} else {
+    FileHandle.standardError.write(Data("DurableOrders: a sqlite:// or postgres:// URL, not \(url)\n".utf8))
     exit(64)
 }
-let journal = try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count)))
 let invoker = JournaledInvoker(journal: journal)
 let process = ProcessInfo.processInfo.processIdentifier
 
@@ -47,6 +56,7 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 }
 let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+try await journal.close()
 print(
-    "behaviorkit sqlite orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
+    "behaviorkit \(database) orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
         + "\(Int((seconds / Double(count) * 1e6).rounded())) us/order")
