@@ -129,7 +129,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BehaviorKitPostgresTests",
-            dependencies: ["BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+            dependencies: [
+                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync",
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
         // The names BehaviorKit shares with other modules, spelled as its docs say, beside them.

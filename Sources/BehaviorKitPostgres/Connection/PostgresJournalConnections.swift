@@ -14,14 +14,18 @@ final class PostgresJournalConnections: Sendable {
 
     let client: PostgresClient
     let names: PostgresJournalNames
-    let logger = Logger(label: "BehaviorKitPostgres") { _ in SwiftLogNoOpLogHandler() }
+    /// The journal's logger (the user's, tagged with the journal), or one that logs nothing.
+    let logger: Logger
     private let failures: ConnectFailureLog
     private let runTask: Task<Void, Never>
     private let gate = LockedValue(Gate())
     /// How long a request waits for a connection before it fails.
     private let leaseTimeout: Duration
 
-    init(configuration: PostgresClient.Configuration, names: PostgresJournalNames) {
+    init(configuration: PostgresClient.Configuration, names: PostgresJournalNames, logger: Logger?) {
+        var logger = logger ?? Logger(label: "BehaviorKitPostgres") { _ in SwiftLogNoOpLogHandler() }
+        logger[metadataKey: "journal"] = "\(names.server)/\(names.database)/\(names.table)"
+        self.logger = logger
         let failures = ConnectFailureLog()
         let client = PostgresClient(configuration: configuration, backgroundLogger: failures.logger)
         self.client = client

@@ -1,6 +1,6 @@
 import BehaviorKitSync
 public import Commands
-import Logging
+public import Logging
 public import PostgresNIO
 
 /// A durable `CommandJournal` on PostgreSQL, shared by workers on any number of machines:
@@ -66,17 +66,21 @@ public final class PostgresCommandJournal: CommandJournal {
     ///   - clock: the calendar time leases are judged by and records stamped with; `nil` (the
     ///     default) means the server's clock, so that workers on machines whose clocks
     ///     disagree still agree on leases. Give one (a `ManualClock`) in tests.
+    ///   - logger: where the journal logs (its opening at `debug`, a failed commit at `error`,
+    ///     postgres-nio's queries at `debug` and `trace`), with `journal` metadata naming the
+    ///     server, database and table; `nil` logs nothing.
     /// - Throws: ``PostgresCommandJournalError``: `.invalidURL`, `.invalidTableName`,
     ///   `.cannotConnect`, `.authenticationFailed`, `.notAJournal`, `.queryFailed`.
     public convenience init(
-        url: String, table: String = PostgresCommandJournal.defaultTable, clock: (any WallClock)? = nil
+        url: String, table: String = PostgresCommandJournal.defaultTable, clock: (any WallClock)? = nil,
+        logger: Logger? = nil
     ) async throws(PostgresCommandJournalError) {
         let endpoint = try PostgresJournalEndpoint(url: url, table: table)
-        try await self.init(endpoint: endpoint, table: table, clock: clock)
+        try await self.init(endpoint: endpoint, table: table, clock: clock, logger: logger)
     }
 
     /// Opens the journal on the server `configuration` describes, creating its table when it
-    /// is missing; see ``init(url:table:clock:)``.
+    /// is missing; see ``init(url:table:clock:logger:)``.
     ///
     /// ```swift
     /// var configuration = PostgresClient.Configuration(
@@ -86,17 +90,19 @@ public final class PostgresCommandJournal: CommandJournal {
     /// ```
     public convenience init(
         configuration: PostgresClient.Configuration, table: String = PostgresCommandJournal.defaultTable,
-        clock: (any WallClock)? = nil
+        clock: (any WallClock)? = nil, logger: Logger? = nil
     ) async throws(PostgresCommandJournalError) {
-        try await self.init(endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock)
+        try await self.init(
+            endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock, logger: logger)
     }
 
     init(
-        endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?
+        endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?, logger: Logger?
     ) async throws(PostgresCommandJournalError) {
         let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: table)
         try Self.validate(table: table, names)
-        let connections = PostgresJournalConnections(configuration: endpoint.configuration, names: names)
+        let connections = PostgresJournalConnections(
+            configuration: endpoint.configuration, names: names, logger: logger)
         do {
             let logger = connections.logger
             try await connections.withConnection { connection in
@@ -115,6 +121,7 @@ public final class PostgresCommandJournal: CommandJournal {
         self.connections = connections
         self.writer = writer
         self.writes = GroupCommit(maximumBatch: 256) { writes in await writer.commit(writes, connections) }
+        connections.logger.debug("journal opened")
     }
 
     /// Waits for the writes under way (every caller is answered), then closes the pool's

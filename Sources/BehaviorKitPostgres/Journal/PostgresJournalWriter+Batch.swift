@@ -47,7 +47,10 @@ extension PostgresJournalWriter {
                 var results: [Result<PostgresJournalWriteResult, any Error>] = []
                 for write in writes { results += await commit([write], connections) }
                 return results
-            case .failed(_, let error):
+            case .failed(let state, let error):
+                logger.error(
+                    "journal commit failed",
+                    metadata: ["writes": "\(writes.count)", "sqlstate": "\(state ?? "-")", "error": "\(error)"])
                 return writes.map { _ in .failure(error) }
             }
         }
