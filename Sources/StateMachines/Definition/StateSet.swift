@@ -56,6 +56,13 @@ struct StateSet: Hashable, Sendable {
         setWord(position, word(position) & ~(1 &<< UInt64((index &- 64) % 64)))
     }
 
+    /// Becomes `other`, a set of the same capacity: a chart of up to 64 states copies one word.
+    @inlinable
+    mutating func assign(_ other: StateSet) {
+        low = other.low
+        if extra > 0 { rest = other.rest }
+    }
+
     @inlinable
     var isEmpty: Bool {
         if low != 0 { return false }

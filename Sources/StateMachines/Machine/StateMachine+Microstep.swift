@@ -44,6 +44,7 @@ extension StateMachine {
     /// has a history state.
     @inlinable
     mutating func exitStates(_ exits: StateSet, event: Event?) {
+        run.planned = -1
         if exits.intersects(storage.chart.shape.historyOwners) {
             exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
                 for history in storage.chart.shape.historyChildren[owner] {
@@ -68,6 +69,7 @@ extension StateMachine {
     /// grandparent whose regions are all complete), or at the top level ends the machine.
     @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
+        run.planned = -1
         entries.forEachAscending { state in
             run.active.insert(state)
             epoch &+= 1
