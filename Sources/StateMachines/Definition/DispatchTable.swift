@@ -52,6 +52,15 @@ struct DispatchTable<State, Event, Context>: Sendable {
     /// ruleActionStart[r + 1]]`: what the statechart algorithm runs.
     @usableFromInline let ruleActionStart: FixedBuffer<Int>
     @usableFromInline let ruleActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
+    /// Whether `DefinitionStorage.rules[r]` has a guard; when it does, `allRuleGuard[r]` holds it.
+    @usableFromInline let allRuleHasGuard: FixedBuffer<Bool>
+    @usableFromInline let allRuleGuard: FixedBuffer<Unmanaged<Box<GuardBody<Context, Event>>>>
+    /// The eventless rules of state `s` are `triggerless[eventlessStart[s] ..< eventlessStart[s + 1]]`
+    /// and its done rules `triggerless[doneStart[s] ..< doneStart[s + 1]]` (indices into
+    /// `DefinitionStorage.rules`), in the order written.
+    @usableFromInline let eventlessStart: FixedBuffer<Int>
+    @usableFromInline let doneStart: FixedBuffer<Int>
+    @usableFromInline let triggerless: FixedBuffer<Int>
     @usableFromInline let entryStart: FixedBuffer<Int>
     @usableFromInline let exitStart: FixedBuffer<Int>
     @usableFromInline let stateActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
@@ -105,6 +114,13 @@ struct DispatchTable<State, Event, Context>: Sendable {
         self.actionStart = FixedBuffer(Self.starts(rules.map(\.actions.count)))
         self.actions = FixedBuffer(ruleActions.flatMap { $0 })
         self.ruleActionStart = FixedBuffer(Self.starts(allRules.map(\.actions.count)))
+        self.allRuleHasGuard = FixedBuffer(allRules.map { $0.guard != nil })
+        self.allRuleGuard = FixedBuffer(allRules.map { box($0.guard?.body ?? .always) })
+        let eventless = nodes.map(\.eventlessRules)
+        let done = nodes.map(\.doneRules)
+        self.eventlessStart = FixedBuffer(Self.starts(eventless.map(\.count)))
+        self.doneStart = FixedBuffer(Self.starts(done.map(\.count)).map { $0 + eventless.joined().count })
+        self.triggerless = FixedBuffer(Array(eventless.joined()) + Array(done.joined()))
         let allRuleActions = allRules.map { $0.actions.map { box($0.body) } }
         self.ruleActions = FixedBuffer(allRuleActions.flatMap { $0 })
         self.entryStart = FixedBuffer(Self.starts(entry.map(\.count)))
@@ -156,6 +172,11 @@ struct DispatchTable<State, Event, Context>: Sendable {
         actions.free()
         ruleActionStart.free()
         ruleActions.free()
+        allRuleHasGuard.free()
+        allRuleGuard.free()
+        eventlessStart.free()
+        doneStart.free()
+        triggerless.free()
         entryStart.free()
         exitStart.free()
         stateActions.free()

@@ -47,6 +47,8 @@ struct ChartRun<Event: Sendable>: Sendable {
 
     @inlinable
     mutating func dequeue() -> QueuedEvent<Event>? {
+        // One event waiting, the usual case: take it without emptying the array the long way.
+        if queueHead == 0 && queue.count == 1 { return queue.removeLast() }
         guard queueHead < queue.count else { return nil }
         let next = queue[queueHead]
         queueHead += 1

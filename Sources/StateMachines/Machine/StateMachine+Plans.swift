@@ -49,6 +49,25 @@ extension StateMachine {
         _ index: Int, event: Event, onTransition: ((Transition<State, Event>) -> Void)?
     ) -> Outcome<State, Event> {
         let step = storage.table.planned.steps.base + index
+        runPlanned(step, event: event, trigger: .event(event), onTransition: onTransition)
+        if step.pointee.settles, let steps = settle(onTransition: onTransition) {
+            return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
+        }
+        return .transitioned(
+            Transition(
+                source: storage.table.states[Int(step.pointee.source)],
+                target: storage.table.states[Int(step.pointee.target)], trigger: .event(event),
+                isInternal: step.pointee.isInternal))
+    }
+
+    /// Runs a planned microstep: exit and transition actions, the new configuration, entry
+    /// actions, then tells `onTransition` of each transition taken.
+    @inlinable
+    @inline(__always)
+    mutating func runPlanned(
+        _ step: UnsafeMutablePointer<ChartStep>, event: Event, trigger: Trigger<Event>,
+        onTransition: ((Transition<State, Event>) -> Void)?
+    ) {
         runChartActions(
             storage.table.planned.actions, from: Int(step.pointee.start), to: Int(step.pointee.split), event: event)
         let next = Int(step.pointee.next)
@@ -75,17 +94,9 @@ extension StateMachine {
         if let onTransition {
             var position = Int(step.pointee.rulesStart)
             while position < Int(step.pointee.rulesEnd) {
-                onTransition(transition(ofRule: Int(storage.table.planned.rules[position]), trigger: .event(event)))
+                onTransition(transition(ofRule: Int(storage.table.planned.rules[position]), trigger: trigger))
                 position &+= 1
             }
         }
-        if step.pointee.settles, let steps = settle(onTransition: onTransition) {
-            return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
-        }
-        return .transitioned(
-            Transition(
-                source: storage.table.states[Int(step.pointee.source)],
-                target: storage.table.states[Int(step.pointee.target)], trigger: .event(event),
-                isInternal: step.pointee.isInternal))
     }
 }
