@@ -2,6 +2,21 @@
 
 import PackageDescription
 
+/// swift-log, swift-metrics and swift-distributed-tracing: the API packages Commands and Chains report through.
+let observability: [Target.Dependency] = [
+    .product(name: "Logging", package: "swift-log"),
+    .product(name: "Metrics", package: "swift-metrics"),
+    .product(name: "Tracing", package: "swift-distributed-tracing"),
+]
+
+/// Their test kits, for the tests that check what is reported.
+let observabilityTesting: [Target.Dependency] =
+    observability + [
+        .product(name: "InMemoryLogging", package: "swift-log"),
+        .product(name: "MetricsTestKit", package: "swift-metrics"),
+        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+    ]
+
 let package = Package(
     name: "BehaviorKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -12,21 +27,35 @@ let package = Package(
         .library(name: "Chains", targets: ["Chains"]),
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
+        .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
+        .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Already in postgres-nio's graph; named so that the PostgreSQL journal can read the pool's log.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        // The server ecosystem's API packages Commands and Chains report through (no dependencies
+        // of their own): free until a backend is bootstrapped.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
+        // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
+        .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
         .target(name: "BehaviorKitSync"),
 
-        // The three patterns. They never import each other.
+        // The three patterns. They never import each other. Commands and Chains log, count and trace
+        // through the server ecosystem's API packages (see their Observability articles).
         .target(name: "StateMachines", dependencies: ["BehaviorKitSync"]),
-        .target(name: "Commands", dependencies: ["BehaviorKitSync"]),
-        .target(name: "Chains", dependencies: ["BehaviorKitSync"]),
+        .target(name: "Commands", dependencies: ["BehaviorKitSync"] + observability),
+        .target(name: "Chains", dependencies: ["BehaviorKitSync"] + observability),
 
         // The umbrella: `import BehaviorKit` brings all three.
         .target(name: "BehaviorKit", dependencies: ["StateMachines", "Commands", "Chains"]),
@@ -37,11 +66,34 @@ let package = Package(
         // Durable adapters on SQLite (GRDB), so that the core modules stay dependency-free.
         .target(
             name: "BehaviorKitSQLite",
-            dependencies: ["Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
+            ] + observability
         ),
 
-        // The five systems of SCENARIOS.md, written on the public API only.
-        .target(name: "Scenarios", dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        // swift-service-lifecycle `Service`s for what runs in the background, apart from the core
+        // modules, so that a user of StateMachines alone does not build ServiceLifecycle.
+        .target(
+            name: "BehaviorKitServiceLifecycle",
+            dependencies: [
+                "Commands", "StateMachines", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+
+        // The same journal and queue on PostgreSQL (postgres-nio), for workers on many machines.
+        .target(
+            name: "BehaviorKitPostgres",
+            dependencies: [
+                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
+        // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
+        .target(
+            name: "Scenarios",
+            dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
+        ),
 
         .executableTarget(
             name: "behaviorkit",
@@ -51,6 +103,8 @@ let package = Package(
             ]
         ),
 
+        .testTarget(name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
+        .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
         .testTarget(
@@ -58,14 +112,36 @@ let package = Package(
             dependencies: [
                 "Commands", "BehaviorKitTesting",
                 .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            ] + observabilityTesting
         ),
-        .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"]),
+        .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+                + observabilityTesting
+        ),
+        .testTarget(
+            name: "BehaviorKitPostgresTests",
+            dependencies: ["BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
         ),
         .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        // The names BehaviorKit shares with other modules, spelled as its docs say, beside them.
+        .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
+        .testTarget(
+            name: "NameCollisionTests",
+            dependencies: [
+                "BehaviorKit", "Commands", "BehaviorKitSync", "SwiftUIStandIn",
+                .product(name: "ConsoleKit", package: "console-kit"),
+            ]
+        ),
+        .testTarget(
+            name: "BehaviorKitServiceLifecycleTests",
+            dependencies: [
+                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
         .testTarget(
             name: "BehaviorKitCLITests",
             dependencies: [

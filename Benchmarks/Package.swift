@@ -15,6 +15,7 @@ let package = Package(
         .package(name: "BehaviorKit", path: "../"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The durable-orders workload beside DBOS's (../../shared/peers/dbos_orders.py): an
@@ -63,6 +64,17 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/JournalBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "PostgresBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
+                .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Benchmarks/PostgresBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
     ]

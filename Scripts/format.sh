@@ -3,7 +3,7 @@
 # `Scripts/format.sh --check` only lints and checks, for CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mapfile -t files < <(git ls-files -co --exclude-standard -- '*.swift' | while read -r f; do [ -f "$f" ] && echo "$f"; done)
+mapfile -t files < <(git ls-files -co --exclude-standard -- '*.swift' | while read -r f; do [ -f "$f" ] && [ ! -L "$f" ] && echo "$f"; done)
 if [ "${1:-}" != "--check" ]; then
     swift format format --in-place --parallel "${files[@]}"
 fi

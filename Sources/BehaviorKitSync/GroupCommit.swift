@@ -17,7 +17,12 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         var draining = false
         var batches = 0
         var operations = 0
+        var closed = false
+        var closeWaiters: [CheckedContinuation<Void, Never>] = []
     }
+
+    /// A write submitted after ``close()``.
+    package struct Closed: Error {}
 
     private let state = LockedValue(State())
     private let commit: Commit
@@ -35,13 +40,32 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     /// Submits `operation` and waits until the batch holding it is committed.
     package func submit(_ operation: Operation) async throws -> Output {
         try await withCheckedThrowingContinuation { continuation in
-            let startsDrain = state.withLock { state in
+            let startsDrain = state.withLock { state -> Bool? in
+                if state.closed { return nil }
                 state.waiting.append(Waiter(operation: operation, continuation: continuation))
                 guard !state.draining else { return false }
                 state.draining = true
                 return true
             }
+            guard let startsDrain else {
+                continuation.resume(throwing: Closed())
+                return
+            }
             if startsDrain { Task { await self.drain() } }
+        }
+    }
+
+    /// Refuses new writes (they throw ``Closed``) and returns once every write already
+    /// submitted is committed and answered.
+    package func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                state.closed = true
+                if !state.draining { return true }
+                state.closeWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
         }
     }
 
@@ -50,7 +74,11 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
             let batch = state.withLock { state -> [Waiter] in
                 let batch = Array(state.waiting.prefix(maximumBatch))
                 state.waiting.removeFirst(batch.count)
-                if batch.isEmpty { state.draining = false }
+                if batch.isEmpty {
+                    state.draining = false
+                    state.closeWaiters.forEach { $0.resume() }
+                    state.closeWaiters = []
+                }
                 state.batches += batch.isEmpty ? 0 : 1
                 state.operations += batch.count
                 return batch

@@ -13,11 +13,11 @@ struct JournalCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The journal's SQLite file (as given to garage --journal).")
+    @Argument(help: "The journal's SQLite file, or its postgres:// URL (as given to garage --journal).")
     var path: String
 
     func run() async throws {
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard JournalLocation.isServerURL(path) || FileManager.default.fileExists(atPath: path) else {
             FileHandle.standardError.write(Data("error: command journal \(path): no such file\n".utf8))
             throw ExitCode.failure
         }

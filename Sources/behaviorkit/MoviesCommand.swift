@@ -8,7 +8,7 @@ struct MoviesCommand: AsyncParsableCommand {
         commandName: "movies",
         abstract: "Looks movies up through memory → disk → primary → fallback → end of chain (scenario 3).",
         discussion: """
-            Runs the article's lookups of movies 0…10000 (--count to change) through a memory cache, a disk \
+            Runs the 10,001 lookups of scenario 3, movies 0…10000 (--count to change), through a memory cache, a disk \
             cache on SQLite, and two simulated endpoints that fail at a seeded rate. Prints the first answers, \
             the end of the chain for unknown movies, and a table of hits, misses, errors and latency per tier. \
             With --cache-dir, a second run is answered from disk. Time is simulated unless --real-time.

@@ -4,7 +4,7 @@ import Scenarios
 struct TourCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tour",
-        abstract: "Runs every scenario once, each under a heading."
+        abstract: "Runs every scenario once, in the order of SCENARIOS.md, each under a heading."
     )
 
     func run() async throws {

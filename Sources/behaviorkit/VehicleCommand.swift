@@ -7,8 +7,8 @@ struct VehicleCommand: AsyncParsableCommand {
         commandName: "vehicle",
         abstract: "Drives the vehicle state machine (scenario 4).",
         discussion: """
-            Without options, runs the article's sequence (brake, accelerate, accelerate, brake, park, brake, \
-            park) and waits the real 5 seconds for the vehicle to park.
+            Without options, runs the test sequence of scenario 4 (brake, accelerate, accelerate, brake, park, \
+            brake, park) and waits the real 5 seconds for the vehicle to park.
             """
     )
 

@@ -24,6 +24,20 @@ struct JournalProcessesTests {
         #expect(problems.isEmpty, "\(problems.count) problems: \(problems.prefix(4))")
     }
 
+    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    func twoGarageLoopsOnOnePostgresJournalLeaveNoTransactionHalfDone() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let journal = cluster.url(database: try cluster.makeDatabase("garage"))
+        let results = CLIRunner.runConcurrently(
+            Array(repeating: ["garage", "--journal", journal], count: 2), times: 10)
+        for result in results { #expect(result.exitCode == 0, "\(result.standardError)") }
+        let listing = try CLIRunner.run(["journal", journal])
+        #expect(listing.exitCode == 0, "\(listing.standardError)")
+        #expect(listing.standardOutput.contains("run20/"), "every run's records are listed")
+        let problems = JournalListingCheck.halfDone(listing.standardOutput)
+        #expect(problems.isEmpty, "\(problems.count) problems: \(problems.prefix(4))")
+    }
+
     @Test func aPendingRecordIsReplayedByOneOfTwoProcessesStartedTogether() async throws {
         var twice = 0
         for trial in 0..<6 {

@@ -76,6 +76,15 @@ struct SQLiteJournalIntegrityTests {
         }
     }
 
+    @Test func anEmptyPathIsRefusedByName() throws {
+        #expect {
+            try SQLiteCommandJournal(path: "")
+        } throws: { error in
+            (error as? SQLiteCommandJournalError)?.code == .cannotOpen
+                && "\(error)".contains("the path is empty")
+        }
+    }
+
     @Test func recordsCarryTimesAndSettledOnesArePrunedByAge() async throws {
         let journal = try SQLiteCommandJournal(path: folder.path("times.journal"))
         let before = Date().addingTimeInterval(-1)

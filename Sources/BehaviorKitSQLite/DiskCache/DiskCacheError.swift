@@ -41,6 +41,7 @@ public struct DiskCacheError: Error, CustomStringConvertible, Sendable {
         self.reason = reason
     }
 
+    /// Names the file, what is wrong with it and, where there is one, what to do.
     public var description: String {
         switch code {
         case .unreadable:

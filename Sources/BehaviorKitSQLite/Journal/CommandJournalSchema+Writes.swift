@@ -117,18 +117,21 @@ extension CommandJournalSchema {
             room = min(room, max(0, concurrency - running))
         }
         var claimed: [CommandJournalRecord] = []
+        var previousOwners: [String: String] = [:]
         if room > 0 {
-            let keys = try String.fetchAll(
+            let rows = try Row.fetchAll(
                 db,
                 sql: """
-                    SELECT key FROM commandRecord
+                    SELECT key, owner FROM commandRecord
                     WHERE status = 'pending' AND parentKey IS NULL AND queue IS ?
                         AND (leaseExpiresAt <= ? OR (owner = ? AND leaseExpiresAt IS NOT NULL))
                     ORDER BY sequence LIMIT ?
                     """,
                 arguments: [queue, now, deadOwner, room])
             let until = saturating(now, lease.duration)
-            for key in keys {
+            for row in rows {
+                guard let key: String = row["key"] else { continue }
+                if let owner: String = row["owner"] { previousOwners[key] = owner }
                 try hold(key, lease, until: until, now: now, db)
                 if let record = try fetch(key, db, path: path) { claimed.append(record) }
             }
@@ -140,7 +143,8 @@ extension CommandJournalSchema {
                 WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND leaseExpiresAt > ?
                 """,
             arguments: [queue, now])
-        return CommandJournalClaim(records: claimed, nextDue: next.map { .milliseconds($0 &- now) })
+        return CommandJournalClaim(
+            records: claimed, nextDue: next.map { .milliseconds($0 &- now) }, previousOwners: previousOwners)
     }
 
     static func enqueue(

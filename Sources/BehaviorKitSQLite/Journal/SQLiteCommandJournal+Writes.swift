@@ -2,6 +2,7 @@ import BehaviorKitSync
 public import Commands
 public import Foundation
 public import GRDB
+import Logging
 
 /// One write of the journal, as the group commit batches them.
 enum JournalWrite: Sendable {
@@ -27,72 +28,72 @@ enum JournalWriteResult: Sendable {
 }
 
 extension SQLiteCommandJournal {
-    /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
+    /// Begins `entry` under `lease`; see `CommandJournal.begin(_:lease:)`.
     public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        guard case .begun(let begun) = try await writes.submit(.begin(entry, lease)) else { throw unexpected() }
+        guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
         return begun
     }
 
-    /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
+    /// Appends a child of a root `lease` holds; see `CommandJournal.append(_:lease:)`.
     public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        guard case .record(let record) = try await writes.submit(.append(entry, lease)) else { throw unexpected() }
+        guard case .record(let record) = try await submit(.append(entry, lease)) else { throw unexpected() }
         return record
     }
 
-    /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
+    /// Settles `key`, durably; see `CommandJournal.settle(_:as:lease:)`.
     public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        _ = try await writes.submit(.settle(key, settlement, lease))
+        _ = try await submit(.settle(key, settlement, lease))
     }
 
-    /// Makes `changes` in one commit, all or none; see ``CommandJournal/settle(_:lease:)``.
+    /// Makes `changes` in one commit, all or none; see `CommandJournal.settle(_:lease:)`.
     public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        _ = try await writes.submit(.settleAll(changes, lease))
+        _ = try await submit(.settleAll(changes, lease))
     }
 
-    /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
+    /// Renews the leases on `keys`; see `CommandJournal.renew(_:lease:)`.
     public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
-        guard case .keys(let kept) = try await writes.submit(.renew(keys, lease)) else { throw unexpected() }
+        guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
         return kept
     }
 
-    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
+    /// Releases `key`; see `CommandJournal.release(_:lease:after:)`.
     public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        _ = try await writes.submit(.release(key, lease, delay))
+        _ = try await submit(.release(key, lease, delay))
     }
 
-    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    /// Claims due records; see `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
         let write = JournalWrite.claim(limit, queue, concurrency, deadOwner, lease)
-        guard case .claimed(let claim) = try await writes.submit(write) else {
+        guard case .claimed(let claim) = try await submit(write) else {
             throw unexpected()
         }
         return claim
     }
 
-    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
+    /// Enqueues `entry`, durably; see `CommandJournal.enqueue(_:queue:after:)`.
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws
         -> CommandJournalRecord
     {
-        guard case .record(let record) = try await writes.submit(.enqueue(entry, queue, delay)) else {
+        guard case .record(let record) = try await submit(.enqueue(entry, queue, delay)) else {
             throw unexpected()
         }
         return record
     }
 
-    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
     public func prune(settledBefore date: Date) async throws -> Int {
-        guard case .count(let count) = try await writes.submit(.prune(date.journalMilliseconds)) else {
+        guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else {
             throw unexpected()
         }
         return count
     }
 
     /// Settles `context`'s record inside a transaction of the application's database (the
-    /// journal's table in it: ``init(database:path:clock:)``), so that the business write and
+    /// journal's table in it: ``init(database:path:clock:logger:)``), so that the business write and
     /// the settlement commit together. The worker's own settlement afterwards finds it done.
     ///
     /// ```swift
@@ -105,7 +106,7 @@ extension SQLiteCommandJournal {
     /// }
     /// ```
     ///
-    /// - Throws: ``CommandJournalError/leaseLost(key:owner:)`` when the worker no longer holds it.
+    /// - Throws: `CommandJournalError.leaseLost(key:owner:)` when the worker no longer holds it.
     public static func settle(
         _ context: DurableContext, as settlement: CommandJournalSettlement, in db: Database
     ) throws {
@@ -113,41 +114,75 @@ extension SQLiteCommandJournal {
         try CommandJournalSchema.settle(context.key, settlement, lease, now: Date().journalMilliseconds, db)
     }
 
+    /// Finishes the writes under way and closes the file (a database you gave the journal is
+    /// left open): later calls throw a `.closed` error.
+    public func close() async throws {
+        await writes.close()
+        if ownsDatabase {
+            do {
+                try database.close()
+            } catch {
+                throw SQLiteCommandJournalError(path: path, error, opening: false)
+            }
+        }
+    }
+
+    private func submit(_ write: JournalWrite) async throws -> JournalWriteResult {
+        do {
+            return try await writes.submit(write)
+        } catch is GroupCommit<JournalWrite, JournalWriteResult>.Closed {
+            throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+        }
+    }
+
     private func unexpected() -> SQLiteCommandJournalError {
         SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
     }
 
     static func groupCommit(
-        _ database: any DatabaseWriter, path: String, clock: any WallClock
+        _ database: any DatabaseWriter, path: String, clock: any WallClock, logger: Logger?
     ) -> GroupCommit<JournalWrite, JournalWriteResult> {
-        GroupCommit { operations in
-            await commit(operations, database, path: path, clock: clock)
+        let reporter = JournalCommitReporter(journal: "sqlite", logger: logger)
+        return GroupCommit { operations in
+            await commit(operations, database, path: path, clock: clock, reporter: reporter)
         }
     }
 
+    /// Commits `operations` in one transaction; times it when a metrics backend is there.
     private static func commit(
-        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
+        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock,
+        reporter: JournalCommitReporter
     ) async -> [Result<JournalWriteResult, any Error>] {
+        let started = reporter.isMeasuring ? ContinuousClock.now : nil
         do {
-            return try await database.write { db in
-                let now = clock.currentDate.journalMilliseconds
-                return try operations.map { operation in
-                    var result = JournalWriteResult.none
-                    do {
-                        // A savepoint each: a caller's mistake undoes its own changes only.
-                        try db.inSavepoint {
-                            result = try apply(operation, now: now, db, path: path)
-                            return .commit
-                        }
-                        return .success(result)
-                    } catch let error as CommandJournalError {
-                        return .failure(error)  // this caller's mistake: the others go on
-                    }
-                }
-            }
+            let results = try await write(operations, database, path: path, clock: clock)
+            if let started { reporter.committed(operations.count, in: .now - started) }
+            return results
         } catch {
             let failure = SQLiteCommandJournalError(path: path, error, opening: false)
+            reporter.failed(operations.count, in: started.map { .now - $0 }, failure)
             return operations.map { _ in .failure(failure) }
+        }
+    }
+
+    private static func write(
+        _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
+    ) async throws -> [Result<JournalWriteResult, any Error>] {
+        try await database.write { db in
+            let now = clock.currentDate.journalMilliseconds
+            return try operations.map { operation in
+                var result = JournalWriteResult.none
+                do {
+                    // A savepoint each: a caller's mistake undoes its own changes only.
+                    try db.inSavepoint {
+                        result = try apply(operation, now: now, db, path: path)
+                        return .commit
+                    }
+                    return .success(result)
+                } catch let error as CommandJournalError {
+                    return .failure(error)  // this caller's mistake: the others go on
+                }
+            }
         }
     }
 

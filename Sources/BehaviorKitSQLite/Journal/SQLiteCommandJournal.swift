@@ -1,8 +1,9 @@
 import BehaviorKitSync
 public import Commands
 public import GRDB
+public import Logging
 
-/// A durable ``CommandJournal`` on SQLite (WAL mode, `synchronous` FULL by default): a record
+/// A durable `CommandJournal` on SQLite (WAL mode, `synchronous` FULL by default): a record
 /// written down is on disk before the call returns, and survives a crash or a power cut. Any
 /// number of processes on one machine can share the file; each claim, lease and settlement is
 /// one IMMEDIATE transaction, so two workers never hold one record.
@@ -21,7 +22,11 @@ public import GRDB
 /// corrupt or truncated, is another application's database, or has a WAL beside it that would
 /// turn it into another database is refused with a ``SQLiteCommandJournalError`` naming the
 /// file, and both files are left as they were. The journal can also live in your own GRDB
-/// database: ``init(database:path:clock:)``.
+/// database: ``init(database:path:clock:logger:)``.
+///
+/// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
+/// backend bootstrapped before it is opened it times its commits and records their sizes
+/// (`behaviorkit_journal_commit_duration_seconds`, `behaviorkit_journal_commit_batch_size`).
 public final class SQLiteCommandJournal: CommandJournal {
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
@@ -47,33 +52,46 @@ public final class SQLiteCommandJournal: CommandJournal {
     public let path: String
     /// The durability asked for.
     public let durability: Durability
+    /// Where the journal logs; `nil`: nowhere.
+    public let logger: Logger?
 
     let database: any DatabaseWriter
+    let ownsDatabase: Bool
     let clock: any WallClock
     let writes: GroupCommit<JournalWrite, JournalWriteResult>
 
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
     /// - Parameters:
+    ///   - path: the journal's file, created when it does not exist; its folder must exist.
+    ///   - durability: how hard a commit waits for the disk.
     ///   - busyTimeout: how long a write waits for another process's write lock before it fails.
     ///   - clock: the calendar time leases are judged by; every process sharing the file must
     ///     read the same (the system clock, or a `ManualClock` in tests).
     ///   - verification: how thoroughly the file is checked first.
+    ///   - logger: where to log the opening and the commits that fail; `nil` to log nothing.
     /// - Throws: ``SQLiteCommandJournalError`` naming `path` (or its WAL) when the file cannot be
     ///   opened, is not a database, is corrupt or truncated, is not a command journal, or has a
     ///   WAL that belongs to another database. Nothing is written to a file that fails a check.
     public init(
         path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(10),
-        clock: any WallClock = SystemWallClock(), verification: Verification = .quick
+        clock: any WallClock = SystemWallClock(), verification: Verification = .quick, logger: Logger? = nil
     ) throws(SQLiteCommandJournalError) {
+        guard !path.isEmpty else {
+            throw SQLiteCommandJournalError(code: .cannotOpen, path: path, reason: "the path is empty: name a file")
+        }
         self.path = path
         self.durability = durability
         self.clock = clock
+        let logger = Self.tagged(logger, path: path)
+        self.logger = logger
         let inspection = try JournalFileInspection(path: path, verification: verification, busyTimeout: busyTimeout)
         let database = try JournalFileOpener.open(
             path, inspection: inspection, durability: durability, busyTimeout: busyTimeout)
         self.database = database
-        self.writes = Self.groupCommit(database, path: path, clock: clock)
+        self.ownsDatabase = true
+        self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+        logger?.debug("journal opened", metadata: ["durability": "\(durability)", "verification": "\(verification)"])
     }
 
     /// A journal in the application's own GRDB database, whose migrator created its table
@@ -87,12 +105,24 @@ public final class SQLiteCommandJournal: CommandJournal {
     /// try migrator.migrate(dbPool)
     /// let journal = SQLiteCommandJournal(database: dbPool, path: dbPool.path)
     /// ```
-    public init(database: any DatabaseWriter, path: String, clock: any WallClock = SystemWallClock()) {
+    public init(
+        database: any DatabaseWriter, path: String, clock: any WallClock = SystemWallClock(), logger: Logger? = nil
+    ) {
         self.path = path
         self.durability = .full
         self.clock = clock
         self.database = database
-        self.writes = Self.groupCommit(database, path: path, clock: clock)
+        self.ownsDatabase = false
+        let logger = Self.tagged(logger, path: path)
+        self.logger = logger
+        self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+    }
+
+    /// `logger` with the journal's path in its metadata.
+    private static func tagged(_ logger: Logger?, path: String) -> Logger? {
+        guard var logger else { return nil }
+        logger[metadataKey: "journal"] = "\(path)"
+        return logger
     }
 
     /// Adds the migration that creates the journal's table to the application's migrator.

@@ -31,6 +31,8 @@ public struct SQLiteCommandJournalError: Error, CustomStringConvertible, Sendabl
         case diskFull
         /// The file or its folder is read-only.
         case readOnly
+        /// The journal was closed (``SQLiteCommandJournal/close()``).
+        case closed
         /// A read or write failed after the file was opened.
         case ioFailed
     }
@@ -65,6 +67,7 @@ public struct SQLiteCommandJournalError: Error, CustomStringConvertible, Sendabl
             "command journal \(path): another process held its write lock too long (\(reason)); nothing was written"
         case .diskFull: "command journal \(path): the disk is full (\(reason)); nothing was written"
         case .readOnly: "command journal \(path): the file or its folder is read-only (\(reason))"
+        case .closed: "command journal \(path): closed; nothing was written"
         case .ioFailed: "command journal \(path): \(reason)"
         }
     }

@@ -19,7 +19,7 @@ public final class SQLiteCommandJournalReader: Sendable {
     private let copy: URL?
 
     /// Opens the journal at `path` for reading, after the same checks as
-    /// ``SQLiteCommandJournal/init(path:durability:busyTimeout:clock:verification:)``.
+    /// ``SQLiteCommandJournal/init(path:durability:busyTimeout:clock:verification:logger:)``.
     ///
     /// - Throws: ``SQLiteCommandJournalError`` naming `path` when there is no such file, or it
     ///   fails a check.

@@ -24,18 +24,22 @@ public final class ManualClock: Clock, @unchecked Sendable {
             self.offset = offset
         }
 
+        /// The instant `duration` later.
         public func advanced(by duration: Duration) -> Instant {
             Instant(offset: offset + duration)
         }
 
+        /// The time from this instant to `other` (negative when `other` is earlier).
         public func duration(to other: Instant) -> Duration {
             other.offset - offset
         }
 
+        /// Whether `lhs` comes before `rhs`.
         public static func < (lhs: Instant, rhs: Instant) -> Bool {
             lhs.offset < rhs.offset
         }
 
+        /// The offset from the clock's origin, such as `5.0 seconds`.
         public var description: String { "\(offset)" }
     }
 
@@ -59,13 +63,17 @@ public final class ManualClock: Clock, @unchecked Sendable {
     /// Creates a clock at its origin, with no sleepers.
     public init() {}
 
+    /// The time the clock shows: moved only by ``advance(by:)`` and ``advance(to:)``.
     public var now: Instant { state.withLock { $0.now } }
 
+    /// Zero: any deadline can be reached exactly.
     public var minimumResolution: Duration { .zero }
 
     /// The number of tasks currently sleeping on this clock.
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
 
+    /// Suspends until the clock is advanced to `deadline`; returns at once when it already has, and
+    /// throws `CancellationError` when the task is cancelled, before or while it sleeps.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
         let id = state.withLock { state -> UInt64 in

@@ -1,6 +1,6 @@
 public import Chains
 
-/// The contract every cache tier (``LookupStore``) must keep, as a suite you run in your tests.
+/// The contract every cache tier (`LookupStore`) must keep, as a suite you run in your tests.
 ///
 /// Each check gets a fresh store from `makeStore`, so checks do not see each other's values.
 /// The suite does not use a test framework: it throws a ``CacheTierConformanceError`` listing
@@ -70,12 +70,14 @@ public struct CacheTierConformanceError: Error, CustomStringConvertible {
         /// What it expected and what it got.
         public let message: String
 
+        /// "<check>: <message>".
         public var description: String { "\(check): \(message)" }
     }
 
     /// The failed checks.
     public let failures: [Failure]
 
+    /// How many checks failed, then a line per failed check.
     public var description: String {
         "\(failures.count) cache tier conformance check(s) failed:\n"
             + failures.map { "- \($0)" }.joined(separator: "\n")

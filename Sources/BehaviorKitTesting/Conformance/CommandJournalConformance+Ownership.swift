@@ -51,6 +51,14 @@ extension CommandJournalConformance {
         try expect(
             claim.records.map(\.id) == ["dead"] && claim.records.first?.owner == third.owner, check,
             "taking over from '\(lease.owner)' claimed \(claim.records.map { "\($0.id):\($0.owner ?? "-")" })")
+        try expect(
+            claim.previousOwners == ["dead": lease.owner], check,
+            "the claim names the previous owners \(claim.previousOwners), not ['dead': '\(lease.owner)']")
+        _ = try await journal.enqueue(entry("queued"), queue: "q", after: .zero)
+        let fresh = try await journal.claim(1, from: "q", concurrency: nil, lease: third)
+        try expect(
+            fresh.records.map(\.id) == ["queued"] && fresh.previousOwners.isEmpty, check,
+            "a queued record no worker held was claimed with previous owners \(fresh.previousOwners)")
     }
 
     static func renewingKeepsALease(_ journal: any CommandJournal, _ clock: ManualClock) async throws {

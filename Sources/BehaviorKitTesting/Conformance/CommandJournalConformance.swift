@@ -7,7 +7,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// The checks every ``CommandJournal`` must pass: the in-memory journal here, a SQLite or a
+/// The checks every `CommandJournal` must pass: the in-memory journal here, a SQLite or a
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
 /// work is never taken; expired leases are; fencing), queues (due times, concurrency), step
 /// outputs, pruning, and the durable layer on top (recovery, settled keys, takeovers).

@@ -86,7 +86,7 @@ extension CommandJournalConformance {
     }
 }
 
-/// A rule of ``CommandJournal`` that a journal broke, with what it did instead.
+/// A rule of `CommandJournal` that a journal broke, with what it did instead.
 public struct CommandJournalConformanceFailure: Error, CustomStringConvertible, Sendable {
     /// The rule checked.
     public let check: String

@@ -4,10 +4,11 @@ public import StateMachines
 public enum ModelStep<Event: Hashable & Sendable>: Hashable, Sendable, CustomStringConvertible {
     /// Send this event.
     case send(Event)
-    /// Fire the armed timer at this position in ``StateMachine/armedTimers`` (document order),
+    /// Fire the armed timer at this position in `StateMachine.armedTimers` (document order),
     /// due after this delay.
     case timer(position: Int, delay: Duration)
 
+    /// The event, or "after" and the timer's delay.
     public var description: String {
         switch self {
         case .send(let event): "\(event)"
@@ -39,6 +40,7 @@ public struct ModelPath<State: Hashable & Sendable, Event: Hashable & Sendable>:
         self.configuration = configuration
     }
 
+    /// The steps joined by arrows, then the configuration they reach: `accelerate → brake ⇒ stopped`.
     public var description: String {
         let route = steps.isEmpty ? "(start)" : steps.map(\.description).joined(separator: " → ")
         return "\(route) ⇒ \(configuration.map { "\($0)" }.joined(separator: ", "))"

@@ -41,6 +41,8 @@ public struct StateMachineModel<
     /// Explores the machine that starts with `context`.
     ///
     /// - Parameters:
+    ///   - definition: the machine's definition.
+    ///   - context: the context the machine starts with.
     ///   - events: the events to try in every state.
     ///   - includeTimers: whether firing an armed timer is a step too.
     ///   - key: what makes two machines the same state of the graph; by default the

@@ -32,6 +32,7 @@ where Chain.Input == Input, Chain.Output == Output {
         self.chain = chain
     }
 
+    /// Runs the chain's handlers on `input`, in order, and `next` after the last.
     @inlinable
     public func handle(_ input: Input, next: (Input) async throws -> Output) async throws -> Output {
         try await chain.handle(input, next: next)

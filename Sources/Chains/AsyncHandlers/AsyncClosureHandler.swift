@@ -17,6 +17,7 @@ public struct AsyncClosureHandler<Input, Output>: AsyncHandler {
         self.body = body
     }
 
+    /// Calls the closure with `input` and the rest of the chain.
     @inlinable
     public func handle(_ input: Input, next: (Input) async throws -> Output) async throws -> Output {
         try await body(input, next)

@@ -11,7 +11,9 @@
 /// ```
 public struct AsyncPipeline<Value, Chain: AsyncHandler>: AsyncHandler
 where Chain.Input == Value, Chain.Output == Value {
+    /// The value the pipeline takes.
     public typealias Input = Value
+    /// The value the pipeline passes on: of the same type.
     public typealias Output = Value
 
     /// The composed steps.
@@ -29,6 +31,7 @@ where Chain.Input == Value, Chain.Output == Value {
         self.chain = chain
     }
 
+    /// Runs the pipeline's steps on `input`, in order, and `next` after the last.
     @inlinable
     public func handle(_ input: Value, next: (Value) async throws -> Value) async throws -> Value {
         try await chain.handle(input, next: next)

@@ -23,6 +23,7 @@ public enum RemovalCause: Hashable, Sendable, CustomStringConvertible {
     /// a call.
     public var wasEvicted: Bool { self == .expired || self == .size }
 
+    /// The cause as Caffeine names it: "explicit", "replaced", "expired", "size".
     public var description: String {
         switch self {
         case .explicit: "explicit"

@@ -15,6 +15,7 @@ public struct ClosureHandler<Input, Output>: Handler {
         self.body = body
     }
 
+    /// Calls the closure with `input` and the rest of the chain.
     @inlinable
     public func handle(_ input: Input, next: (Input) throws -> Output) throws -> Output {
         try body(input, next)

@@ -3,7 +3,7 @@ infix operator |> : AdditionPrecedence
 extension Handler {
     /// Links `next` after this handler: the result runs this handler, then `next`, then the rest.
     ///
-    /// Returns the linked chain, so that calls chain as in the articles:
+    /// Returns the linked chain, so that calls chain, each handler linked to the next:
     ///
     /// ```swift
     /// let phone = NonEmptyValidator()

@@ -13,7 +13,9 @@
 /// try phone.run("123")           // throws: length: expected 11 characters, got 3 in "123"
 /// ```
 public struct Pipeline<Value, Chain: Handler>: Handler where Chain.Input == Value, Chain.Output == Value {
+    /// The value the pipeline takes.
     public typealias Input = Value
+    /// The value the pipeline passes on: of the same type.
     public typealias Output = Value
 
     /// The composed steps.
@@ -31,6 +33,7 @@ public struct Pipeline<Value, Chain: Handler>: Handler where Chain.Input == Valu
         self.chain = chain
     }
 
+    /// Runs the pipeline's steps on `input`, in order, and `next` after the last.
     @inlinable
     public func handle(_ input: Value, next: (Value) throws -> Value) throws -> Value {
         try chain.handle(input, next: next)

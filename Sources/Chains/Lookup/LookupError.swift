@@ -44,6 +44,7 @@ public struct LookupError<Key: Hashable & Sendable>: Error, CustomStringConverti
         self.isRemembered = isRemembered
     }
 
+    /// Names the key and, for an unavailable value, each tier that failed or was skipped.
     public var description: String {
         switch code {
         case .cancelled:
@@ -70,6 +71,7 @@ public struct LookupTierFailure: Sendable, CustomStringConvertible {
         self.error = error
     }
 
+    /// "primary failed: <error>".
     public var description: String { "\(tier) failed: \(error)" }
 }
 
@@ -80,6 +82,7 @@ public struct CircuitOpenError: Error, Hashable, Sendable, CustomStringConvertib
     /// How long until the source is tried again.
     public let retryAfter: Duration
 
+    /// Says that the circuit is open and when the source is tried again.
     public var description: String {
         "circuit open after repeated failures, retried in \(retryAfter.shortDescription)"
     }

@@ -8,11 +8,13 @@ extension TieredLookup {
     @usableFromInline
     func refreshInBackground(_ key: Key) {
         let policy = Self.refreshPolicy
-        flights.withLock { table in
-            guard table.joinable(key, policy: policy) == nil else { return }
+        let started = flights.withLock { table -> Bool in
+            guard table.joinable(key, policy: policy) == nil else { return false }
             counters.withLock { $0.statistics.refreshes += 1 }
             _ = launch(key, policy: policy, from: 0, isBackground: true, in: &table)
+            return true
         }
+        if started { instruments?.refreshStarted() }
     }
 
     /// After a background reload: a key the sources no longer have is removed; a reload that
@@ -25,6 +27,7 @@ extension TieredLookup {
             await invalidate(key)
         case .notFound, .cancelled:
             counters.withLock { $0.statistics.failedRefreshes += 1 }
+            instruments?.refreshFailed(key: key)
             front?.refreshAtNextRead(key)
         }
     }

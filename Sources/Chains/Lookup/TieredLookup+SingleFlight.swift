@@ -10,6 +10,7 @@ extension TieredLookup {
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
         if policy.readsCaches, let negativeCache, negativeCache.value(forKey: key) != nil {
             counters.withLock { $0.statistics.rememberedNotFound += 1 }
+            instruments?.rememberedNotFound()
             throw LookupError(code: .notFound, key: key, isRemembered: true)
         }
         if Task.isCancelled { throw LookupError(code: .cancelled, key: key) }
@@ -36,6 +37,7 @@ extension TieredLookup {
         _ key: Key, policy: LookupPolicy, from start: Int, ticket: FlightTicket<Value>,
         continuation: CheckedContinuation<FlightResult<Value>, Never>
     ) {
+        var joinedFlight = false
         let joined = flights.withLock { table -> Bool in
             // Cancelled before it could join: the cancellation handler found no flight.
             if ticket.isCancelled { return false }
@@ -43,6 +45,7 @@ extension TieredLookup {
             ticket.id = table.nextWaiter
             if let flight = table.joinable(key, policy: policy) {
                 counters.withLock { $0.statistics.coalesced += 1 }
+                joinedFlight = true
                 flight.waiters[ticket.id] = continuation
                 ticket.flight = flight
             } else {
@@ -53,6 +56,7 @@ extension TieredLookup {
             return true
         }
         if !joined { continuation.resume(returning: .cancelled) }
+        if joinedFlight { instruments?.coalesced() }
     }
 
     /// Starts a flight of `key` on a task of its own, in `table`.

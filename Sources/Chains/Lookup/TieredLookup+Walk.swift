@@ -14,6 +14,7 @@ extension TieredLookup {
             let began = clock.now
             if isSource, case .rejected(let retryAfter) = breakers.withLock({ $0[index]?.permission(at: began) }) {
                 counters.withLock { $0.statistics.tiers[index].skipped += 1 }
+                instruments?.tierSkipped(index)
                 failures.append(
                     LookupTierFailure(tier: tier.name, error: CircuitOpenError(tier: tier.name, retryAfter: retryAfter))
                 )
@@ -32,6 +33,7 @@ extension TieredLookup {
                         counters.statistics.tiers[index].hits += 1
                     }
                 }
+                instruments?.tierAnswered(index, found: value != nil, latency: ended - began, key: key)
                 if let value {
                     if policy.writesBack { await writeBack(value, for: key, above: index, unless: flight) }
                     return .found(value, tierIndex: index)
@@ -42,11 +44,16 @@ extension TieredLookup {
                     breakers.withLock { $0[index]?.recordAbandoned() }
                     return .cancelled
                 }
-                breakers.withLock { $0[index]?.recordFailure(at: ended) }
+                let opened = breakers.withLock { breakers -> Duration? in
+                    let wasOpen = breakers[index]?.isOpen ?? false
+                    breakers[index]?.recordFailure(at: ended)
+                    return !wasOpen && breakers[index]?.isOpen == true ? breakers[index]?.policy.coolDown : nil
+                }
                 counters.withLock { counters in
                     counters.record(ended - began, tier: index)
                     counters.statistics.tiers[index].errors += 1
                 }
+                instruments?.tierFailed(index, error, latency: ended - began, key: key, opened: opened)
                 failures.append(LookupTierFailure(tier: tier.name, error: error))
                 if isSource { sourcesFailed = true }
             }
@@ -54,6 +61,7 @@ extension TieredLookup {
         counters.withLock {
             if sourcesFailed { $0.statistics.unavailable += 1 } else { $0.statistics.notFound += 1 }
         }
+        instruments?.reachedEnd(sourcesFailed: sourcesFailed, key: key)
         // Only an authoritative "not found" is remembered: every source asked, none failed.
         if failures.isEmpty && policy.usesSources, let negativeCache {
             await gates.withGate(key) {
@@ -95,6 +103,7 @@ extension TieredLookup {
                         counters.statistics.tiers[storeIndex].writeErrors += 1
                         counters.statistics.tiers[storeIndex].lastWriteError = "\(error)"
                     }
+                    instruments?.writeFailed(storeIndex, error, key: key)
                 }
             }
         }

@@ -37,6 +37,7 @@ extension TieredLookup {
                         counters.statistics.tiers[index].writeErrors += 1
                         counters.statistics.tiers[index].lastWriteError = "\(error)"
                     }
+                    instruments?.writeFailed(index, error, key: key)
                 }
             }
         }

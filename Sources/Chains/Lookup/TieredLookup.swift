@@ -1,4 +1,5 @@
 public import BehaviorKitSync
+public import Logging
 
 /// A chain of responsibility for lookups: asks its tiers in order (caches, then sources) and
 /// answers with the first value found.
@@ -19,6 +20,9 @@ public import BehaviorKitSync
 /// - Each source has a **circuit breaker**: after repeated failures it is skipped for a
 ///   cool-down on the injected clock.
 /// - Each tier keeps ``LookupTierStatistics``: hits, misses, errors and latency.
+///
+/// - With a `logger`, a swift-metrics backend or a tracer (bootstrapped before the lookup is
+///   made), it logs, counts per tier and traces each lookup (<doc:Observability>).
 ///
 /// When the first tier is a ``MemoryCache``, a hit there takes a fast path: one lock, no
 /// dynamic call, one read in 64 timed. (Its counts live in the cache, so a cache that is the
@@ -53,6 +57,10 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     @usableFromInline
     let clock: ClockReader
 
+    /// The logger, metrics and tracer, or `nil` when there is none of them.
+    @usableFromInline
+    let instruments: LookupInstruments?
+
     let breakers: LockedValue<[CircuitBreaker?]>
     let flights = LockedValue(FlightTable<Key, Value>())
     let gates = KeyedGate<Key>()
@@ -75,11 +83,14 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     ///   - refresh: when values in the first tier, a ``MemoryCache``, are reloaded in the
     ///     background; `nil` for never.
     ///   - clock: the clock for latency, cool-downs and remembered answers.
+    ///   - logger: where to log tier failures (`debug`), circuits that open (`warning`) and
+    ///     each lookup below the first tier (`trace`); `nil` to log nothing.
     public init(
         _ tiers: [any LookupTier<Key, Value>], name: String = "lookup", rememberNotFoundFor: Duration? = nil,
         circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), refresh: RefreshPolicy? = nil,
-        clock: some Clock<Duration> = ContinuousClock()
+        clock: some Clock<Duration> = ContinuousClock(), logger: Logger? = nil
     ) {
+        self.instruments = LookupInstruments.make(name: name, tierNames: tiers.map(\.name), logger: logger)
         self.refresh = refresh
         self.tiers = tiers.map { Tier(tier: $0, store: $0 as? any LookupStore<Key, Value>, name: $0.name) }
         self.front = tiers.first as? MemoryCache<Key, Value>
@@ -116,11 +127,18 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     public func answer(
         for key: Key, policy: LookupPolicy = .default
     ) async throws(LookupError<Key>) -> LookupAnswer<Value> {
+        if let instruments, instruments.isTraced {
+            return try await answerTraced(for: key, policy: policy, instruments)
+        }
         guard let front, policy.readsCaches else {
             return try await lookUpBelowFront(key, policy: policy, from: 0)
         }
         var refreshDue = false
-        if let value = front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue) {
+        let value =
+            if let instruments { measuredFrontValue(front, key, instruments, refreshDue: &refreshDue) } else {
+                front.frontValue(forKey: key, timing: clock, refreshDue: &refreshDue)
+            }
+        if let value {
             if refreshDue { refreshInBackground(key) }
             return LookupAnswer(value: value, tier: tiers[0].name, tierIndex: 0)
         }

@@ -6,7 +6,9 @@
 /// let hex = AllowedCharactersValidator("0123456789abcdef", named: "hexadecimal digits")
 /// ```
 public struct AllowedCharactersValidator: Handler {
+    /// The text to check.
     public typealias Input = String
+    /// The same text, passed on unchanged.
     public typealias Output = String
 
     /// What the allowed characters are called in errors, such as `digits`.
@@ -41,6 +43,8 @@ public struct AllowedCharactersValidator: Handler {
         $0.isLetter || $0.isWholeNumber
     }
 
+    /// Passes `input` on when every character is allowed; else throws a ``RuleViolation`` naming the
+    /// first one that is not and where it is.
     @inlinable
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         var index = 0

@@ -17,7 +17,9 @@
 /// try phone.run("7963448020x")          // throws: allowed characters: expected only digits, got "x" at index 10 …
 /// ```
 public struct DigitNormalizer: Handler {
+    /// The text as typed.
     public typealias Input = String
+    /// The text with digits of any script made ASCII and, given a mask, without its characters.
     public typealias Output = String
 
     /// The mask whose characters are taken out, or `nil` to keep every character.
@@ -56,6 +58,7 @@ public struct DigitNormalizer: Handler {
         return output
     }
 
+    /// Passes `input` on normalized (see ``normalize(_:)``).
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         try next(normalize(input))
     }

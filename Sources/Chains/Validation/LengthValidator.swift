@@ -7,7 +7,9 @@
 /// // throws: length: expected 3 to 8 characters, got 9 in "password1"
 /// ```
 public struct LengthValidator: Handler {
+    /// The text to check.
     public typealias Input = String
+    /// The same text, passed on unchanged.
     public typealias Output = String
 
     /// The fewest characters allowed.
@@ -51,6 +53,8 @@ public struct LengthValidator: Handler {
         }
     }
 
+    /// Passes `input` on when its length in characters is allowed; else throws a ``RuleViolation``
+    /// with the expected and the found length.
     @inlinable
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         let count = input.count

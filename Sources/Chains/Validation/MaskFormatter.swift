@@ -19,7 +19,9 @@
 /// try phone.run("7963")                 // throws: mask: expected 11 digits, got 4 in "7963"
 /// ```
 public struct MaskFormatter: Handler {
+    /// The digits to format (or text already formatted with this mask).
     public typealias Input = String
+    /// The formatted text.
     public typealias Output = String
 
     /// The mask, such as `+X (XXX) XXX XX-XX`.
@@ -105,6 +107,8 @@ public struct MaskFormatter: Handler {
         return digits
     }
 
+    /// Passes `input` on formatted (see ``format(_:)``); throws the ``RuleViolation`` that `format`
+    /// throws.
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         try next(format(input))
     }

@@ -5,7 +5,9 @@
 /// // throws: non-empty: expected at least one character, got 0 in ""
 /// ```
 public struct NonEmptyValidator: Handler {
+    /// The text to check.
     public typealias Input = String
+    /// The same text, passed on unchanged.
     public typealias Output = String
 
     /// Whether a value of only whitespace counts as empty.
@@ -16,6 +18,8 @@ public struct NonEmptyValidator: Handler {
         self.ignoresWhitespace = ignoringWhitespace
     }
 
+    /// Passes `input` on unless it is empty (or only whitespace, when told to ignore it); then throws
+    /// a ``RuleViolation``.
     @inlinable
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         if input.isEmpty || (ignoresWhitespace && input.allSatisfy(\.isWhitespace)) {

@@ -8,7 +8,9 @@ import BehaviorKitSync
 /// // throws: pattern: expected a match for [^@ ]+@[^@ ]+\.[a-z]+, got no match in "someone@example"
 /// ```
 public struct PatternValidator: Handler {
+    /// The text to check.
     public typealias Input = String
+    /// The same text, passed on unchanged.
     public typealias Output = String
 
     /// The pattern as errors name it.
@@ -30,6 +32,8 @@ public struct PatternValidator: Handler {
         self.box = RegexBox(Regex<AnyRegexOutput>(regex))
     }
 
+    /// Passes `input` on when the whole of it matches the pattern; else throws a ``RuleViolation``
+    /// naming the pattern.
     public func handle(_ input: String, next: (String) throws -> String) throws -> String {
         guard box.matchesWhole(input) else {
             throw RuleViolation(rule: "pattern", expected: "a match for \(pattern)", found: "no match", input: input)

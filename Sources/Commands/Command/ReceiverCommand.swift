@@ -1,7 +1,7 @@
 /// A command over any receiver: the receiver does the work, the command says which.
 ///
-/// The article's generic command: one type for every command whose work is a call on a
-/// receiver of type `Receiver`.
+/// The generic command of the Command pattern: one type for every command whose work is a call
+/// on a receiver of type `Receiver`, instead of one type per command.
 ///
 /// ```swift
 /// let save = ReceiverCommand("save to DB", on: database) { db in

@@ -1,4 +1,4 @@
-/// What ``JournaledInvoker/recover(policy:)`` did with the records a crash left unfinished.
+/// What ``JournaledInvoker/recover(takingOverFrom:policy:)`` did with the records a crash left unfinished.
 ///
 /// ```swift
 /// let report = try await invoker.recover()

@@ -41,9 +41,8 @@ extension DurableTransaction {
             let context = context(index, outputs: outputs, attempt: attempt)
             do {
                 if let compensation = step.compensation {
-                    try await DurableContext.$current.withValue(context) {
-                        try await compensation(context, records[index]?.status == .done ? records[index]?.output : nil)
-                    }
+                    let output = records[index]?.status == .done ? records[index]?.output : nil
+                    try await compensateStep(index, context, output: output, compensation)
                 }
             } catch {
                 if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }

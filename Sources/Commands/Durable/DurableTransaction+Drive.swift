@@ -15,7 +15,7 @@ extension DurableTransaction {
             let output: [UInt8]?
             do {
                 try Task.checkCancellation()
-                output = try await DurableContext.$current.withValue(context) { try await steps[index].run(context) }
+                output = try await runStep(index, context)
             } catch {
                 if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
                 throw try await rollBack(after: index, error, records, attempt: attempt)

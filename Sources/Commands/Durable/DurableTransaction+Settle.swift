@@ -1,3 +1,5 @@
+import Tracing
+
 extension DurableTransaction {
     /// How a transaction settled.
     enum Settlement: Sendable, Hashable {
@@ -11,6 +13,34 @@ extension DurableTransaction {
     /// - Parameter startIfUntouched: run it from the start when no step was journaled (work
     ///   taken from a queue, which was acknowledged and must run).
     func settle(_ record: CommandJournalRecord, startIfUntouched: Bool = false) async throws -> Settlement {
+        let instruments = invoker.instruments
+        guard instruments.isOn else { return try await settleInJournal(record, startIfUntouched: startIfUntouched) }
+        var attributes = spanAttributes
+        attributes["behaviorkit.attempt"] = record.attempts
+        return try await instruments.withSpan("behaviorkit.transaction", attributes) { span in
+            let started = invoker.keeper.now
+            do {
+                let settlement = try await settleInJournal(record, startIfUntouched: startIfUntouched)
+                let outcome: DurableOutcome =
+                    switch settlement {
+                    case .completed: .completed
+                    case .compensated: .compensated
+                    case .failed: .failed
+                    }
+                instruments.transactionEnded(
+                    name, key: key, outcome, duration: invoker.keeper.now - started, span: span)
+                return settlement
+            } catch {
+                instruments.transactionEnded(
+                    name, key: key, DurableOutcome(error), error: error, duration: invoker.keeper.now - started,
+                    span: span)
+                throw error
+            }
+        }
+    }
+
+    /// ``settle(_:startIfUntouched:)`` without its reports.
+    private func settleInJournal(_ record: CommandJournalRecord, startIfUntouched: Bool) async throws -> Settlement {
         let records = try await stepRecords()
         let rollingBack = records.values.contains { $0.status == .failed || $0.status == .compensated }
         if (recovery == .complete || (startIfUntouched && records.isEmpty)) && !rollingBack {

@@ -1,3 +1,5 @@
+import Tracing
+
 /// A transaction whose every step, step output and compensation is journaled as it runs, so
 /// that it never stays half-done: if its worker stops, another worker takes it over once the
 /// lease expires and compensates it in reverse, or completes it where you chose
@@ -94,6 +96,27 @@ public struct DurableTransaction: Command {
     ///   while it ran (it then settles it); the journal's error when it cannot write.
     @discardableResult
     public func run() async throws -> DurableTransactionResult {
+        let instruments = invoker.instruments
+        guard instruments.isOn else { return try await begin() }
+        return try await instruments.withSpan("behaviorkit.transaction", spanAttributes) { span in
+            let started = invoker.keeper.now
+            do {
+                let result = try await begin()
+                instruments.transactionEnded(
+                    name, key: key, result.status == .completed ? .completed : .alreadyCompleted,
+                    duration: result.status == .completed ? invoker.keeper.now - started : nil, span: span)
+                return result
+            } catch {
+                instruments.transactionEnded(
+                    name, key: key, DurableOutcome(error), error: error, duration: invoker.keeper.now - started,
+                    span: span)
+                throw error
+            }
+        }
+    }
+
+    /// Begins the transaction's record and runs it: ``run()`` without its reports.
+    private func begin() async throws -> DurableTransactionResult {
         let sent = invoker.keeper.now
         let record: CommandJournalRecord
         switch try await journal.begin(entry, lease: invoker.lease) {
@@ -111,6 +134,12 @@ public struct DurableTransaction: Command {
         invoker.keeper.adopt([key], confirmedAt: sent)
         let outputs = try await invoker.keeper.hold(key) { try await self.goOn(record) }
         return DurableTransactionResult(key: key, status: .completed, outputs: outputs)
+    }
+
+    /// The attributes of the transaction's span.
+    var spanAttributes: SpanAttributes {
+        DurableInstruments.attributes(
+            key: key, ["behaviorkit.transaction.name": .string(name), "behaviorkit.steps": .int64(Int64(steps.count))])
     }
 
     /// Runs the steps: the same as ``run()``.

@@ -1,3 +1,6 @@
+import Logging
+import Tracing
+
 /// What to do with a command that a stopped worker left pending (it may have run, or not).
 public enum CommandRecoveryAction: Sendable, Hashable {
     /// Execute it again and mark it done (safe under its idempotency key).
@@ -26,12 +29,37 @@ extension JournaledInvoker {
     /// print(report)  // recovery: 2 replayed, 1 compensated, 0 completed, 0 failed, 0 left pending, 1 unreadable
     /// ```
     ///
-    /// - Parameter deadOwner: a worker known to have stopped (a supervisor saw its process
-    ///   exit): its work is taken over at once, without waiting for its leases to expire.
+    /// - Parameters:
+    ///   - deadOwner: a worker known to have stopped (a supervisor saw its process exit): its
+    ///     work is taken over at once, without waiting for its leases to expire.
+    ///   - policy: what to do with each unfinished command (not a transaction: those follow their
+    ///     ``DurableTransactionRecovery``); by default, run it again.
     /// - Throws: the journal's error when it cannot be read or written.
     public func recover(
         takingOverFrom deadOwner: String? = nil,
         policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction = { _ in .replay }
+    ) async throws -> CommandRecoveryReport {
+        guard instruments.isOn else { return try await recoverRecords(takingOverFrom: deadOwner, policy: policy) }
+        var attributes = SpanAttributes()
+        if let deadOwner { attributes["behaviorkit.dead_owner"] = deadOwner }
+        return try await instruments.withSpan("behaviorkit.recovery", attributes) { span in
+            let started = keeper.now
+            instruments.logger?.debug(
+                "recovery started", metadata: deadOwner.map { ["dead_owner": "\($0)"] } ?? [:])
+            do {
+                let report = try await recoverRecords(takingOverFrom: deadOwner, policy: policy)
+                instruments.recoveryEnded(report, duration: keeper.now - started, span: span)
+                return report
+            } catch {
+                instruments.logger?.error("recovery stopped on a journal error", metadata: ["error": "\(error)"])
+                throw error
+            }
+        }
+    }
+
+    /// ``recover(takingOverFrom:policy:)`` without its span and summary.
+    private func recoverRecords(
+        takingOverFrom deadOwner: String?, policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction
     ) async throws -> CommandRecoveryReport {
         var report = CommandRecoveryReport()
         var seen: Set<String> = []
@@ -46,9 +74,11 @@ extension JournaledInvoker {
             }
             if fresh.isEmpty { return report }
             for (position, record) in fresh.enumerated() {
+                let from = claim.previousOwners[record.id]
                 do {
-                    try await settle(record, policy: policy, into: &report)
+                    try await settle(record, from: from, policy: policy, into: &report)
                 } catch let error as CommandJournalError {
+                    if case .leaseLost = error { instruments.recovered(record, .leaseLost, from: from) }
                     guard case .leaseLost = error else {
                         for left in fresh.dropFirst(position + 1) { try? await giveBack(left.id) }
                         throw error
@@ -68,7 +98,8 @@ extension JournaledInvoker {
     }
 
     private func settle(
-        _ record: CommandJournalRecord, policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction,
+        _ record: CommandJournalRecord, from previousOwner: String?,
+        policy: @Sendable (CommandJournalRecord) async -> CommandRecoveryAction,
         into report: inout CommandRecoveryReport
     ) async throws {
         let key = record.id
@@ -78,13 +109,20 @@ extension JournaledInvoker {
                 transaction = try rebuild(record)
             } catch {
                 report.unreadable.append(error)
+                instruments.recovered(record, .unreadable, from: previousOwner, error: error)
                 try await giveBack(key)
                 return
             }
             switch try await keeper.hold(key, { try await transaction.settle(record) }) {
-            case .completed: report.completedTransactions.append(key)
-            case .compensated: report.compensatedTransactions.append(key)
-            case .failed: report.failed.append(key)
+            case .completed:
+                report.completedTransactions.append(key)
+                instruments.recovered(record, .completed, from: previousOwner)
+            case .compensated:
+                report.compensatedTransactions.append(key)
+                instruments.recovered(record, .compensated, from: previousOwner)
+            case .failed:
+                report.failed.append(key)
+                instruments.recovered(record, .failed, from: previousOwner)
             }
             return
         }
@@ -93,6 +131,7 @@ extension JournaledInvoker {
             step = try registry.step(for: record.entry)
         } catch {
             report.unreadable.append(error)
+            instruments.recovered(record, .unreadable, from: previousOwner, error: error)
             try await giveBack(key)
             return
         }
@@ -101,17 +140,21 @@ extension JournaledInvoker {
             do {
                 _ = try await keeper.hold(key) { try await self.execute(step, record) }
                 report.replayed.append(key)
+                instruments.recovered(record, .replayed, from: previousOwner)
             } catch let error where !(error is CommandJournalError) {
                 report.failed.append(key)
+                instruments.recovered(record, .failed, from: previousOwner, error: error)
             }
         case .markFailed(let reason):
             try await keeper.hold(key) {
                 try await self.journal.settle(key, as: .failed(reason: reason), lease: self.lease)
             }
             report.failed.append(key)
+            instruments.recovered(record, .failed, from: previousOwner, reason: reason)
         case .leavePending:
             try await giveBack(key)
             report.leftPending.append(key)
+            instruments.recovered(record, .leftPending, from: previousOwner)
         }
     }
 

@@ -1,3 +1,5 @@
+import Tracing
+
 extension JournaledInvoker {
     /// Journals `command` under `key`, executes it and marks it done; returns once the mark is
     /// durable.
@@ -49,27 +51,88 @@ extension JournaledInvoker {
 
     /// Begins `entry` and runs `step` under it; returns the output and whether it ran now.
     func run(_ step: DurableStep, as entry: CommandJournalEntry) async throws -> (output: [UInt8]?, executed: Bool) {
+        guard instruments.isOn else { return try await begin(step, as: entry, span: nil) }
+        let attributes = DurableInstruments.attributes(
+            key: entry.idempotencyKey, ["behaviorkit.command.kind": .string(entry.kind)])
+        return try await instruments.withSpan("behaviorkit.command", attributes) { span in
+            try await begin(step, as: entry, span: span)
+        }
+    }
+
+    private func begin(
+        _ step: DurableStep, as entry: CommandJournalEntry, span: (any Span)?
+    ) async throws -> (output: [UInt8]?, executed: Bool) {
         let sent = keeper.now
         let record: CommandJournalRecord
-        switch try await journal.begin(entry, lease: lease) {
-        case .started(let started), .resumed(let started):
-            record = started
-        case .settled(let settled):
-            guard settled.status == .done else {
-                throw CommandJournalError.alreadySettled(
-                    key: settled.id, status: settled.status, reason: settled.failureReason)
+        do {
+            switch try await journal.begin(entry, lease: lease) {
+            case .started(let started), .resumed(let started):
+                record = started
+            case .settled(let settled):
+                guard settled.status == .done else {
+                    throw CommandJournalError.alreadySettled(
+                        key: settled.id, status: settled.status, reason: settled.failureReason)
+                }
+                if instruments.isOn {
+                    instruments.commandEnded(
+                        kind: entry.kind, key: entry.idempotencyKey, .alreadyCompleted, duration: nil, span: span)
+                }
+                return (settled.output, false)
+            case .busy(let busy):
+                throw CommandJournalError.busy(key: busy.id, owner: busy.owner)
             }
-            return (settled.output, false)
-        case .busy(let busy):
-            throw CommandJournalError.busy(key: busy.id, owner: busy.owner)
+        } catch {
+            if instruments.isOn {
+                instruments.commandEnded(
+                    kind: entry.kind, key: entry.idempotencyKey, DurableOutcome(error), error: error, duration: nil,
+                    span: span)
+            }
+            throw error
         }
         keeper.adopt([record.id], confirmedAt: sent)
-        let output = try await keeper.hold(record.id) { try await self.execute(step, record) }
+        let output = try await keeper.hold(record.id) { try await self.execute(step, record, span: span) }
         return (output, true)
     }
 
-    /// Executes `step` under `record`, which this worker holds, and settles the record.
-    func execute(_ step: DurableStep, _ record: CommandJournalRecord) async throws -> [UInt8]? {
+    /// Executes `step` under `record`, which this worker holds, and settles the record; reports
+    /// how it ended in `span` (the caller's), or in a span of its own.
+    func execute(_ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil) async throws -> [UInt8]?
+    {
+        guard instruments.isOn else {
+            var outcome: DurableOutcome?
+            return try await settle(step, record, &outcome)
+        }
+        if let span { return try await executeReported(step, record, span: span) }
+        let attributes = DurableInstruments.attributes(
+            key: record.id, ["behaviorkit.command.kind": .string(record.entry.kind)])
+        return try await instruments.withSpan("behaviorkit.command", attributes) { span in
+            try await executeReported(step, record, span: span)
+        }
+    }
+
+    private func executeReported(
+        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)?
+    ) async throws -> [UInt8]? {
+        let started = keeper.now
+        var outcome: DurableOutcome?
+        do {
+            let output = try await settle(step, record, &outcome)
+            instruments.commandEnded(
+                kind: record.entry.kind, key: record.id, .done, duration: keeper.now - started, span: span)
+            return output
+        } catch {
+            instruments.commandEnded(
+                kind: record.entry.kind, key: record.id, outcome ?? DurableOutcome(error), error: error,
+                duration: keeper.now - started, span: span)
+            throw error
+        }
+    }
+
+    /// Runs `step` under `record` and settles the record; `outcome` says `.failed` when the step
+    /// threw and its failure was written down.
+    private func settle(
+        _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?
+    ) async throws -> [UInt8]? {
         let key = record.id
         try await keeper.check(key)
         let context = DurableContext(key: key, owner: owner, attempt: max(1, record.attempts))
@@ -79,6 +142,7 @@ extension JournaledInvoker {
         } catch {
             if keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
             try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: lease)
+            outcome = .failed
             throw error
         }
         try await journal.settle(key, as: .done(output: output), lease: lease)

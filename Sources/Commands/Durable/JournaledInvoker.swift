@@ -1,3 +1,5 @@
+public import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -19,6 +21,9 @@ import Foundation
 /// of them at a time, a live invoker's work is never touched, and work whose invoker stopped is
 /// taken over by another once its lease expires. Give each invoker its own ``owner`` (the
 /// default is unique).
+///
+/// Give it a `logger` and it logs what it settles; with a swift-metrics backend or a tracer
+/// bootstrapped before it is made, it counts and traces its work too (<doc:Observability>).
 public final class JournaledInvoker: Sendable {
     /// Where commands are written down.
     public let journal: any CommandJournal
@@ -26,32 +31,47 @@ public final class JournaledInvoker: Sendable {
     public let registry: CommandRegistry
     /// This worker's identity and lease length.
     public let lease: JournalLease
+    /// Where the worker, its transactions, recoveries and queue workers log; `nil`: nowhere.
+    public var logger: Logger? { instruments.logger }
     let keeper: LeaseKeeper
+    let instruments: DurableInstruments
 
     /// Creates a worker on `journal` that decodes records with `registry`.
     ///
     /// - Parameters:
+    ///   - journal: where the worker writes its commands down and claims unfinished ones.
+    ///   - registry: the command types recovery and queue workers can bring back from records.
     ///   - owner: the worker's identity, unique among the live workers of the journal.
     ///   - leaseDuration: how long the worker's claims last without a renewal: how long its
     ///     work waits, after it stops, before another worker takes it over. Renewed every third.
     ///   - clock: the clock the heartbeat sleeps on (a `ManualClock` in tests).
+    ///   - logger: where to log what the worker settles and what goes wrong (lost leases, journal
+    ///     errors, failed compensations); `nil` to log nothing.
     public init<C: Clock<Duration>>(
         journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
-        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), clock: C
+        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), clock: C,
+        logger: Logger? = nil
     ) {
         self.journal = journal
         self.registry = registry
         self.lease = JournalLease(owner: owner, duration: max(leaseDuration, .milliseconds(3)))
-        self.keeper = LeaseKeeper(journal: journal, lease: lease, clock: ElapsedClock(clock))
+        let logger = logger.map { logger in
+            var logger = logger
+            logger[metadataKey: "owner"] = "\(owner)"
+            return logger
+        }
+        self.instruments = DurableInstruments(logger: logger)
+        self.keeper = LeaseKeeper(journal: journal, lease: lease, clock: ElapsedClock(clock), instruments: instruments)
     }
 
     /// Creates a worker on `journal` whose heartbeat runs on the continuous clock.
     public convenience init(
         journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
-        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30)
+        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), logger: Logger? = nil
     ) {
         self.init(
-            journal: journal, registry: registry, owner: owner, leaseDuration: leaseDuration, clock: ContinuousClock())
+            journal: journal, registry: registry, owner: owner, leaseDuration: leaseDuration, clock: ContinuousClock(),
+            logger: logger)
     }
 
     /// This worker's identity.
@@ -63,6 +83,17 @@ public final class JournaledInvoker: Sendable {
         let suffix = String(random, radix: 16)
         return
             "\(prefix)-\(ProcessInfo.processInfo.processIdentifier)-\(String(repeating: "0", count: 8 - suffix.count))\(suffix)"
+    }
+
+    /// Returns once this worker holds no record: every command and transaction it runs (or
+    /// recovers) has settled, been released, or been lost. For a graceful shutdown.
+    public func idle() async {
+        await keeper.idle()
+    }
+
+    /// Sleeps for `duration` on the worker's clock (for services that recover on a schedule).
+    package func sleep(for duration: Duration) async throws {
+        try await keeper.clock.sleep(for: duration)
     }
 
     /// A durable transaction of `steps` run by this worker.

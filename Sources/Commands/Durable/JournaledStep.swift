@@ -18,7 +18,7 @@
 /// let steps = [try DurableStep(Reserve(order: 42)), try DurableStep(Charge(order: 42, cents: 990))]
 /// ```
 ///
-/// Register the type (``CommandRegistry/register(_:)-(JournaledStep.Type)``) so that recovery can
+/// Register the type (``CommandRegistry/register(_:)-(S.Type)``) so that recovery can
 /// bring it back.
 public protocol JournaledStep: Codable, Sendable {
     /// What the step returns; the journal keeps it as JSON.

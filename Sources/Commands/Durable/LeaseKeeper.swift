@@ -22,17 +22,20 @@ final class LeaseKeeper: Sendable {
         var heartbeat = false
         var renewing = false
         var lastRenewal: Duration?
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = LockedValue(State())
     let journal: any CommandJournal
     let lease: JournalLease
     let clock: ElapsedClock
+    let instruments: DurableInstruments
 
-    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock) {
+    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock, instruments: DurableInstruments) {
         self.journal = journal
         self.lease = lease
         self.clock = clock
+        self.instruments = instruments
     }
 
     /// How often the heartbeat renews.
@@ -52,7 +55,25 @@ final class LeaseKeeper: Sendable {
 
     /// Forgets `key` (settled, released, or lost).
     func drop(_ key: String) {
-        state.withLock { _ = $0.holds.removeValue(forKey: key) }
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.holds.removeValue(forKey: key)
+            guard state.holds.isEmpty else { return [] }
+            defer { state.idleWaiters = [] }
+            return state.idleWaiters
+        }
+        waiters.forEach { $0.resume() }
+    }
+
+    /// Returns once the worker holds no record.
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state -> Bool in
+                if state.holds.isEmpty { return true }
+                state.idleWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
     }
 
     /// Whether `key` was lost to another worker (or could not be renewed in time).
@@ -158,7 +179,13 @@ final class LeaseKeeper: Sendable {
 
     /// Renews `keys`: confirms those kept, and cancels the work of those lost.
     private func renew(_ keys: [String], sent: Duration) async {
-        let kept = try? await journal.renew(keys, lease: lease)
+        let kept: [String]?
+        do {
+            kept = try await journal.renew(keys, lease: lease)
+        } catch {
+            kept = nil
+            instruments.journalFailed("renewing leases", keys: keys, error: error)
+        }
         let lost = state.withLock { state -> [@Sendable () -> Void] in
             state.renewing = false
             guard let kept else { return [] }

@@ -16,8 +16,10 @@ extension UndoHistory {
     /// top-level group, then undoes it; with groups nested, or inside the body of
     /// ``group(_:cost:_:)``, it throws ``UndoHistoryError/groupOpen(operation:groups:)``.
     ///
-    /// - Parameter cost: what the group's step weighs against ``costLimit``, besides the costs
-    ///   of the commands performed in it.
+    /// - Parameters:
+    ///   - name: the group's name: the step's name in menus ("Undo Drag").
+    ///   - cost: what the group's step weighs against ``costLimit``, besides the costs of the
+    ///     commands performed in it.
     public func beginGroup(_ name: String, cost: Int = 0) async {
         if !takeTurn() { await waitForTurn() }
         open(TransactionScope(name: name, observer: nil), cost: cost, isScoped: false)

@@ -52,7 +52,7 @@ extension UndoHistory {
     }
 
     /// Undoes only the step at `index` (0 is the oldest), leaving the later steps done, as the
-    /// article's invoker does; the step goes to the top of the redo stack.
+    /// invoker of the Command pattern's undo examples does; the step goes to the top of the redo stack.
     ///
     /// Undoing a step below the save point makes the saved state unreachable (``isClean`` stays
     /// `false` until ``markClean()``).

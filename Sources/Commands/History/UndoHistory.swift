@@ -96,8 +96,10 @@ public final class UndoHistory {
     /// While a group is open (``beginGroup(_:cost:)``, or the body of ``group(_:cost:_:)``), the
     /// command becomes a step of the innermost group instead, and clears redo.
     ///
-    /// - Parameter cost: what the step weighs against ``costLimit`` (memory, say); below 0
-    ///   counts as 0, and totals stop at `Int.max`.
+    /// - Parameters:
+    ///   - command: the command to execute and keep for undo.
+    ///   - cost: what the step weighs against ``costLimit`` (memory, say); below 0 counts as 0,
+    ///     and totals stop at `Int.max`.
     /// - Throws: what the command's `execute()` threw; the history is then unchanged.
     public func perform(_ command: any Command, cost: Int = 0) async throws {
         if !takeTurn() { await waitForTurn() }

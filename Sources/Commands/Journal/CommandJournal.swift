@@ -83,8 +83,14 @@ public protocol CommandJournal: Sendable {
     /// holds them under `lease`. With a `concurrency`, never holds more than that many records of
     /// the queue at once across all workers. Atomic: two workers never claim one record.
     ///
-    /// - Parameter deadOwner: a worker known to have stopped (its process exited): its records
-    ///   are taken at once, without waiting for their leases to expire.
+    /// - Parameters:
+    ///   - limit: the most records to claim.
+    ///   - queue: the queue to claim from, or `nil` for the records of callers whose owners
+    ///     stopped.
+    ///   - concurrency: the most records of `queue` held at once across all workers, or `nil`.
+    ///   - deadOwner: a worker known to have stopped (its process exited): its records are taken
+    ///     at once, without waiting for their leases to expire.
+    ///   - lease: the claiming worker's lease, under which the records are held.
     func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim
@@ -112,9 +118,16 @@ public protocol CommandJournal: Sendable {
 
     /// Every record, in sequence order.
     func allRecords() async throws -> [CommandJournalRecord]
+
+    /// Finishes the writes under way, then releases the journal's connections: later calls
+    /// throw. Call it last, when the workers on the journal have stopped.
+    func close() async throws
 }
 
 extension CommandJournal {
+    /// Does nothing: a journal without connections has nothing to release.
+    public func close() async throws {}
+
     /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
     /// correct (a child written pending "may have run") but not atomic, and one write each. A
     /// journal should make them in one commit.

@@ -83,10 +83,14 @@ public struct CommandJournalClaim: Sendable, Hashable {
     /// How long until the next claimable record falls due (a delayed record, or a lease that
     /// expires), or `nil` when nothing else is pending there.
     public var nextDue: Duration?
+    /// The worker each record was taken over from, by key: records another worker had held
+    /// (its lease expired, or it was named as stopped). A record no worker held is absent.
+    public var previousOwners: [String: String]
 
     /// Creates a claim.
-    public init(records: [CommandJournalRecord], nextDue: Duration?) {
+    public init(records: [CommandJournalRecord], nextDue: Duration?, previousOwners: [String: String] = [:]) {
         self.records = records
         self.nextDue = nextDue
+        self.previousOwners = previousOwners
     }
 }

@@ -130,15 +130,18 @@ public final class InMemoryCommandJournal: CommandJournal {
             let running = open.count { state.records[$0].owner != nil && state.records[$0].leaseExpiresAt ?? now > now }
             let room = max(0, min(limit, (concurrency ?? Int.max) - running))
             var claimed: [CommandJournalRecord] = []
+            var previousOwners: [String: String] = [:]
             for index in open where claimed.count < room {
                 let record = state.records[index]
                 guard let due = record.leaseExpiresAt, due <= now || (deadOwner != nil && record.owner == deadOwner)
                 else { continue }
+                if let owner = record.owner { previousOwners[record.id] = owner }
                 state.records[index].hold(lease, now: now)
                 claimed.append(state.records[index])
             }
             let next = open.compactMap { state.records[$0].leaseExpiresAt }.filter { $0 > now }.min()
-            return CommandJournalClaim(records: claimed, nextDue: next.map { now.duration(to: $0) })
+            return CommandJournalClaim(
+                records: claimed, nextDue: next.map { now.duration(to: $0) }, previousOwners: previousOwners)
         }
     }
 

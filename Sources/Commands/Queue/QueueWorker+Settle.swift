@@ -1,9 +1,31 @@
 import BehaviorKitSync
+import Logging
+import Tracing
 
 extension QueueWorker {
     /// Runs a claimed record to its settlement and counts how it ended; never throws (a
     /// journal error leaves the record to be taken over once its lease expires).
     func settle(_ record: CommandJournalRecord) async {
+        guard instruments.isOn else {
+            _ = await settleCounted(record)
+            return
+        }
+        let attributes = DurableInstruments.attributes(
+            key: record.id,
+            [
+                "behaviorkit.queue": .string(queue.name), "behaviorkit.command.kind": .string(record.entry.kind),
+                "behaviorkit.attempt": .int64(Int64(record.attempts)),
+            ])
+        // The span records no error of its own: how the record ended is its `behaviorkit.outcome`.
+        try? await instruments.withSpan("behaviorkit.queue.record", attributes) { span in
+            let started = invoker.keeper.now
+            let (outcome, error) = await settleCounted(record)
+            reportSettled(record, outcome, error: error, duration: invoker.keeper.now - started, span: span)
+        }
+    }
+
+    /// Settles `record` and counts how it ended in the worker's statistics.
+    private func settleCounted(_ record: CommandJournalRecord) async -> (DurableOutcome, (any Error)?) {
         let key = record.id
         do {
             if record.entry.kind == DurableTransaction.journalKind {
@@ -11,11 +33,17 @@ extension QueueWorker {
                 let settlement = try await invoker.keeper.hold(key) {
                     try await transaction.settle(record, startIfUntouched: true)
                 }
-                counters.withLock { statistics in
+                return counters.withLock { statistics in
                     switch settlement {
-                    case .completed: statistics.done += 1
-                    case .compensated: statistics.compensated += 1
-                    case .failed: statistics.failed += 1
+                    case .completed:
+                        statistics.done += 1
+                        return (.done, nil)
+                    case .compensated:
+                        statistics.compensated += 1
+                        return (.compensated, nil)
+                    case .failed:
+                        statistics.failed += 1
+                        return (.failed, nil)
                     }
                 }
             } else {
@@ -23,21 +51,26 @@ extension QueueWorker {
                 do {
                     _ = try await invoker.keeper.hold(key) { try await self.invoker.execute(step, record) }
                     counters.withLock { $0.done += 1 }
+                    return (.done, nil)
                 } catch let error where !(error is CommandJournalError) {
                     counters.withLock { $0.failed += 1 }
+                    return (.failed, error)
                 }
             }
-        } catch is CommandRegistryError {
+        } catch let error as CommandRegistryError {
             counters.withLock { $0.unreadable += 1 }
             try? await invoker.giveBack(key)
+            return (.unreadable, error)
         } catch let error as CommandJournalError {
             if case .leaseLost = error {
                 counters.withLock { $0.lost += 1 }
-            } else {
-                recordJournalError(error, key)
+                return (.leaseLost, error)
             }
+            recordJournalError(error, key)
+            return (.error, error)
         } catch {
             recordJournalError(error, key)
+            return (.error, error)
         }
     }
 
@@ -46,6 +79,32 @@ extension QueueWorker {
         counters.withLock {
             $0.journalErrors += 1
             $0.lastJournalError = "\(error)"
+        }
+    }
+
+    /// Counts, traces and logs how `record` settled.
+    private func reportSettled(
+        _ record: CommandJournalRecord, _ outcome: DurableOutcome, error: (any Error)?, duration: Duration,
+        span: (any Span)?
+    ) {
+        span?.attributes["behaviorkit.outcome"] = outcome.rawValue
+        instruments.metrics?.increment(
+            DurableMetric.queueRecords, [("queue", queue.name), ("outcome", outcome.rawValue)])
+        guard let logger = instruments.logger else { return }
+        var metadata: Logger.Metadata = [
+            "key": "\(record.id)", "kind": "\(record.entry.kind)", "outcome": "\(outcome.rawValue)",
+            "duration": "\(duration)",
+        ]
+        if let error { metadata["error"] = "\(error)" }
+        switch outcome {
+        case .unreadable:
+            logger.warning("cannot read a queued record; given back for a worker that can", metadata: metadata)
+        case .leaseLost:
+            logger.warning("lease lost: the record stopped; another worker settles it", metadata: metadata)
+        case .error:
+            logger.error("a journal error stopped a queued record; it is taken over later", metadata: metadata)
+        default:
+            logger.debug("queued record \(outcome.rawValue)", metadata: metadata)
         }
     }
 }

@@ -1,4 +1,5 @@
 import BehaviorKitSync
+public import Logging
 
 /// Claims and runs the commands and transactions of a ``CommandQueue``, at most `slots` at a
 /// time, under the leases of its ``JournaledInvoker``: run one in every process that serves the
@@ -12,6 +13,8 @@ import BehaviorKitSync
 /// ```
 ///
 /// ``runDue()`` runs what is due now and returns: for tests, and for a cron-like use.
+///
+/// It logs, counts and traces what it claims and how each record settled (<doc:Observability>).
 public final class QueueWorker: Sendable {
     /// The queue served.
     public let queue: CommandQueue
@@ -24,15 +27,30 @@ public final class QueueWorker: Sendable {
     public let pollInterval: Duration
 
     let counters: LockedValue<QueueWorkerStatistics>
+    let instruments: DurableInstruments
 
     /// A worker for `queue` running `slots` records at once with `invoker`'s identity.
-    public init(_ queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 1, pollInterval: Duration = .seconds(1))
-    {
+    ///
+    /// - Parameters:
+    ///   - queue: the queue to serve.
+    ///   - invoker: the worker identity, leases and registry to run the records with.
+    ///   - slots: how many records run at once in this worker (at least 1).
+    ///   - pollInterval: how long to wait between looks when nothing is due.
+    ///   - logger: where the worker logs what it claims, how each record settled, and what goes
+    ///     wrong; `nil` for the invoker's ``JournaledInvoker/logger``.
+    public init(
+        _ queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 1, pollInterval: Duration = .seconds(1),
+        logger: Logger? = nil
+    ) {
         self.queue = queue
         self.invoker = invoker
         self.slots = max(1, slots)
         self.pollInterval = max(pollInterval, .milliseconds(1))
         self.counters = LockedValue(QueueWorkerStatistics(queue: queue.name))
+        var logger = logger ?? invoker.logger
+        logger?[metadataKey: "queue"] = "\(queue.name)"
+        if logger?[metadataKey: "owner"] == nil { logger?[metadataKey: "owner"] = "\(invoker.owner)" }
+        self.instruments = DurableInstruments(logger: logger)
     }
 
     /// What the worker did so far.
@@ -95,7 +113,7 @@ public final class QueueWorker: Sendable {
                 slots, from: queue.name, concurrency: queue.concurrency, lease: invoker.lease)
             if claim.records.isEmpty { return settled }
             invoker.keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
-            count(claimed: claim.records)
+            count(claimed: claim.records, claim)
             await withTaskGroup(of: Void.self) { group in
                 for record in claim.records { group.addTask { await self.settle(record) } }
             }
@@ -109,21 +127,38 @@ public final class QueueWorker: Sendable {
             let claim = try await invoker.journal.claim(
                 limit, from: queue.name, concurrency: queue.concurrency, lease: invoker.lease)
             invoker.keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
-            count(claimed: claim.records)
+            count(claimed: claim.records, claim)
             return (claim.records, claim.nextDue, false)
         } catch {
             counters.withLock {
                 $0.journalErrors += 1
                 $0.lastJournalError = "\(error)"
             }
+            instruments.metrics?.increment(DurableMetric.queueClaimErrors, [("queue", queue.name)])
+            instruments.logger?.warning(
+                "claiming failed; retrying after the poll interval",
+                metadata: ["error": "\(error)", "retry_after": "\(pollInterval)"])
             return ([], nil, true)
         }
     }
 
-    private func count(claimed records: [CommandJournalRecord]) {
+    private func count(claimed records: [CommandJournalRecord], _ claim: CommandJournalClaim) {
+        let takenOver = records.count { $0.attempts > 1 }
         counters.withLock { statistics in
             statistics.claimed += records.count
-            statistics.takenOver += records.count { $0.attempts > 1 }
+            statistics.takenOver += takenOver
         }
+        guard instruments.isOn, !records.isEmpty else { return }
+        if let metrics = instruments.metrics {
+            metrics.increment(DurableMetric.queueClaimed, [("queue", queue.name)], by: records.count)
+            if takenOver > 0 { metrics.increment(DurableMetric.queueTakenOver, [("queue", queue.name)], by: takenOver) }
+        }
+        guard let logger = instruments.logger else { return }
+        for record in records where record.attempts > 1 {
+            var metadata: Logger.Metadata = ["key": "\(record.id)", "attempt": "\(record.attempts)"]
+            if let previous = claim.previousOwners[record.id] { metadata["previous_owner"] = "\(previous)" }
+            logger.info("took over a record from a stopped worker", metadata: metadata)
+        }
+        logger.trace("claimed", metadata: ["count": "\(records.count)"])
     }
 }

@@ -71,6 +71,7 @@ public enum Fleet {
             journal, ledger, acknowledged: acknowledged.withLock { $0 }, kills: pool.killTimes, settled: settled)
         for violation in violations.prefix(20) { console.print("violation: \(violation)") }
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        try await journal.close()
         console.print(
             "fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations")
         return (report, violations)

@@ -1,14 +1,28 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 import Commands
 
-/// `behaviorkit journal PATH`: the records of a command journal, one a line, with their status.
+/// `behaviorkit journal PATH|URL`: the records of a command journal, one a line, with their status.
 public enum JournalListing {
     /// Prints every record of the journal at `path` ("#3 done  run1/3  garage.log"), a failed
-    /// record's reason, and a summary line. Reads only: the file's bytes do not change.
+    /// record's reason, and a summary line. Reads only: a file's bytes do not change; a
+    /// `postgres://` URL is read with one query.
     ///
-    /// - Throws: ``SQLiteCommandJournalError`` naming the file when it cannot be read.
+    /// - Throws: the journal's error naming the file, or the server, when it cannot be read.
     public static func run(path: String, console: Console) async throws {
-        let records = try SQLiteCommandJournalReader(path: path).allRecords()
+        let records: [CommandJournalRecord]
+        if JournalLocation.isServerURL(path) {
+            let journal = try await PostgresCommandJournal(url: path)
+            do {
+                records = try await journal.allRecords()
+                await journal.close()
+            } catch {
+                await journal.close()
+                throw error
+            }
+        } else {
+            records = try SQLiteCommandJournalReader(path: path).allRecords()
+        }
         let keyWidth = records.map(\.entry.idempotencyKey.count).max() ?? 0
         let numberWidth = "#\(records.last?.sequence ?? 0)".count
         for record in records {

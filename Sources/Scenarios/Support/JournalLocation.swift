@@ -1,19 +1,27 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 public import Commands
 
-/// Where the CLI's `--journal` points: a SQLite file's path, or a `postgres://` URL.
+/// Where the CLI's `--journal` points: a SQLite file's path, or a `postgres://` (or
+/// `postgresql://`) URL.
 public enum JournalLocation {
     /// Opens the journal at `location` (a path, or a `postgres://` URL).
     ///
     /// - Throws: the journal's error naming the file, or the server, database and table.
     public static func open(_ location: String, busyTimeout: Duration = .seconds(10)) async throws -> any CommandJournal
     {
-        try SQLiteCommandJournal(path: location, busyTimeout: busyTimeout)
+        if isServerURL(location) { return try await PostgresCommandJournal(url: location) }
+        return try SQLiteCommandJournal(path: location, busyTimeout: busyTimeout)
+    }
+
+    /// Whether `location` names a PostgreSQL server rather than a file.
+    public static func isServerURL(_ location: String) -> Bool {
+        location.hasPrefix("postgres://") || location.hasPrefix("postgresql://")
     }
 
     /// Whether `error` came from a journal (it could not write, or refused a record), rather
     /// than from a command's own work.
     static func isJournalError(_ error: any Error) -> Bool {
-        error is SQLiteCommandJournalError || error is CommandJournalError
+        error is SQLiteCommandJournalError || error is PostgresCommandJournalError || error is CommandJournalError
     }
 }

@@ -50,6 +50,7 @@ public enum RuleTrigger<Event: Hashable & Sendable>: Hashable, Sendable {
 }
 
 extension RuleTrigger: CustomStringConvertible {
+    /// The event, or the kind of event, as diagrams and messages show it.
     public var description: String {
         switch self {
         case .event(let event): "\(event)"

@@ -80,6 +80,8 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         case version, state, configuration, history, timers, context
     }
 
+    /// Reads a snapshot of any version up to ``currentVersion``; a version 1 snapshot (`state`
+    /// and `context` only) reads as one with no configuration, history or timers.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         version = try container.decodeIfPresent(Int.self, forKey: .version) ?? 1
@@ -90,6 +92,7 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         context = try container.decode(Context.self, forKey: .context)
     }
 
+    /// Writes the snapshot with its version, so that a later library can still read it.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(version, forKey: .version)
@@ -112,6 +115,7 @@ public enum StateMachineError: Error, Hashable, Sendable, CustomStringConvertibl
     /// The runtime's own guard or action called this on it while it was running one.
     case reentrant(String)
 
+    /// Names the problem and the offending states, version or call.
     public var description: String {
         switch self {
         case .unknownStates(let states):

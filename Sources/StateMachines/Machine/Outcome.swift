@@ -1,6 +1,8 @@
 /// The answer to ``StateMachine/send(_:)``: the transition taken, or why there was none.
 public enum Outcome<State: Hashable & Sendable, Event: Hashable & Sendable>: Hashable, Sendable {
+    /// The machine took this transition (its actions have run).
     case transitioned(Transition<State, Event>)
+    /// The machine refused the event and stayed where it was; the refusal says why.
     case refused(Refusal<State, Event>)
 
     /// The transition taken, if any.
@@ -22,14 +24,5 @@ public enum Outcome<State: Hashable & Sendable, Event: Hashable & Sendable>: Has
     public var isTransition: Bool {
         if case .transitioned = self { return true }
         return false
-    }
-}
-
-extension Outcome: CustomStringConvertible {
-    public var description: String {
-        switch self {
-        case .transitioned(let transition): transition.description
-        case .refused(let refusal): "refused: \(refusal)"
-        }
     }
 }

@@ -33,17 +33,3 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable>
         self.isInternal = isInternal
     }
 }
-
-extension Transition: CustomStringConvertible {
-    public var description: String {
-        let cause: String
-        switch trigger {
-        case .event(let event): cause = "\(event)"
-        case .timer(let delay): cause = "after \(delay.label)"
-        case .raised(let event): cause = "raised \(event)"
-        case .eventless: cause = "always"
-        case .done: cause = "done.state.\(source)"
-        }
-        return isInternal ? "\(source) on \(cause) (internal)" : "\(source) → \(target) on \(cause)"
-    }
-}

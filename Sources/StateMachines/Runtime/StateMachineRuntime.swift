@@ -22,6 +22,7 @@ public import Synchronization
 public final class StateMachineRuntime<
     State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable, C: Clock<Duration>
 >: @unchecked Sendable {
+    /// A closure that hears each transition the runtime takes (see ``observe(_:)``).
     public typealias Observer = @Sendable (Transition<State, Event>) -> Void
 
     @usableFromInline let lock = Lock()

@@ -45,5 +45,6 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// "unreachable: …": the kind of finding, then what it says.
     public var description: String { "\(kind.rawValue): \(message)" }
 }

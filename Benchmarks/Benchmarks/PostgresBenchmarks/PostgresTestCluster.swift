@@ -1,0 +1,1 @@
+../../../Tests/BehaviorKitPostgresTests/Support/PostgresTestCluster.swift

@@ -1,0 +1,282 @@
+#!/usr/bin/env bash
+# The order service's crash check. Builds the example (debug), starts it on 127.0.0.1 with a data
+# folder, places orders over HTTP, kills it with SIGKILL in the middle of a checkout, restarts it,
+# and checks over HTTP that the checkout was settled, consistently in the order's lifecycle, the
+# journal and the partners, and that GET /metrics counts it:
+#
+#   phase 1  a checkout killed while the payment provider answers is rolled back after the
+#            restart (the order's recovery is `compensate`): refunded, stock released, cancelled;
+#   phase 2  the same crash with `complete`: charged once, shipped, and the reminder sent;
+#   phase 3  SIGTERM in the middle of a checkout whose last step fails: the graceful shutdown
+#            waits until it rolled back (refund with the payment id the journal kept) while the
+#            lifecycles still take events, and the process exits 0.
+#
+# The kill lands mid-checkout because the payment provider answers PAYMENT_LATENCY seconds after
+# it has charged: the script waits until the order shows the stock reserved and the payment
+# taken, then kills. The restarted process takes the checkout over once the killed one's lease
+# (LEASE seconds) expired: the lease, rather than `recover(takingOverFrom:)` with the dead
+# process's owner id, because the checkout is queued work, which only a QueueWorker claims, and
+# the lease is what keeps a live process's work safe without knowing who else runs.
+#
+#   Examples/OrderService/Scripts/crash-check.sh       # KEEP=1 keeps the data folder and the log
+set -euo pipefail
+shopt -s inherit_errexit  # a failure inside $(…) stops the script too
+cd "$(dirname "$0")/.."
+
+LEASE=${LEASE:-2}
+PAYMENT_LATENCY=${PAYMENT_LATENCY:-4}
+SETTLE_TIMEOUT=60
+
+started=$SECONDS
+work=$(mktemp -d)
+data="$work/data"
+log="$work/server.log"
+pid=""
+port=""
+
+cleanup() {
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+    if [ "${KEEP:-}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+fail() {
+    echo "crash-check: FAILED: $*" >&2
+    if [ -s "$log" ]; then
+        echo "--- the server's log, last 40 lines ---" >&2
+        tail -40 "$log" >&2
+    fi
+    exit 1
+}
+
+step() { printf '\n-- %s\n' "$*"; }
+
+for tool in curl jq; do
+    if ! command -v "$tool" >/dev/null; then
+        (apt-get update -qq && apt-get install -y -qq "$tool") >/dev/null 2>&1 || fail "$tool is needed"
+    fi
+done
+
+step "build (debug)"
+if ! swift build --product OrderService >"$work/build.txt" 2>&1; then
+    tail -40 "$work/build.txt" >&2
+    fail "the build failed"
+fi
+if grep -E "Sources/OrderService/.*warning:" "$work/build.txt" >&2; then fail "the build printed warnings"; fi
+build_seconds=$((SECONDS - started))
+binary="$(swift build --show-bin-path)/OrderService"
+echo "built in ${build_seconds} s"
+
+# start_server OPTION…: starts the service on a free port and waits until it answers.
+start_server() {
+    rm -f "$data/server.port"
+    "$binary" --data "$data" --port 0 --lease "$LEASE" --payment-latency "$PAYMENT_LATENCY" \
+        --reminder-delay 1 "$@" >>"$log" 2>&1 &
+    pid=$!
+    local deadline=$((SECONDS + 30))
+    while [ $SECONDS -lt $deadline ]; do
+        kill -0 "$pid" 2>/dev/null || fail "the server exited at start"
+        if [ -s "$data/server.port" ]; then
+            port=$(cat "$data/server.port")
+            if curl -sf --max-time 5 "http://127.0.0.1:$port/health" >/dev/null; then
+                echo "started process $pid on 127.0.0.1:$port ($*)"
+                return 0
+            fi
+        fi
+        sleep 0.1
+    done
+    fail "the server did not answer within 30 s"
+}
+
+kill_server() {
+    kill -KILL "$pid"
+    wait "$pid" 2>/dev/null || true
+    pid=""
+}
+
+# stop_server: SIGTERM, then the server must exit 0 within 30 s and log its graceful stop.
+stop_server() {
+    local stopping=$SECONDS status=0 stops
+    stops=$(grep -c "stopped gracefully" "$log" || true)
+    kill -TERM "$pid"
+    while kill -0 "$pid" 2>/dev/null; do
+        [ $((SECONDS - stopping)) -lt 30 ] || fail "the server did not stop within 30 s of SIGTERM"
+        sleep 0.1
+    done
+    wait "$pid" || status=$?
+    pid=""
+    [ "$status" = 0 ] || fail "the server exited with $status after SIGTERM"
+    [ "$(grep -c "stopped gracefully" "$log")" -gt "$stops" ] || fail "the server did not log its graceful stop"
+    echo "stopped gracefully (SIGTERM) in $((SECONDS - stopping)) s"
+}
+
+api() { curl -sS --max-time 10 "http://127.0.0.1:$port$1" "${@:2}"; }
+
+get() { api "$1" --fail-with-body || fail "GET $1"; }
+
+# place KEY BODY: POST /orders with an idempotency key; expects 202.
+place() {
+    local code
+    code=$(api /orders -X POST -H 'Content-Type: application/json' -H "Idempotency-Key: $1" -d "$2" \
+        -o "$work/placed.json" -w '%{http_code}') || fail "POST /orders"
+    [ "$code" = 202 ] || fail "POST /orders answered $code: $(cat "$work/placed.json")"
+    echo "placed order $1: $2"
+}
+
+# expect_status CODE WHAT CURL-ARGUMENT…: the request answers CODE.
+expect_status() {
+    local code
+    code=$(api "${@:3}" -o "$work/answer.json" -w '%{http_code}') || fail "$2: no answer"
+    [ "$code" = "$1" ] || fail "$2: answered $code, expected $1: $(cat "$work/answer.json")"
+}
+
+# wait_until SECONDS PATH CONDITION WHAT: polls GET PATH until the jq CONDITION holds; prints it.
+wait_until() {
+    local deadline=$((SECONDS + $1)) answer="" code="" body=""
+    while [ $SECONDS -lt $deadline ]; do
+        [ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || fail "the server died while waiting for $4"
+        answer=$(api "$2" -w '\n%{http_code}' 2>/dev/null || true)
+        code=${answer##*$'\n'}
+        body=${answer%$'\n'*}
+        if [ "$code" = 200 ] && jq -e "$3" <<<"$body" >/dev/null 2>&1; then
+            echo "$body"
+            return 0
+        fi
+        sleep 0.1
+    done
+    fail "no $4 within $1 s; last answer ($code): $body"
+}
+
+# expect JSON CONDITION WHAT: fails with WHAT unless the jq CONDITION holds.
+expect() {
+    jq -e "$2" <<<"$1" >/dev/null || fail "$3: $(jq -c . <<<"$1")"
+}
+
+# expect_metric NAME{LABELS} VALUE: the value GET /metrics shows (0 when absent).
+expect_metric() {
+    local value
+    value=$(get /metrics | awk -v name="$1" '$1 == name { value = $2 + 0; found = 1 } END { print found ? value : 0 }')
+    [ "$value" = "$2" ] || fail "GET /metrics: $1 is $value, expected $2"
+}
+
+# kill_mid_checkout ORDER: waits until ORDER's checkout reserved the stock and the payment was
+# taken (the provider has not answered yet), then kills the server with SIGKILL.
+kill_mid_checkout() {
+    local mid
+    mid=$(wait_until 30 "/orders/$1" '.state == "paying" and .checkout.status == "pending"
+        and ([.checkout.steps[] | select(.status == "done")] | length) == 1 and (.payments | length) == 1' \
+        "checkout of $1 in the middle of its charge")
+    killed_owner=$(jq -r .checkout.owner <<<"$mid")
+    kill_server
+    echo "killed with SIGKILL mid-checkout: state paying, stock reserved, payment $(jq -r '.payments[0].id' <<<"$mid") taken and not yet answered, checkout pending under $killed_owner"
+    local listing="../../.build/debug/behaviorkit"
+    if [ -x "$listing" ]; then
+        "$listing" journal "$data/journal.sqlite" | grep -E " checkout-$1 " | tee "$work/listing.txt"
+        grep -q " pending " "$work/listing.txt" || fail "the journal does not show the checkout of $1 pending"
+    fi
+}
+
+# settled ORDER: waits until ORDER's checkout settled after the restart, taken over from the
+# killed process; prints the order.
+settled() {
+    local order
+    order=$(wait_until "$SETTLE_TIMEOUT" "/orders/$1" '.checkout.status != "pending"' "settled checkout of $1")
+    expect "$order" ".checkout.attempts >= 2 and .checkout.owner != \"$killed_owner\"" \
+        "the checkout of $1 was not taken over by the restarted process"
+    echo "$order"
+}
+
+mug_stock() { get /products/mug | jq .stock; }
+tee_stock() { get /products/tee | jq .stock; }
+
+mkdir -p "$data"
+phase_started=$SECONDS
+
+step "phase 1: killed mid-checkout, recovery compensates"
+start_server --checkout-recovery compensate
+json=(-X POST -H 'Content-Type: application/json')
+expect_status 422 "an unknown product" /orders "${json[@]}" -d '{"items": [{"sku": "nope", "quantity": 1}], "country": "DE"}'
+expect_status 422 "a quantity of 0" /orders "${json[@]}" -d '{"items": [{"sku": "mug", "quantity": 0}], "country": "DE"}'
+expect_status 422 "a country that is no code" /orders "${json[@]}" -d '{"items": [{"sku": "mug", "quantity": 1}], "country": "Germany"}'
+expect_status 400 "a body that is no order" /orders "${json[@]}" -d '{"items": 3}'
+expect_status 404 "an unknown order" /orders/nope
+expect_status 404 "an unknown product" /products/nope
+get /products/cap >/dev/null
+[ "$(api /products/cap -D - -o /dev/null | tr -d '\r' | awk -F': ' 'tolower($1) == "x-lookup-tier" { print $2 }')" = memory ] ||
+    fail "the product lookup did not answer from memory the second time"
+[ "$(get /orders | jq length)" = 0 ] || fail "a refused request placed an order"
+expect_metric 'product_lookups_total{tier="catalog"}' 1
+expect_metric 'product_lookups_total{tier="memory"}' 1
+echo "refused requests answer 400, 404 or 422 and place nothing; a product read twice comes from memory"
+mugs=$(mug_stock)
+place crash-1 '{"items": [{"sku": "mug", "quantity": 2}], "country": "DE"}'
+expect_metric orders_placed_total 1
+kill_mid_checkout crash-1
+start_server --checkout-recovery complete  # crash-1's checkout keeps the recovery it was enqueued with
+one=$(settled crash-1)
+expect "$one" '.checkout.status == "compensated" and .state == "cancelled"' \
+    "crash-1: the journal and the lifecycle do not both say compensated and cancelled"
+expect "$one" '[.checkout.steps[] | .status] == ["compensated", "compensated"] and .shipment == null' \
+    "crash-1: the reserve and the charge were not both undone, or a parcel left"
+expect "$one" '(.payments | length) == 1 and .payments[0].refunded' "crash-1: the payment was not refunded"
+[ "$(mug_stock)" = "$mugs" ] || fail "crash-1: the stock of mugs is $(mug_stock), not $mugs again"
+expect_metric 'checkouts_total{outcome="compensated"}' 1
+expect_metric 'order_transitions_total{to="cancelled"}' 1
+expect_metric 'checkout_queue_records{outcome="taken_over"}' 1
+expect_status 200 "the same order sent again after the restart" /orders "${json[@]}" -H 'Idempotency-Key: crash-1' \
+    -d '{"items": [{"sku": "mug", "quantity": 2}], "country": "DE"}'
+expect_status 409 "another order under the same key" /orders "${json[@]}" -H 'Idempotency-Key: crash-1' \
+    -d '{"items": [{"sku": "mug", "quantity": 3}], "country": "DE"}'
+[ "$(get /orders | jq length)" = 1 ] || fail "a retried request placed another order"
+expect_metric 'orders{state="cancelled"}' 1
+echo "crash-1 compensated by $(jq -r .checkout.owner <<<"$one"): payment $(jq -r '.payments[0].id' <<<"$one") refunded, stock released, order cancelled; /metrics counts it"
+phase1=$((SECONDS - phase_started))
+
+phase_started=$SECONDS
+step "phase 2: killed mid-checkout, recovery completes"
+tees=$(tee_stock)
+place crash-2 '{"items": [{"sku": "tee", "quantity": 1}], "country": "FR"}'
+kill_mid_checkout crash-2
+start_server --checkout-recovery complete
+two=$(settled crash-2)
+expect "$two" '.checkout.status == "done" and .state == "shipped"' \
+    "crash-2: the journal and the lifecycle do not both say done and shipped"
+expect "$two" '(.payments | length) == 1 and (.payments[0].refunded | not) and .paymentID == .payments[0].id' \
+    "crash-2: not charged exactly once, or the lifecycle names another payment"
+expect "$two" '.shipment.invoice == .paymentID and .tracking == .shipment.tracking' \
+    "crash-2: the parcel does not carry the payment the charge step returned"
+[ "$(tee_stock)" = "$((tees - 1))" ] || fail "crash-2: the stock of tees is $(tee_stock), expected $((tees - 1))"
+wait_until 30 /orders/crash-2 '.reminders == 1' "reminder for crash-2 (a delayed command on the durable queue)" >/dev/null
+expect_metric 'checkouts_total{outcome="completed"}' 1
+expect_metric 'orders{state="shipped"}' 1
+expect_metric 'orders{state="cancelled"}' 1  # crash-1, restored from its snapshot
+echo "crash-2 completed by $(jq -r .checkout.owner <<<"$two"): charged once ($(jq -r .paymentID <<<"$two")), shipped $(jq -r .tracking <<<"$two"), reminder sent; /metrics counts it"
+phase2=$((SECONDS - phase_started))
+
+phase_started=$SECONDS
+step "phase 3: SIGTERM mid-checkout: the checkout settles before the process exits"
+place rollback-3 '{"items": [{"sku": "mug", "quantity": 1}], "country": "AQ"}'
+wait_until 30 /orders/rollback-3 '.state == "paying" and (.payments | length) == 1' \
+    "checkout of rollback-3 in the middle of its charge" >/dev/null
+stop_server
+start_server --checkout-recovery complete
+three=$(get /orders/rollback-3)
+expect "$three" '.checkout.status == "compensated" and .checkout.attempts == 1 and .state == "cancelled"' \
+    "rollback-3: not compensated by the process that was stopped, or the lifecycle missed it"
+expect "$three" '.checkout.steps[2].status == "failed" and (.checkout.steps[2].failureReason | contains("AQ"))' \
+    "rollback-3: the journal does not name the failed shipping"
+expect "$three" '(.payments | length) == 1 and .payments[0].refunded' "rollback-3: the payment was not refunded"
+grep -q 'from=journal order=rollback-3' "$log" || fail "rollback-3: the refund did not get the payment id from the journal"
+echo "rollback-3 settled during the graceful shutdown: $(jq -r '.checkout.steps[2].failureReason' <<<"$three"); payment $(jq -r '.payments[0].id' <<<"$three") refunded with the id the journal kept, order cancelled"
+stop_server
+phase3=$((SECONDS - phase_started))
+
+cat <<SUMMARY
+
+crash-check passed in $((SECONDS - started)) s (build ${build_seconds} s; phases ${phase1} s, ${phase2} s, ${phase3} s)
+  crash-1     SIGKILL mid-charge, restarted, taken over after the ${LEASE} s lease: compensated, refunded, cancelled
+  crash-2     SIGKILL mid-charge, restarted, taken over: completed, charged once, shipped, reminder sent
+  rollback-3  SIGTERM mid-charge: the shutdown waited for the checkout, whose shipping to AQ failed:
+              compensated, refunded with the payment id from the journal, cancelled
+  /metrics counted each settlement in the process that settled it
+SUMMARY

@@ -1,0 +1,65 @@
+import Commands
+import Foundation
+import Hummingbird
+import Logging
+import StateMachines
+
+/// `POST /orders` places an order and enqueues its checkout; `GET /orders/{id}` shows one;
+/// `GET /orders` lists them.
+enum OrderRoutes {
+    static func add(to router: Router<BasicRequestContext>, shop: Shop) {
+        router.post("orders") { request, context in
+            try await place(request, context: context, shop: shop)
+        }
+        router.get("orders/{id}") { _, context in
+            let id = try context.parameters.require("id")
+            guard let entry = shop.book[id] else { throw HTTPError(.notFound, message: "no order '\(id)'") }
+            return try await OrderView(entry, shop: shop)
+        }
+        router.get("orders") { _, _ in
+            shop.book.all.map {
+                OrderSummary(id: $0.order.id, state: $0.lifecycle.state.rawValue, totalCents: $0.order.totalCents)
+            }
+        }
+    }
+
+    /// Saves the order in `placed`, then enqueues its checkout (durable once this returns), and
+    /// answers 202 with the order. With an `Idempotency-Key` header, the key is the order's id:
+    /// the same request sent again answers 200 with the order it placed, and places nothing.
+    private static func place(
+        _ request: Request, context: BasicRequestContext, shop: Shop
+    ) async throws -> EditedResponse<OrderView> {
+        let body = try await request.decode(as: PlaceOrderRequest.self, context: context)
+        let id = try orderID(request)
+        let order = try await body.order(id: id, recovery: shop.options.checkoutRecovery, shop: shop)
+        let (entry, isNew) = try shop.book.place(order)
+        guard entry.order.lines == order.lines, entry.order.country == order.country else {
+            throw HTTPError(.conflict, message: "the idempotency key '\(id)' was used for a different order")
+        }
+        if isNew {
+            do {
+                try await shop.checkout.enqueue(entry.order)
+            } catch CommandJournalError.conflictingEntry(let key) {
+                throw HTTPError(.conflict, message: "the journal holds another checkout under '\(key)'")
+            }
+            shop.metrics.placedOrder()
+            shop.logger.info("order placed", metadata: ["order": "\(id)", "totalCents": "\(order.totalCents)"])
+        }
+        return EditedResponse(
+            status: isNew ? .accepted : .ok, headers: [.location: "/orders/\(id)"],
+            response: try await OrderView(entry, shop: shop))
+    }
+
+    private static func orderID(_ request: Request) throws -> String {
+        guard let key = request.headers[.idempotencyKey] else {
+            return "o-" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        }
+        let allowed = key.unicodeScalars.allSatisfy {
+            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-" || $0 == "_")
+        }
+        guard (1...64).contains(key.count), allowed else {
+            throw HTTPError(.badRequest, message: "Idempotency-Key '\(key)': expected 1 to 64 letters, digits, - or _")
+        }
+        return key
+    }
+}

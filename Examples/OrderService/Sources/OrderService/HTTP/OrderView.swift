@@ -1,0 +1,75 @@
+import Commands
+import Foundation
+import Hummingbird
+import StateMachines
+
+/// An order as `GET /orders/{id}` shows it: its lifecycle's state, its checkout as the journal
+/// has it, and what the partners did for it.
+struct OrderView: ResponseEncodable {
+    struct CheckoutView: Encodable {
+        struct Step: Encodable {
+            var index: Int
+            var kind: String
+            var status: String
+            var failureReason: String?
+        }
+
+        var key: String
+        /// `pending` (queued or running), `done`, `compensated`, `failed`.
+        var status: String
+        /// The worker that holds it, or settled it.
+        var owner: String?
+        /// 1 for the first run; 2 or more when a worker took it over after another stopped.
+        var attempts: Int
+        var recovery: String
+        /// The steps that finished (each is written to the journal once it ran).
+        var steps: [Step]
+    }
+
+    var id: String
+    var state: String
+    var country: String
+    var lines: [OrderLine]
+    var totalCents: Int
+    var placedAt: String
+    var paymentID: String?
+    var tracking: String?
+    var reminders: Int
+    var checkout: CheckoutView?
+    var payments: [Payment]
+    var shipment: Shipment?
+
+    init(_ entry: OrderBook.Entry, shop: Shop) async throws {
+        let order = entry.order
+        let progress = entry.lifecycle.context
+        id = order.id
+        state = entry.lifecycle.state.rawValue
+        country = order.country
+        lines = order.lines
+        totalCents = order.totalCents
+        placedAt = order.placedAt.formatted(.iso8601)
+        paymentID = progress.paymentID
+        tracking = progress.tracking
+        reminders = progress.reminders
+        payments = shop.gateway.payments(order: order.id)
+        shipment = shop.carrier.shipment(order: order.id)
+        let (record, steps) = try await shop.checkout.records(of: order.id)
+        checkout = record.map { record in
+            CheckoutView(
+                key: record.id, status: record.status.rawValue, owner: record.owner, attempts: record.attempts,
+                recovery: order.recovery.rawValue,
+                steps: steps.map { step in
+                    CheckoutView.Step(
+                        index: Int(step.id.split(separator: "/").last ?? "") ?? -1, kind: step.entry.kind,
+                        status: step.status.rawValue, failureReason: step.failureReason)
+                })
+        }
+    }
+}
+
+/// One line of `GET /orders`.
+struct OrderSummary: ResponseEncodable {
+    var id: String
+    var state: String
+    var totalCents: Int
+}

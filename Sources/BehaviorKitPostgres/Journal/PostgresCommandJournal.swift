@@ -1,0 +1,137 @@
+import BehaviorKitSync
+public import Commands
+import Logging
+public import PostgresNIO
+
+/// A durable `CommandJournal` on PostgreSQL, shared by workers on any number of machines:
+/// every claim, lease and settlement is atomic on the server, claims skip the rows other
+/// workers are taking (`FOR UPDATE SKIP LOCKED`), and leases are judged by the server's clock.
+///
+/// ```swift
+/// let journal = try await PostgresCommandJournal(url: "postgres://app:secret@db.internal/orders")
+/// let invoker = JournaledInvoker(journal: journal, registry: registry)
+/// try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
+///
+/// let payments = CommandQueue("payments", journal: journal, concurrency: 8)
+/// try await payments.enqueue(Charge(order: 43, cents: 450), key: "order-43/charge")
+/// let worker = Task { await QueueWorker(payments, invoker: invoker, slots: 16).run() }
+/// …
+/// worker.cancel()
+/// await journal.close()  // waits for the writes under way, then closes the connections
+/// ```
+///
+/// Opening creates the table (with its indexes, and the PL/pgSQL function that applies a batch
+/// of writes) when it is missing, under an advisory lock so that processes starting together
+/// create it once; a table of that name that is not a journal is refused with
+/// ``PostgresCommandJournalError`` naming it, and left as it is.
+///
+/// Writes arriving together from many tasks go to the server as one call of that function on
+/// one pooled connection (group commit): one round trip, one transaction and one WAL flush for
+/// the lot; each caller is answered once its write committed. A caller's conflict, lost lease
+/// or refused value is its own answer and never undoes the others' writes.
+/// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
+/// ``close()`` stops).
+public final class PostgresCommandJournal: CommandJournal {
+    /// The table a journal uses unless told otherwise.
+    public static let defaultTable = "behaviorkit_command_journal"
+
+    /// The journal's table.
+    public let table: String
+    /// Where the server is: `host:port`, or the Unix socket's path.
+    public let server: String
+    /// The database the table is in.
+    public let database: String
+
+    let connections: PostgresJournalConnections
+    let writer: PostgresJournalWriter
+    let writes: GroupCommit<PostgresJournalWrite, PostgresJournalWriteResult>
+
+    /// Opens the journal at a libpq-style URL, creating its table when it is missing.
+    ///
+    /// ```swift
+    /// try await PostgresCommandJournal(url: "postgres://app:secret@db.internal:5432/orders?sslmode=require")
+    /// try await PostgresCommandJournal(url: "postgres://app@/orders?host=/var/run/postgresql")  // Unix socket
+    /// ```
+    ///
+    /// The URL takes `user`, `password`, `host`, `port`, `dbname`, `sslmode` (libpq's modes;
+    /// only `verify-ca` and `verify-full` check the certificate), `connect_timeout` (seconds)
+    /// and `application_name`, in its parts or as parameters. A host that is a folder names
+    /// the folder of the server's Unix socket. No user means the system user; no database
+    /// means the user's name.
+    ///
+    /// - Parameters:
+    ///   - url: where the server is, who connects, and the database, as above.
+    ///   - table: the table's name: letters, digits and `_`, at most 48, not starting with a
+    ///     digit. Several journals can live in one database under different names.
+    ///   - clock: the calendar time leases are judged by and records stamped with; `nil` (the
+    ///     default) means the server's clock, so that workers on machines whose clocks
+    ///     disagree still agree on leases. Give one (a `ManualClock`) in tests.
+    /// - Throws: ``PostgresCommandJournalError``: `.invalidURL`, `.invalidTableName`,
+    ///   `.cannotConnect`, `.authenticationFailed`, `.notAJournal`, `.queryFailed`.
+    public convenience init(
+        url: String, table: String = PostgresCommandJournal.defaultTable, clock: (any WallClock)? = nil
+    ) async throws(PostgresCommandJournalError) {
+        let endpoint = try PostgresJournalEndpoint(url: url, table: table)
+        try await self.init(endpoint: endpoint, table: table, clock: clock)
+    }
+
+    /// Opens the journal on the server `configuration` describes, creating its table when it
+    /// is missing; see ``init(url:table:clock:)``.
+    ///
+    /// ```swift
+    /// var configuration = PostgresClient.Configuration(
+    ///     host: "db.internal", username: "app", password: secret, database: "orders", tls: .disable)
+    /// configuration.options.maximumConnections = 4
+    /// let journal = try await PostgresCommandJournal(configuration: configuration)
+    /// ```
+    public convenience init(
+        configuration: PostgresClient.Configuration, table: String = PostgresCommandJournal.defaultTable,
+        clock: (any WallClock)? = nil
+    ) async throws(PostgresCommandJournalError) {
+        try await self.init(endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock)
+    }
+
+    init(
+        endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?
+    ) async throws(PostgresCommandJournalError) {
+        let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: table)
+        try Self.validate(table: table, names)
+        let connections = PostgresJournalConnections(configuration: endpoint.configuration, names: names)
+        do {
+            let logger = connections.logger
+            try await connections.withConnection { connection in
+                try await PostgresJournalSchema.prepare(table, on: connection, names: names, logger: logger)
+            }
+        } catch {
+            await connections.close()
+            throw error as? PostgresCommandJournalError ?? names.error(.ioFailed, "\(error)")
+        }
+        let writer = PostgresJournalWriter(
+            statements: PostgresJournalStatements(PostgresJournalSQL(table: table)), names: names, clock: clock,
+            logger: connections.logger)
+        self.table = table
+        self.server = endpoint.server
+        self.database = endpoint.database
+        self.connections = connections
+        self.writer = writer
+        self.writes = GroupCommit(maximumBatch: 256) { writes in await writer.commit(writes, connections) }
+    }
+
+    /// Waits for the writes under way (every caller is answered), then closes the pool's
+    /// connections. Requests made after it throw `.closed`. Call it before the process exits
+    /// or the journal is dropped; calling it again does nothing more.
+    public func close() async {
+        await connections.close()
+    }
+
+    private static func validate(table: String, _ names: PostgresJournalNames) throws(PostgresCommandJournalError) {
+        let letters = table.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
+        }
+        guard letters, let first = table.unicodeScalars.first, !("0"..."9").contains(first), table.count <= 48 else {
+            throw names.error(
+                .invalidTableName,
+                "'\(table)' is not a table name: use 1 to 48 letters, digits and _, not starting with a digit")
+        }
+    }
+}

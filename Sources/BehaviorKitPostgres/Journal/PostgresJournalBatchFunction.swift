@@ -1,0 +1,282 @@
+import Foundation
+
+/// The server side of group commit: a PL/pgSQL function, made for the journal's table when it
+/// is opened, that applies a batch of writes (a JSON array) in order, as the statement's one
+/// transaction, and returns each write's answer. A batch is then one round trip, one
+/// transaction and one WAL flush, however many writes it holds.
+///
+/// Each write is a few statements, each seeing the ones before (READ COMMITTED): a caller's
+/// conflict or lost lease is an answer row (`lost`, `found`, …) and changes nothing; claims take
+/// rows with `FOR UPDATE SKIP LOCKED`; a claim under a concurrency limit takes the queue's
+/// advisory lock before it counts. Times are `p_now`, or the server's clock once per batch.
+///
+/// Rows: the write's position (from 1), an outcome, the time used, two texts and a number whose
+/// meaning depends on the outcome, then a record (or NULLs).
+enum PostgresJournalBatchFunction {
+    /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
+    /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners).
+    static func name(_ table: String) -> String { "\(table)_batch_v2" }
+
+    static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
+    /// A claimed record's columns, with the owner it was taken from beside them.
+    static let claimedColumns = PostgresJournalSchema.columns.map { "v_rec.\($0.name)" }.joined(separator: ", ")
+
+    static func create(_ table: String) -> String {
+        let t = "\"\(table)\""
+        let answer = { (outcome: String, aux: String, aux2: String, next: String) in
+            "RETURN QUERY SELECT v_i, '\(outcome)'::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
+                + "\(recordColumns);"
+        }
+        let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
+        func claim(_ queue: String) -> String {
+            """
+            FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
+                    attempts = t.attempts + 1, updated_at = v_now
+                FROM (
+                    SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
+                    WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
+                        AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
+                    ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
+                WHERE t.key = o.o_key
+                RETURNING t.*, o.o_previous LOOP
+                RETURN QUERY SELECT v_i, 'claimed'::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
+                    \(claimedColumns);
+            END LOOP;
+            """
+        }
+        func claimBranch(_ queue: String) -> String {
+            """
+            IF v_conc IS NOT NULL THEN
+                PERFORM pg_advisory_xact_lock(hashtext(v_op->>'lock'), hashtext(COALESCE(v_queue, '')));
+                SELECT count(*) INTO v_count FROM \(t) AS t
+                WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
+                v_room := LEAST(v_room, v_conc - v_count);
+            END IF;
+            IF v_room > 0 THEN
+                \(claim(queue))
+            END IF;
+            SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
+            WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
+            r := NULL;
+            \(answer("next", "NULL", "NULL", "v_count"))
+            """
+        }
+        // Several settlements as one block, all or none: a refusal raises BKJ01 (the outcome
+        // in its message, the key and the owner in its detail and hint), which rolls the block
+        // back to its start and becomes that write's answer.
+        let refuse = { (outcome: String, key: String, owner: String) in
+            "RAISE EXCEPTION USING ERRCODE = 'BKJ01', MESSAGE = '\(outcome)', DETAIL = \(key), "
+                + "HINT = COALESCE(\(owner), '');"
+        }
+        let holds = { (key: String) in
+            """
+            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+            FROM \(t) AS t WHERE t.key = \(key) FOR SHARE;
+            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
+                OR v_root_parent IS NOT NULL THEN
+                \(refuse("lost", key, "v_root_owner"))
+            END IF;
+            """
+        }
+        let changes = """
+            BEGIN
+                FOR v_change IN SELECT e.value FROM jsonb_array_elements(v_op->'changes') AS e LOOP
+                    v_key := v_change->>'key';
+                    v_status := v_change->>'status';
+                    IF v_change ? 'kind' THEN
+                        v_parent := v_change->>'parent';
+                        v_payload := decode(COALESCE(v_change->>'payload', ''), 'base64');
+                        SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                        IF FOUND THEN
+                            IF r.kind IS DISTINCT FROM v_change->>'kind' OR r.payload IS DISTINCT FROM v_payload
+                                OR r.parent_key IS DISTINCT FROM v_parent THEN
+                                \(refuse("conflict", "v_key", "NULL"))
+                            END IF;
+                        ELSE
+                            IF v_parent IS NULL THEN
+                                \(refuse("unknown", "v_key", "NULL"))
+                            END IF;
+                            \(holds("v_parent"))
+                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
+                                updated_at)
+                            VALUES (v_key, v_change->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now);
+                        END IF;
+                    END IF;
+                    SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
+                    IF NOT FOUND THEN
+                        \(refuse("unknown", "v_key", "NULL"))
+                    END IF;
+                    CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
+                    v_aux := COALESCE(v_parent, v_key);
+                    \(holds("v_aux"))
+                    UPDATE \(t) AS t SET status = v_status,
+                        output = COALESCE(decode(v_change->>'output', 'base64'), t.output),
+                        failure_reason = CASE WHEN v_status = 'done' THEN NULL
+                            ELSE COALESCE(v_change->>'reason', t.failure_reason) END,
+                        lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
+                        updated_at = v_now
+                    WHERE t.key = v_key;
+                END LOOP;
+                r := NULL;
+                \(answer("settled", "NULL", "NULL", "NULL"))
+            EXCEPTION WHEN SQLSTATE 'BKJ01' THEN
+                GET STACKED DIAGNOSTICS v_out = MESSAGE_TEXT, v_aux2 = PG_EXCEPTION_DETAIL, v_aux = PG_EXCEPTION_HINT;
+                r := NULL;
+                RETURN QUERY SELECT v_i, v_out, v_now, NULLIF(v_aux, ''), v_aux2, NULL::bigint, \(recordColumns);
+            END;
+            """
+        return """
+            CREATE OR REPLACE FUNCTION "\(name(table))"(p_now bigint, p_ops jsonb)
+            RETURNS TABLE (
+                o_index bigint, o_outcome text, o_now bigint, o_aux text, o_aux2 text, o_next bigint,
+                o_sequence bigint, o_key text, o_kind text, o_payload bytea, o_parent_key text, o_status text,
+                o_failure_reason text, o_output bytea, o_owner text, o_lease_expires_at bigint, o_queue text,
+                o_attempts bigint, o_created_at bigint, o_updated_at bigint)
+            LANGUAGE plpgsql VOLATILE AS $fn$
+            DECLARE
+                v_now bigint := COALESCE(p_now, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
+                v_op jsonb; v_i bigint; v_what text; v_out text;
+                v_key text; v_parent text; v_owner text; v_status text; v_queue text; v_dead text;
+                v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
+                v_root_owner text; v_root_status text; v_root_parent text;
+                v_change jsonb; v_aux text; v_aux2 text; v_rec record;
+                r \(t)%ROWTYPE;
+            BEGIN
+                FOR v_op, v_i IN SELECT e.value, e.ordinality FROM jsonb_array_elements(p_ops) WITH ORDINALITY AS e LOOP
+                    v_what := v_op->>'op';
+                    v_key := v_op->>'key';
+                    v_parent := v_op->>'parent';
+                    v_owner := v_op->>'owner';
+                    v_ms := (v_op->>'ms')::bigint;
+                    v_payload := decode(COALESCE(v_op->>'payload', ''), 'base64');
+                    r := NULL;
+                    IF v_what = 'begin' THEN
+                        INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, attempts,
+                            created_at, updated_at)
+                        VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', v_owner, v_now + v_ms, 1, v_now, v_now)
+                        ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
+                        v_out := 'started';
+                        IF NOT FOUND THEN
+                            UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
+                                updated_at = v_now
+                            WHERE t.key = v_key AND \(pendingRoot) AND v_parent IS NULL AND t.kind = v_op->>'kind'
+                                AND t.payload = v_payload AND t.lease_expires_at <= v_now
+                            RETURNING t.* INTO r;
+                            v_out := 'resumed';
+                            IF NOT FOUND THEN
+                                SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                                v_out := 'found';
+                            END IF;
+                        END IF;
+                        RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
+                    ELSIF v_what = 'append' OR v_what = 'enqueue' THEN
+                        IF v_what = 'append' THEN
+                            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+                            FROM \(t) AS t WHERE t.key = v_parent FOR SHARE;
+                            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
+                                OR v_root_parent IS NOT NULL THEN
+                                \(answer("lost", "v_root_owner", "v_parent", "NULL"))
+                                CONTINUE;
+                            END IF;
+                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
+                            VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now)
+                            ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
+                        ELSE
+                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
+                                created_at, updated_at)
+                            VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', v_now + v_ms, v_op->>'queue', 0,
+                                v_now, v_now)
+                            ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
+                        END IF;
+                        v_out := 'inserted';
+                        IF NOT FOUND THEN
+                            SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                            v_out := 'found';
+                        END IF;
+                        RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
+                    ELSIF v_what = 'settle' THEN
+                        v_status := v_op->>'status';
+                        SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
+                        IF NOT FOUND THEN
+                            \(answer("unknown", "NULL", "NULL", "NULL"))
+                            CONTINUE;
+                        END IF;
+                        IF v_root_status = v_status AND v_status <> 'pending' THEN
+                            \(answer("same", "NULL", "NULL", "NULL"))
+                            CONTINUE;
+                        END IF;
+                        IF v_parent IS NOT NULL THEN
+                            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+                            FROM \(t) AS t WHERE t.key = v_parent FOR SHARE;
+                            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
+                                OR v_root_parent IS NOT NULL THEN
+                                \(answer("lost", "v_root_owner", "v_parent", "NULL"))
+                                CONTINUE;
+                            END IF;
+                        END IF;
+                        UPDATE \(t) AS t SET status = v_status,
+                            output = COALESCE(decode(v_op->>'output', 'base64'), t.output),
+                            failure_reason = CASE WHEN v_status = 'done' THEN NULL
+                                ELSE COALESCE(v_op->>'reason', t.failure_reason) END,
+                            lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
+                            updated_at = v_now
+                        WHERE t.key = v_key AND NOT (t.status = v_status AND t.status <> 'pending')
+                            AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'));
+                        IF FOUND THEN
+                            \(answer("settled", "NULL", "NULL", "NULL"))
+                        ELSE
+                            SELECT t.owner, t.status INTO v_root_owner, v_root_status FROM \(t) AS t WHERE t.key = v_key;
+                            IF v_root_status = v_status AND v_status <> 'pending' THEN
+                                \(answer("same", "NULL", "NULL", "NULL"))
+                            ELSE
+                                \(answer("lost", "v_root_owner", "v_key", "NULL"))
+                            END IF;
+                        END IF;
+                    ELSIF v_what = 'changes' THEN
+                        \(changes)
+                    ELSIF v_what = 'renew' THEN
+                        FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
+                            WHERE t.key = ANY (ARRAY(SELECT jsonb_array_elements_text(v_op->'keys')))
+                                AND t.owner = v_owner AND \(pendingRoot)
+                            RETURNING t.key LOOP
+                            \(answer("renewed", "v_key", "NULL", "NULL"))
+                        END LOOP;
+                    ELSIF v_what = 'release' THEN
+                        UPDATE \(t) AS t SET owner = NULL, lease_expires_at = v_now + v_ms, updated_at = v_now
+                        WHERE t.key = v_key AND t.owner = v_owner AND \(pendingRoot);
+                        \(answer("released", "NULL", "NULL", "NULL"))
+                    ELSIF v_what = 'claim' THEN
+                        v_queue := v_op->>'queue';
+                        v_dead := v_op->>'dead';
+                        v_room := GREATEST(0, (v_op->>'limit')::bigint);
+                        v_conc := (v_op->>'concurrency')::bigint;
+                        IF v_queue IS NULL THEN
+                            \(claimBranch("t.queue IS NULL"))
+                        ELSE
+                            \(claimBranch("t.queue = v_queue"))
+                        END IF;
+                    ELSIF v_what = 'prune' THEN
+                        WITH roots AS (
+                            SELECT t.key FROM \(t) AS t
+                            WHERE t.parent_key IS NULL AND t.status <> 'pending' AND t.updated_at < v_ms
+                        ), children AS (
+                            DELETE FROM \(t) AS t WHERE t.parent_key IN (SELECT roots.key FROM roots) RETURNING 1
+                        ), gone AS (
+                            DELETE FROM \(t) AS t WHERE t.key IN (SELECT roots.key FROM roots) RETURNING 1
+                        )
+                        SELECT (SELECT count(*) FROM children) + (SELECT count(*) FROM gone) INTO v_count;
+                        \(answer("pruned", "NULL", "NULL", "v_count"))
+                    ELSE
+                        RAISE EXCEPTION 'unknown journal write %', v_what;
+                    END IF;
+                END LOOP;
+            END
+            $fn$
+            """
+    }
+
+    /// The call: `$1` the time now or NULL, `$2` the writes.
+    static func call(_ table: String) -> String {
+        "SELECT * FROM \"\(name(table))\"($1::bigint, $2::text::jsonb)"
+    }
+}

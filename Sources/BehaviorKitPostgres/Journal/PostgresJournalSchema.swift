@@ -1,0 +1,158 @@
+import Logging
+import PostgresNIO
+
+/// Creates a journal's table and its batch function, or checks the table there: in one
+/// transaction under an advisory lock on the table's name, so that processes starting
+/// together create it once and never see it half made. A table of that name with other columns, or no unique key, is refused
+/// and left as it is.
+enum PostgresJournalSchema {
+    /// The columns and their types, as `format_type` spells them.
+    static let columns: [(name: String, type: String)] = [
+        ("sequence", "bigint"), ("key", "text"), ("kind", "text"), ("payload", "bytea"), ("parent_key", "text"),
+        ("status", "text"), ("failure_reason", "text"), ("output", "bytea"), ("owner", "text"),
+        ("lease_expires_at", "bigint"), ("queue", "text"), ("attempts", "bigint"), ("created_at", "bigint"),
+        ("updated_at", "bigint"),
+    ]
+
+    /// Times are milliseconds since 1970. A pending root's `lease_expires_at` is when its
+    /// owner's lease ends (or, unowned on a queue, when it falls due).
+    static func createTable(_ table: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS "\(table)" (
+            sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            key text NOT NULL UNIQUE,
+            kind text NOT NULL,
+            payload bytea NOT NULL,
+            parent_key text,
+            status text NOT NULL,
+            failure_reason text,
+            output bytea,
+            owner text,
+            lease_expires_at bigint,
+            queue text,
+            attempts bigint NOT NULL DEFAULT 0,
+            created_at bigint NOT NULL,
+            updated_at bigint NOT NULL
+        )
+        """
+    }
+
+    /// Claims walk `open_order`; the next due time and a queue's running count read
+    /// `open_due`; reads of unfinished records and of a transaction's steps have theirs.
+    static func createIndexes(_ table: String) -> [(name: String, sql: String)] {
+        let open = "WHERE status = 'pending' AND parent_key IS NULL"
+        return [
+            ("\(table)_open_order", "(queue, sequence) \(open)"),
+            ("\(table)_open_due", "(queue, lease_expires_at) \(open)"),
+            ("\(table)_pending", "(sequence) WHERE status = 'pending'"),
+            ("\(table)_parent", "(parent_key, sequence) WHERE parent_key IS NOT NULL"),
+        ].map { name, definition in
+            (name, "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(table)\" \(definition)")
+        }
+    }
+
+    /// Whether `lookup` (`to_regclass` or `to_regprocedure`) finds `name`.
+    static func exists(
+        _ lookup: String, _ name: String, _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> Bool {
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(name)
+        let query = PostgresQuery(unsafeSQL: "SELECT \(lookup)($1::text) IS NOT NULL", binds: bindings)
+        return try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
+    }
+
+    /// Creates the table and its indexes when missing; checks them when present.
+    ///
+    /// - Throws: `.notAJournal` naming what differs; the server's refusal otherwise.
+    static func prepare(
+        _ table: String, on connection: PostgresConnection, names: PostgresJournalNames, logger: Logger
+    ) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(table)))", logger: logger)
+            let found = try await existingColumns(table, on: connection, logger: logger)
+            if let found {
+                try check(found, names: names)
+                guard try await hasUniqueKey(table, on: connection, logger: logger) else {
+                    throw names.error(.notAJournal, "it has no unique index on its key column")
+                }
+            } else {
+                try await connection.query(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
+            }
+            // Only what is missing: a worker whose role does not own the table or the function
+            // opens a journal another role made.
+            for index in createIndexes(table)
+            where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
+                try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
+            }
+            let function = "\"\(PostgresJournalBatchFunction.name(table))\"(bigint, jsonb)"
+            if try await !exists("to_regprocedure", function, connection, logger) {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// The columns of the relation `table` resolves to, or `nil` when there is none.
+    static func existingColumns(
+        _ table: String, on connection: PostgresConnection, logger: Logger
+    ) async throws -> (kind: String, columns: [String: String])? {
+        let quoted = "\"\(table)\""
+        let rows = try await connection.query(
+            """
+            SELECT c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod)
+            FROM pg_class AS c
+            LEFT JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+            WHERE c.oid = to_regclass(\(quoted))
+            """, logger: logger
+        ).collect()
+        guard !rows.isEmpty else { return nil }
+        var kind = ""
+        var columns: [String: String] = [:]
+        for row in rows {
+            let (relkind, name, type) = try row.decode((String, String?, String?).self)
+            kind = relkind
+            if let name, let type { columns[name] = type }
+        }
+        return (kind, columns)
+    }
+
+    /// Throws `.notAJournal` unless `found` is a table with exactly the journal's columns.
+    static func check(
+        _ found: (kind: String, columns: [String: String]), names: PostgresJournalNames
+    ) throws(PostgresCommandJournalError) {
+        guard found.kind == "r" || found.kind == "p" else {
+            throw names.error(.notAJournal, "it is not a table (relkind '\(found.kind)')")
+        }
+        let expected = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.type) })
+        let missing = columns.map(\.name).filter { found.columns[$0] == nil }
+        let unexpected = found.columns.keys.filter { expected[$0] == nil }.sorted()
+        let retyped = columns.compactMap { column -> String? in
+            guard let type = found.columns[column.name], type != column.type else { return nil }
+            return "\(column.name) is \(type), not \(column.type)"
+        }
+        var problems: [String] = []
+        if !missing.isEmpty { problems.append("missing columns: \(missing.joined(separator: ", "))") }
+        if !unexpected.isEmpty { problems.append("unexpected columns: \(unexpected.joined(separator: ", "))") }
+        problems += retyped
+        guard problems.isEmpty else { throw names.error(.notAJournal, problems.joined(separator: "; ")) }
+    }
+
+    static func hasUniqueKey(_ table: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
+        let quoted = "\"\(table)\""
+        let rows = try await connection.query(
+            """
+            SELECT 1 FROM pg_index AS i
+            JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+            WHERE i.indrelid = to_regclass(\(quoted)) AND i.indisunique AND i.indnatts = 1 AND a.attname = 'key'
+                AND i.indpred IS NULL
+            """, logger: logger
+        ).collect()
+        return !rows.isEmpty
+    }
+}

@@ -1,0 +1,229 @@
+import Commands
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Runs a batch of the journal's writes as one call of the table's batch function
+/// (``PostgresJournalBatchFunction``): one round trip, one transaction; and reads each write's
+/// answer from the rows it returns. A conflict or a lost lease is that caller's
+/// `CommandJournalError`; the server changed nothing for it.
+struct PostgresJournalWriter: Sendable {
+    let statements: PostgresJournalStatements
+    let names: PostgresJournalNames
+    let clock: (any WallClock)?
+    let logger: Logger
+
+    /// One write as the batch function reads it.
+    struct Operation: Encodable {
+        var op: String
+        var key: String?
+        var kind: String?
+        var payload: String?
+        var parent: String?
+        var owner: String?
+        var ms: Int64?
+        var status: String?
+        var output: String?
+        var reason: String?
+        var keys: [String]?
+        var queue: String?
+        var limit: Int64?
+        var concurrency: Int64?
+        var dead: String?
+        var lock: String?
+        var changes: [Change]?
+    }
+
+    /// One settlement of a `changes` write; `kind` set when it writes a missing child.
+    struct Change: Encodable {
+        var key: String
+        var status: String
+        var output: String?
+        var reason: String?
+        var kind: String?
+        var payload: String?
+        var parent: String?
+    }
+
+    /// The rows one write got back.
+    struct Answer: Sendable {
+        var outcome: String
+        var now: Int64
+        var aux: String?
+        var aux2: String?
+        var next: Int64?
+        var record: CommandJournalRecord?
+    }
+
+    /// Runs `writes` in one call; returns the rows of each write, in order.
+    func call(_ writes: [PostgresJournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
+        let operations = writes.map(operation)
+        let json = String(decoding: try JSONEncoder().encode(operations), as: UTF8.self)
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(clock.map { $0.currentDate.journalMilliseconds.clampedForJournal })
+        bindings.append(json)
+        var answers = [[Answer]](repeating: [], count: writes.count)
+        for row in try await connection.run(statements.batch, bindings, logger: logger) {
+            let values = PostgresJournalRow(row, names)
+            let position = try values.value(0, as: Int64.self) - 1
+            guard answers.indices.contains(Int(clamping: position)) else {
+                throw names.error(.ioFailed, "answer \(position)")
+            }
+            answers[Int(clamping: position)].append(
+                Answer(
+                    outcome: try values.value(1), now: try values.value(2), aux: try values.value(3),
+                    aux2: try values.value(4), next: try values.value(5), record: try values.record(at: 6)))
+        }
+        return answers
+    }
+
+    private func operation(_ write: PostgresJournalWrite) -> Operation {
+        func entry(_ op: String, _ entry: CommandJournalEntry) -> Operation {
+            Operation(
+                op: op, key: entry.idempotencyKey, kind: entry.kind, payload: Data(entry.payload).base64EncodedString(),
+                parent: entry.parentKey)
+        }
+        switch write {
+        case .begin(let journalEntry, let lease):
+            var operation = entry("begin", journalEntry)
+            operation.owner = lease.owner
+            operation.ms = lease.duration.journalMilliseconds.clampedForJournal
+            return operation
+        case .append(let journalEntry, let lease):
+            var operation = entry("append", journalEntry)
+            operation.owner = lease.owner
+            return operation
+        case .settle(let key, let settlement, let lease):
+            var operation = Operation(op: "settle", key: key, owner: lease.owner, status: settlement.status.rawValue)
+            if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
+            if case .failed(let reason) = settlement { operation.reason = reason }
+            return operation
+        case .changes(let changes, let lease):
+            var operation = Operation(op: "changes", owner: lease.owner)
+            operation.changes = changes.map { change in
+                var encoded = Change(key: change.key, status: change.settlement.status.rawValue)
+                if case .done(let output?) = change.settlement { encoded.output = Data(output).base64EncodedString() }
+                if case .failed(let reason) = change.settlement { encoded.reason = reason }
+                if let entry = change.entry {
+                    encoded.kind = entry.kind
+                    encoded.payload = Data(entry.payload).base64EncodedString()
+                    encoded.parent = entry.parentKey
+                }
+                return encoded
+            }
+            return operation
+        case .renew(let keys, let lease):
+            return Operation(
+                op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, keys: keys)
+        case .release(let key, let lease, let delay):
+            return Operation(
+                op: "release", key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal)
+        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
+            return Operation(
+                op: "claim", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
+                limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner,
+                lock: "behaviorkit.queue." + names.table)
+        case .enqueue(let journalEntry, let queue, let delay):
+            var operation = entry("enqueue", journalEntry)
+            operation.queue = queue
+            operation.ms = delay.journalMilliseconds.clampedForJournal
+            return operation
+        case .prune(let date):
+            return Operation(op: "prune", ms: date)
+        }
+    }
+
+    /// Refuses a write whose text PostgreSQL cannot store (the character U+0000), before it
+    /// joins a batch.
+    func validate(_ write: PostgresJournalWrite) throws(PostgresCommandJournalError) {
+        let texts: [String?] =
+            switch write {
+            case .begin(let entry, let lease), .append(let entry, let lease):
+                [entry.idempotencyKey, entry.kind, entry.parentKey, lease.owner]
+            case .settle(let key, let settlement, let lease):
+                if case .failed(let reason) = settlement { [key, reason, lease.owner] } else { [key, lease.owner] }
+            case .changes(let changes, let lease):
+                changes.flatMap { change -> [String?] in
+                    let reason: String? = if case .failed(let reason) = change.settlement { reason } else { nil }
+                    return [change.key, reason, change.entry?.kind, change.entry?.parentKey]
+                } + [lease.owner]
+            case .renew(let keys, let lease): keys + [lease.owner]
+            case .release(let key, let lease, _): [key, lease.owner]
+            case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
+            case .enqueue(let entry, let queue, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
+            case .prune: []
+            }
+        guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
+        let shown = bad.replacingOccurrences(of: "\u{0}", with: "\\0")
+        throw names.error(
+            .queryFailed, "PostgreSQL text cannot hold the character U+0000, as \"\(shown)\" does; nothing was written")
+    }
+
+    /// What `write` gives its caller, from the rows it got back.
+    func result(of write: PostgresJournalWrite, _ answers: [Answer]) throws -> PostgresJournalWriteResult {
+        switch write {
+        case .begin(let entry, _):
+            return .begun(try begun(entry, answers.first))
+        case .append(let entry, _), .enqueue(let entry, _, _):
+            guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
+            if answer.outcome == "lost" {
+                throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)
+            }
+            guard let record = answer.record else { throw unanswered(entry.idempotencyKey) }
+            guard answer.outcome == "inserted" || record.entry == entry else {
+                throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
+            }
+            return .record(record)
+        case .settle(let key, _, _):
+            switch answers.first?.outcome {
+            case "settled", "same": return .none
+            case "unknown": throw CommandJournalError.unknownKey(key)
+            case "lost": throw CommandJournalError.leaseLost(key: answers.first?.aux2 ?? key, owner: answers.first?.aux)
+            default: throw unanswered(key)
+            }
+        case .changes:
+            let answer = answers.first
+            switch answer?.outcome {
+            case "settled": return .none
+            case "unknown": throw CommandJournalError.unknownKey(answer?.aux2 ?? "")
+            case "conflict": throw CommandJournalError.conflictingEntry(key: answer?.aux2 ?? "")
+            case "lost": throw CommandJournalError.leaseLost(key: answer?.aux2 ?? "", owner: answer?.aux)
+            default: throw unanswered("a settlement")
+            }
+        case .renew(let keys, _):
+            let renewed = Set(answers.compactMap(\.aux))
+            return .keys(keys.filter(renewed.contains))
+        case .release:
+            return .none
+        case .claim:
+            let claimed = answers.filter { $0.outcome == "claimed" }
+            let records = claimed.compactMap(\.record).sorted { $0.sequence < $1.sequence }
+            var previousOwners: [String: String] = [:]
+            for answer in claimed {
+                if let key = answer.record?.id, let owner = answer.aux { previousOwners[key] = owner }
+            }
+            guard let last = answers.last(where: { $0.outcome == "next" }) else { throw unanswered("a claim") }
+            return .claimed(
+                CommandJournalClaim(
+                    records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) },
+                    previousOwners: previousOwners))
+        case .prune:
+            return .count(Int(clamping: answers.first?.next ?? 0))
+        }
+    }
+
+    private func begun(_ entry: CommandJournalEntry, _ answer: Answer?) throws -> CommandJournalBegin {
+        guard let answer, let record = answer.record else { throw unanswered(entry.idempotencyKey) }
+        switch answer.outcome {
+        case "started": return .started(record)
+        case "resumed": return .resumed(record)
+        default:
+            guard record.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
+            return record.isSettled ? .settled(record) : .busy(record)
+        }
+    }
+
+    private func unanswered(_ key: String) -> PostgresCommandJournalError {
+        names.error(.ioFailed, "the journal gave no answer for '\(key)' (it may have been pruned meanwhile)")
+    }
+}

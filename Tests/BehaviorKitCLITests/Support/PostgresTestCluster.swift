@@ -1,0 +1,1 @@
+../../BehaviorKitPostgresTests/Support/PostgresTestCluster.swift

@@ -1,0 +1,55 @@
+import BehaviorKitPostgres
+import BehaviorKitSync
+import Commands
+import Testing
+
+/// Whether this machine can start a PostgreSQL cluster, and what the skipped tests say when not.
+enum PostgresAvailability {
+    static let reason = PostgresTestCluster.unavailableReason
+    static let isAvailable = reason == nil
+    static let skipped = Comment(
+        rawValue: "skipped: PostgreSQL is not installed here (\(reason ?? "")); install it to run these tests")
+}
+
+/// Journals a test opened, closed together at its end; and fresh table names for them.
+final class OpenJournals: Sendable {
+    private let journals = LockedValue<[PostgresCommandJournal]>([])
+    private let counter = LockedValue(0)
+    let cluster: PostgresTestCluster
+    let database: String
+    let url: String
+    let prefix: String
+
+    /// A new database on the shared cluster, whose tables start with `prefix`.
+    init(_ prefix: String) async throws {
+        cluster = try await PostgresTestCluster.shared()
+        database = try await cluster.makeDatabase(prefix)
+        url = cluster.url(database: database)
+        self.prefix = prefix
+    }
+
+    /// A table name no other journal of this test uses.
+    func newTable() -> String {
+        let number = counter.withLock {
+            $0 += 1
+            return $0
+        }
+        return "\(prefix)_\(number)"
+    }
+
+    /// Opens a journal on `table` (a new one by default), kept for ``closeAll()``.
+    func open(table: String? = nil, clock: (any WallClock)? = nil) async throws -> PostgresCommandJournal {
+        let journal = try await PostgresCommandJournal(url: url, table: table ?? newTable(), clock: clock)
+        journals.withLock { $0.append(journal) }
+        return journal
+    }
+
+    func closeAll() async {
+        for journal in journals.withLock({ $0 }) { await journal.close() }
+    }
+}
+
+/// An entry for tests.
+func entry(_ key: String, payload: [UInt8] = [1], parent: String? = nil) -> CommandJournalEntry {
+    CommandJournalEntry(idempotencyKey: key, kind: "test", payload: payload, parentKey: parent)
+}
