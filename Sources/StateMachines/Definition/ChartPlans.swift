@@ -42,6 +42,8 @@ struct ChartStep: Sendable {
 struct ChartPlans<Context, Event>: Sendable {
     @usableFromInline let isEnabled: Bool
     @usableFromInline let slotCount: Int
+    /// How many configurations are planned: a machine's `run.planned` is checked against it.
+    @usableFromInline let configurationCount: Int
     @usableFromInline let configurations: FixedBuffer<StateSet>
     /// The first word of each configuration: all of it for a chart of up to 64 states.
     @usableFromInline let configurationLows: FixedBuffer<UInt64>
@@ -79,6 +81,7 @@ struct ChartPlans<Context, Event>: Sendable {
         guard isEnabled, source.slotCount > 0 else {
             self.isEnabled = false
             slotCount = 0
+            configurationCount = 0
             configurations = FixedBuffer([])
             configurationLows = FixedBuffer([])
             ids = [:]
@@ -125,6 +128,7 @@ struct ChartPlans<Context, Event>: Sendable {
         }
         self.isEnabled = true
         slotCount = source.slotCount
+        configurationCount = configurations.count
         self.configurations = FixedBuffer(configurations)
         configurationLows = FixedBuffer(configurations.map(\.low))
         self.ids = ids

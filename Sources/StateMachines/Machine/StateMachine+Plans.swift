@@ -7,9 +7,9 @@ extension StateMachine {
     @inlinable
     @inline(__always)
     mutating func sendStatechart(_ event: Event) -> Outcome<State, Event> {
-        if MemoryLayout<Event>.size == 1 && storage.table.planned.isEnabled && run.planned >= 0 {
+        if MemoryLayout<Event>.size == 1 && storage.table.planned.isEnabled && plannedIndexIsCurrent {
             let slot = storage.table.slots.slot(of: event)
-            if slot >= 0 {
+            if UInt(bitPattern: slot) < UInt(bitPattern: storage.table.planned.slotCount) {
                 let cell = storage.table.planned.cells[run.planned &* storage.table.planned.slotCount &+ slot]
                 if cell >= 0 { return takePlanned(Int(cell), event: event, onTransition: nil) }
                 if cell == -2 {
@@ -21,17 +21,38 @@ extension StateMachine {
         return sendChart(event, onTransition: nil)
     }
 
+    /// Whether `run.planned` indexes the planned configurations and names the active one.
+    ///
+    /// `run.planned` is a cache of where `run.active` sits among the plans; it indexes the
+    /// definition's tables only once checked here, so that a machine whose run was copied,
+    /// restored or left by a step the plans did not take reads nothing out of bounds and never
+    /// takes a step planned for another configuration. One compare of the first word for a
+    /// chart of up to 64 states.
+    @inlinable
+    @inline(__always)
+    var plannedIndexIsCurrent: Bool {
+        let index = run.planned
+        guard UInt(bitPattern: index) < UInt(bitPattern: storage.table.planned.configurationCount) else {
+            return false
+        }
+        if run.active.extra == 0 { return storage.table.planned.configurationLows[index] == run.active.low }
+        return storage.table.planned.configurations[index] == run.active
+    }
+
     /// The plan for `event` now: a step (≥ 0), a refusal for want of any rule (-2), or none (-1).
     @inlinable
     mutating func plannedCell(for event: Event) -> Int {
         guard MemoryLayout<Event>.size == 1, storage.table.planned.isEnabled else { return -1 }
-        if run.planned < 0 {
+        if !plannedIndexIsCurrent {
+            // -2: the active configuration was looked up since it last changed, and is not planned.
             if run.planned == -2 { return -1 }
             run.planned = plannedConfiguration()
-            if run.planned < 0 { return -1 }
+            guard UInt(bitPattern: run.planned) < UInt(bitPattern: storage.table.planned.configurationCount) else {
+                return -1
+            }
         }
         let slot = storage.table.slots.slot(of: event)
-        guard slot >= 0 else { return -1 }
+        guard UInt(bitPattern: slot) < UInt(bitPattern: storage.table.planned.slotCount) else { return -1 }
         return Int(storage.table.planned.cells[run.planned &* storage.table.planned.slotCount &+ slot])
     }
 
