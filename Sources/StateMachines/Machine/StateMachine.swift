@@ -71,6 +71,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// - Complexity: O(*r*), where *r* is the number of rules of the current state. No
     ///   allocation and no reference counting, unless an action or guard does its own.
     @inlinable
+    @inline(__always)
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
         // A flat machine whose events are one byte each: index the state's rules for the event.
