@@ -4,13 +4,15 @@
 #     swift package --allow-writing-to-package-directory benchmark --target ChainsBenchmarks | tee run.txt
 #     Scripts/ratios.sh run.txt
 # Benchmarks that time a whole sample of 1,000,000 runs (names starting with "Pipeline." or "AsyncPipeline.") are
-# divided down to ns per run.
+# divided down to ns per run; the StateMachines benchmarks that time 1,000 events an iteration (StateMachine.*,
+# Statechart.send) to ns per event.
 set -euo pipefail
 sed 's/\x1b\[[0-9;]*[A-Za-z]//g' "${1:-/dev/stdin}" | awk -F'│' '
     /^[A-Za-z][^ │╒╞├╘]*$/ { name = $1 }
     /Time \(wall clock\)/ {
         gsub(/ /, "", $5); value = $5 + 0
         if (name ~ /^(Async)?Pipeline\./) value = value / 1000000
+        if (name ~ /^(StateMachine\.|Statechart\.send)/) value = value / 1000
         median[name] = value; order[++count] = name
     }
     END {

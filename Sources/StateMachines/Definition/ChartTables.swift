@@ -17,6 +17,8 @@ struct ChartShape: Sendable {
     @usableFromInline let atomic: StateSet
     /// The states that own a history state, whose active descendants are recorded on exit.
     @usableFromInline let historyOwners: StateSet
+    /// The states with eventless rules.
+    @usableFromInline let eventlessOwners: StateSet
     @usableFromInline let historyChildren: [[Int]]
     @usableFromInline let isDeepHistory: [Bool]
     @usableFromInline let historyDefaults: [Int]
@@ -36,12 +38,14 @@ struct ChartShape: Sendable {
         var all = StateSet(count: count)
         var atomic = StateSet(count: count)
         var owners = StateSet(count: count)
+        var eventlessOwners = StateSet(count: count)
         var descendants: [StateSet] = []
         var childSets: [StateSet] = []
         for index in nodes.indices {
             if nodes[index].kind != .history { all.insert(index) }
             if nodes[index].kind == .atomic { atomic.insert(index) }
             if !nodes[index].historyChildren.isEmpty { owners.insert(index) }
+            if !nodes[index].eventlessRules.isEmpty { eventlessOwners.insert(index) }
             var below = StateSet(count: count)
             for descendant in (index + 1)..<Swift.max(index + 1, nodes[index].end)
             where nodes[descendant].kind != .history {
@@ -55,6 +59,7 @@ struct ChartShape: Sendable {
         self.all = all
         self.atomic = atomic
         self.historyOwners = owners
+        self.eventlessOwners = eventlessOwners
         self.descendants = descendants
         self.childSets = childSets
     }

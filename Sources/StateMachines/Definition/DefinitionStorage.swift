@@ -179,13 +179,14 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         self.selection = selection
         self.ruleStart = ruleStart
         self.events = events
-        self.table = DispatchTable(
-            states: states, nodes: nodes, rules: selection, ruleStart: ruleStart, original: original,
-            allRules: rules)
-        self.kindReader = kinds.isEmpty ? nil : KindReader.make(Event.self, kinds: kinds.map(\.value))
-        self.chart = ChartTables(
+        let chart = ChartTables(
             nodes: nodes, rules: rules, initial: initialIndex, hasKinds: !kinds.isEmpty,
             microstepLimit: microstepLimit)
+        self.chart = chart
+        self.table = DispatchTable(
+            states: states, nodes: nodes, rules: selection, ruleStart: ruleStart, original: original,
+            allRules: rules, events: events, chart: chart, hasKinds: !kinds.isEmpty)
+        self.kindReader = kinds.isEmpty ? nil : KindReader.make(Event.self, kinds: kinds.map(\.value))
     }
 
     deinit {

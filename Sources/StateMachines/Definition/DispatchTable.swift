@@ -52,6 +52,15 @@ struct DispatchTable<State, Event, Context>: Sendable {
     /// ruleActionStart[r + 1]]`: what the statechart algorithm runs.
     @usableFromInline let ruleActionStart: FixedBuffer<Int>
     @usableFromInline let ruleActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
+    /// Whether `DefinitionStorage.rules[r]` has a guard; when it does, `allRuleGuard[r]` holds it.
+    @usableFromInline let allRuleHasGuard: FixedBuffer<Bool>
+    @usableFromInline let allRuleGuard: FixedBuffer<Unmanaged<Box<GuardBody<Context, Event>>>>
+    /// The eventless rules of state `s` are `triggerless[eventlessStart[s] ..< eventlessStart[s + 1]]`
+    /// and its done rules `triggerless[doneStart[s] ..< doneStart[s + 1]]` (indices into
+    /// `DefinitionStorage.rules`), in the order written.
+    @usableFromInline let eventlessStart: FixedBuffer<Int>
+    @usableFromInline let doneStart: FixedBuffer<Int>
+    @usableFromInline let triggerless: FixedBuffer<Int>
     @usableFromInline let entryStart: FixedBuffer<Int>
     @usableFromInline let exitStart: FixedBuffer<Int>
     @usableFromInline let stateActions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
@@ -59,13 +68,23 @@ struct DispatchTable<State, Event, Context>: Sendable {
     let boxes: [any Sendable]
     /// The timers of state `s` are numbered `timerStart[s] ..< timerStart[s + 1]`.
     @usableFromInline let timerStart: FixedBuffer<Int>
+    /// The delay of each timer, numbered as `timerStart` numbers them.
+    @usableFromInline let timerDelays: FixedBuffer<TimerDelay<Context>>
     /// Whether state `s` has timers or effects, so that entering or leaving it needs the runtime.
     @usableFromInline let hasActivity: FixedBuffer<Bool>
     @usableFromInline let hasEffects: FixedBuffer<Bool>
+    /// Each event's index among the events rules name, read from its byte where it has one.
+    @usableFromInline let slots: EventSlots
+    /// The indexed form of a flat machine (disabled for a statechart or events without slots).
+    @usableFromInline let flat: FlatPlan<Context, Event>
+    /// The planned microsteps of a statechart (disabled for a flat machine, events without
+    /// slots, or rules on event kinds).
+    @usableFromInline let planned: ChartPlans<Context, Event>
 
     init(
         states: [State], nodes: [StateNode<State, Event, Context>], rules: [TransitionRule<State, Event, Context>],
-        ruleStart: [Int], original: [Int], allRules: [TransitionRule<State, Event, Context>]
+        ruleStart: [Int], original: [Int], allRules: [TransitionRule<State, Event, Context>], events: [Event],
+        chart: ChartTables, hasKinds: Bool
     ) where State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable {
         let isFinal = nodes.map(\.isFinal)
         let entry = nodes.map(\.entry)
@@ -91,17 +110,44 @@ struct DispatchTable<State, Event, Context>: Sendable {
         }
         self.ruleHasGuard = FixedBuffer(rules.map { $0.guard != nil })
         self.ruleGuard = FixedBuffer(rules.map { box($0.guard?.body ?? .always) })
+        let ruleActions = rules.map { $0.actions.map { box($0.body) } }
         self.actionStart = FixedBuffer(Self.starts(rules.map(\.actions.count)))
-        self.actions = FixedBuffer(rules.flatMap { $0.actions.map { box($0.body) } })
+        self.actions = FixedBuffer(ruleActions.flatMap { $0 })
         self.ruleActionStart = FixedBuffer(Self.starts(allRules.map(\.actions.count)))
-        self.ruleActions = FixedBuffer(allRules.flatMap { $0.actions.map { box($0.body) } })
+        self.allRuleHasGuard = FixedBuffer(allRules.map { $0.guard != nil })
+        self.allRuleGuard = FixedBuffer(allRules.map { box($0.guard?.body ?? .always) })
+        let eventless = nodes.map(\.eventlessRules)
+        let done = nodes.map(\.doneRules)
+        self.eventlessStart = FixedBuffer(Self.starts(eventless.map(\.count)))
+        self.doneStart = FixedBuffer(Self.starts(done.map(\.count)).map { $0 + eventless.joined().count })
+        self.triggerless = FixedBuffer(Array(eventless.joined()) + Array(done.joined()))
+        let allRuleActions = allRules.map { $0.actions.map { box($0.body) } }
+        self.ruleActions = FixedBuffer(allRuleActions.flatMap { $0 })
         self.entryStart = FixedBuffer(Self.starts(entry.map(\.count)))
         self.exitStart = FixedBuffer(Self.starts(exit.map(\.count)).map { $0 + entry.joined().count })
-        self.stateActions = FixedBuffer((entry.joined().map(\.body) + exit.joined().map(\.body)).map { box($0) })
+        let entryActions = entry.map { $0.map { box($0.body) } }
+        let exitActions = exit.map { $0.map { box($0.body) } }
+        self.stateActions = FixedBuffer(entryActions.flatMap { $0 } + exitActions.flatMap { $0 })
         self.timerStart = FixedBuffer(Self.starts(nodes.map(\.timers.count)))
+        self.timerDelays = FixedBuffer(nodes.flatMap { $0.timers.map(\.delay) })
         self.hasActivity = FixedBuffer(nodes.map { !$0.timers.isEmpty || !$0.effects.isEmpty })
         self.hasEffects = FixedBuffer(nodes.map { !$0.effects.isEmpty })
         self.boxes = boxes
+        let slots = EventSlots(events: events)
+        self.slots = slots
+        let ruleSlots = rules.map { rule in rule.event.flatMap { events.firstIndex(of: $0) } ?? -1 }
+        self.flat = FlatPlan(
+            isEnabled: slots.isDirect && !chart.isChart, slotCount: slots.count, isFinal: isFinal,
+            ruleStart: ruleStart, ruleSlots: ruleSlots, ruleKinds: rules.map(\.step),
+            ruleTargets: rules.map(\.targetIndex), ruleHasGuard: rules.map { $0.guard != nil },
+            ruleActions: ruleActions, entryActions: entryActions, exitActions: exitActions)
+        self.planned = ChartPlans(
+            isEnabled: slots.isDirect && chart.isChart && !hasKinds,
+            source: ChartPlans.Source(
+                chart: chart, slotCount: slots.count, selectionStart: ruleStart, selectionOriginal: original,
+                selectionSlot: ruleSlots, selectionGuarded: rules.map { $0.guard != nil },
+                selectionStep: rules.map(\.step), ruleActions: allRuleActions, entryActions: entryActions,
+                exitActions: exitActions, hasActivity: nodes.map { !$0.timers.isEmpty || !$0.effects.isEmpty }))
     }
 
     private static func starts(_ counts: [Int]) -> [Int] {
@@ -126,12 +172,21 @@ struct DispatchTable<State, Event, Context>: Sendable {
         actions.free()
         ruleActionStart.free()
         ruleActions.free()
+        allRuleHasGuard.free()
+        allRuleGuard.free()
+        eventlessStart.free()
+        doneStart.free()
+        triggerless.free()
         entryStart.free()
         exitStart.free()
         stateActions.free()
         timerStart.free()
+        timerDelays.free()
         hasActivity.free()
         hasEffects.free()
+        slots.free()
+        flat.free()
+        planned.free()
     }
 }
 

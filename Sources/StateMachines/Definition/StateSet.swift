@@ -28,6 +28,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
+    @inline(__always)
     func contains(_ index: Int) -> Bool {
         if index < 64 { return index >= 0 && low & (1 &<< UInt64(index)) != 0 }
         let position = (index &- 64) / 64
@@ -35,6 +36,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
+    @inline(__always)
     mutating func insert(_ index: Int) {
         if index < 64 {
             if index >= 0 { low |= 1 &<< UInt64(index) }
@@ -46,6 +48,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
+    @inline(__always)
     mutating func remove(_ index: Int) {
         if index < 64 {
             if index >= 0 { low &= ~(1 &<< UInt64(index)) }
@@ -54,6 +57,13 @@ struct StateSet: Hashable, Sendable {
         let position = (index &- 64) / 64
         guard position < extra else { return }
         setWord(position, word(position) & ~(1 &<< UInt64((index &- 64) % 64)))
+    }
+
+    /// Becomes `other`, a set of the same capacity: a chart of up to 64 states copies one word.
+    @inlinable
+    mutating func assign(_ other: StateSet) {
+        low = other.low
+        if extra > 0 { rest = other.rest }
     }
 
     @inlinable
@@ -68,19 +78,27 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
+    @inline(__always)
     func intersection(_ other: StateSet) -> StateSet {
         var result = self
         result.low &= other.low
-        if extra == 0 { return result }
-        var position = 0
-        while position < extra {
-            result.setWord(position, word(position) & other.word(position))
-            position &+= 1
-        }
+        if extra != 0 { result.intersectRest(with: other) }
         return result
     }
 
+    /// The words past the first of ``intersection(_:)``, out of line: most charts have none.
     @inlinable
+    @inline(never)
+    mutating func intersectRest(with other: StateSet) {
+        var position = 0
+        while position < extra {
+            setWord(position, word(position) & other.word(position))
+            position &+= 1
+        }
+    }
+
+    @inlinable
+    @inline(__always)
     func intersects(_ other: StateSet) -> Bool {
         if low & other.low != 0 { return true }
         if extra == 0 { return false }
@@ -115,6 +133,7 @@ struct StateSet: Hashable, Sendable {
 
     /// The lowest index in the set, or `nil`.
     @inlinable
+    @inline(__always)
     var first: Int? {
         if low != 0 { return low.trailingZeroBitCount }
         var position = 0

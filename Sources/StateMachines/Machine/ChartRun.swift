@@ -23,6 +23,9 @@ struct ChartRun<Event: Sendable>: Sendable {
     @usableFromInline var queueHead = 0
     /// Whether a top-level final state was entered.
     @usableFromInline var isDone = false
+    /// The index of `active` among the definition's planned configurations (see `ChartPlans`);
+    /// -1 when it must be looked up, -2 when it is not planned.
+    @usableFromInline var planned = -1
 
     init(chart: ChartTables) {
         let count = chart.isChart ? chart.shape.count : 0
@@ -44,6 +47,8 @@ struct ChartRun<Event: Sendable>: Sendable {
 
     @inlinable
     mutating func dequeue() -> QueuedEvent<Event>? {
+        // One event waiting, the usual case: take it without emptying the array the long way.
+        if queueHead == 0 && queue.count == 1 { return queue.removeLast() }
         guard queueHead < queue.count else { return nil }
         let next = queue[queueHead]
         queueHead += 1

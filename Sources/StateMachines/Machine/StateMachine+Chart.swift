@@ -1,6 +1,6 @@
 // The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
 // document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
-// then eventless transitions and the internal queue until the configuration is sstorage.table.
+// then eventless transitions and the internal queue until the configuration is stable.
 
 extension StateMachine {
     @inlinable
@@ -8,6 +8,9 @@ extension StateMachine {
         _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
     ) -> Outcome<State, Event> {
         if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
+        let cell = plannedCell(for: event)
+        if cell >= 0 { return takePlanned(cell, event: event, onTransition: onTransition) }
+        if cell == -2 { return .refused(Refusal(state: state, event: event, reason: .noTransition)) }
         let kind = storage.kindReader.map { $0.read(event) } ?? -1
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             buffer -> Outcome<State, Event> in

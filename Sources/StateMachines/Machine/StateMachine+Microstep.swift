@@ -44,6 +44,7 @@ extension StateMachine {
     /// has a history state.
     @inlinable
     mutating func exitStates(_ exits: StateSet, event: Event?) {
+        run.planned = -1
         if exits.intersects(storage.chart.shape.historyOwners) {
             exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
                 for history in storage.chart.shape.historyChildren[owner] {
@@ -68,6 +69,7 @@ extension StateMachine {
     /// grandparent whose regions are all complete), or at the top level ends the machine.
     @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
+        run.planned = -1
         entries.forEachAscending { state in
             run.active.insert(state)
             epoch &+= 1
@@ -118,13 +120,16 @@ extension StateMachine {
     ) {
         var index = start
         while index < end {
+            // The raised event is queued outside the borrow of the action, which then needs no copy.
+            var raised: Event?
             actions[index]._withUnsafeGuaranteedRef { box in
                 if case .raise(let make) = box.value {
-                    if let raised = make(context, event) { run.queue.append(.raised(raised)) }
+                    raised = make(context, event)
                 } else {
                     box.value.run(&context, event)
                 }
             }
+            if let raised { run.queue.append(.raised(raised)) }
             index &+= 1
         }
     }
@@ -182,6 +187,14 @@ extension StateMachine {
     ) -> Bool {
         switch next {
         case .raised(let event):
+            let cell = plannedCell(for: event)
+            if cell >= 0 {
+                runPlanned(
+                    storage.table.planned.steps.base + cell, event: event, trigger: .raised(event),
+                    onTransition: onTransition)
+                return true
+            }
+            if cell == -2 { return false }
             let kind = storage.kindReader.map { $0.read(event) } ?? -1
             let count = selectRules(for: event, kind: kind, into: buffer).count
             guard count > 0 else { return false }
@@ -190,32 +203,48 @@ extension StateMachine {
             return true
         case .done(let state):
             guard run.active.contains(state) else { return false }
-            for rule in storage.nodes[state].doneRules
-            where storage.rules[rule].guard.map({ $0.body.holds(context, nil as Event?) }) ?? true {
-                buffer[0] = rule
-                microstep(
-                    rules: buffer, count: 1, event: nil, trigger: .done,
-                    onTransition: onTransition)
-                return true
+            var index = storage.table.doneStart[state]
+            while index < storage.table.doneStart[state &+ 1] {
+                let rule = storage.table.triggerless[index]
+                if holds(rule) {
+                    buffer[0] = rule
+                    microstep(rules: buffer, count: 1, event: nil, trigger: .done, onTransition: onTransition)
+                    return true
+                }
+                index &+= 1
             }
             return false
         }
     }
 
+    /// Whether the guard of rule `rule` (of `DefinitionStorage.rules`) holds on a step without
+    /// an event.
+    @inlinable
+    func holds(_ rule: Int) -> Bool {
+        !storage.table.allRuleHasGuard[rule]
+            || storage.table.allRuleGuard[rule]._withUnsafeGuaranteedRef { $0.value.holds(context, nil as Event?) }
+    }
+
     /// SCXML's `selectEventlessTransitions`.
     @inlinable
     mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+        // No active state with an eventless rule, the usual case: nothing to select.
+        if !run.active.intersects(storage.chart.shape.eventlessOwners) { return 0 }
         var count = 0
         run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
             var state = leaf
             while state >= 0 {
-                for rule in storage.nodes[state].eventlessRules
-                where storage.rules[rule].guard.map({ $0.body.holds(context, nil as Event?) }) ?? true {
-                    if !buffer[0..<count].contains(rule) {
-                        buffer[count] = rule
-                        count += 1
+                var index = storage.table.eventlessStart[state]
+                while index < storage.table.eventlessStart[state &+ 1] {
+                    let rule = storage.table.triggerless[index]
+                    if holds(rule) {
+                        if !buffer[0..<count].contains(rule) {
+                            buffer[count] = rule
+                            count += 1
+                        }
+                        return
                     }
-                    return
+                    index &+= 1
                 }
                 state = storage.chart.shape.parent[state]
             }

@@ -71,9 +71,74 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     /// - Complexity: O(*r*), where *r* is the number of rules of the current state. No
     ///   allocation and no reference counting, unless an action or guard does its own.
     @inlinable
+    @inline(__always)
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
-        if storage.chart.isChart { return sendChart(event, onTransition: nil) }
+        // A flat machine whose events are one byte each: index the state's rules for the event.
+        if MemoryLayout<Event>.size == 1 && storage.table.flat.isEnabled {
+            let slot = storage.table.slots.slot(of: event)
+            if slot >= 0 {
+                var rule = Int(storage.table.flat.first[stateIndex &* storage.table.flat.slotCount &+ slot])
+                if rule >= 0 {
+                    repeat {
+                        let step = storage.table.flat.steps[rule]
+                        if !step.hasGuard
+                            || storage.table.ruleGuard[rule]._withUnsafeGuaranteedRef({ $0.value.holds(context, event) }
+                            )
+                        {
+                            return take(step, rule: rule, event: event)
+                        }
+                        rule = Int(step.next)
+                    } while rule >= 0
+                    return .refused(refusal(of: event, in: stateIndex, guardsFailed: true))
+                }
+            }
+        }
+        return sendScanning(event)
+    }
+
+    /// Takes a rule of a flat machine found by its event slot.
+    @inlinable
+    @inline(__always)
+    mutating func take(_ step: FlatStep, rule: Int, event: Event) -> Outcome<State, Event> {
+        let source = stateIndex
+        switch step.kind {
+        case 0:
+            runSteps(from: Int(step.start), to: Int(step.split), event: event)
+            let target = Int(step.target)
+            stateIndex = target
+            epoch &+= 1
+            runSteps(from: Int(step.split), to: Int(step.end), event: event)
+            return .transitioned(
+                Transition(
+                    source: storage.table.states[source], target: storage.table.states[target], trigger: .event(event),
+                    isInternal: false))
+        case 1:
+            runSteps(from: Int(step.start), to: Int(step.end), event: event)
+            let state = storage.table.states[source]
+            return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
+        default:
+            return .refused(rejection(ofRuleAt: rule, event: event))
+        }
+    }
+
+    /// Runs actions `start ..< end` of the flat plan.
+    @inlinable
+    @inline(__always)
+    mutating func runSteps(from start: Int, to end: Int, event: Event) {
+        var index = start
+        while index < end {
+            storage.table.flat.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
+            index &+= 1
+        }
+    }
+
+    /// `send` for everything the indexed path does not take: statecharts, events without a slot,
+    /// events no rule names, final states. Kept out of line so that the indexed path stays small.
+    @inlinable
+    @inline(never)
+    mutating func sendScanning(_ event: Event) -> Outcome<State, Event> {
+        if storage.chart.isChart { return sendStatechart(event) }
         let source = stateIndex
         if storage.table.isFinal[source] {
             return .refused(Refusal(state: storage.table.states[source], event: event, reason: .finalState))

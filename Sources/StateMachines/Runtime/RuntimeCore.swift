@@ -15,34 +15,36 @@ struct RuntimeCore<State: Hashable & Sendable, Event: Hashable & Sendable, Conte
     @usableFromInline typealias RefusalObserver = @Sendable (Refusal<State, Event>) -> Void
     @usableFromInline typealias Stream = AsyncStream<Transition<State, Event>>.Continuation
 
+    // The fields read on every event come first: every one before `driverDeadline` (an
+    // `Instant`, whose size the standard library keeps resilient) has an offset known when a
+    // client specialises this code, so that reaching it needs no type metadata.
     @usableFromInline var machine: StateMachine<State, Event, Context>
+    /// How many observers and streams listen: a plain integer, cheap to test on every event.
+    @usableFromInline var listeners = 0
+    @usableFromInline var refusalListeners = 0
+    @usableFromInline var delivering = false
+    @usableFromInline var isStopped = false
+    /// Notices waiting for the thread that is delivering to reach them.
+    @usableFromInline var pending: [RuntimeNotice<State, Event>] = []
+    @usableFromInline var observers: [(id: UInt64, observe: Observer)] = []
+    @usableFromInline var refusalObservers: [(id: UInt64, observe: RefusalObserver)] = []
+    @usableFromInline var streams: [(id: UInt64, continuation: Stream)] = []
     /// The active states' timers with their deadlines; dropped when their state is left.
     @usableFromInline var armed: [(deadline: Instant, timer: ArmedTimer)] = []
     /// The state entries whose timers and effects are armed (statecharts).
     @usableFromInline var armedEntries: [(state: Int, stamp: UInt64)] = []
+    /// The running effects, by the state entry that started them.
+    @usableFromInline var effects: [(id: UInt64, state: Int, stamp: UInt64, task: Task<Void, Never>)] = []
+    @usableFromInline var nextID: UInt64 = 0
+    @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// The one task that sleeps until the earliest deadline, and the deadline it sleeps for.
     @usableFromInline var timerDriver: Task<Void, Never>?
     @usableFromInline var driverDeadline: Instant?
-    /// The running effects, by the state entry that started them.
-    @usableFromInline var effects: [(id: UInt64, state: Int, stamp: UInt64, task: Task<Void, Never>)] = []
-    @usableFromInline var observers: [(id: UInt64, observe: Observer)] = []
-    @usableFromInline var refusalObservers: [(id: UInt64, observe: RefusalObserver)] = []
-    @usableFromInline var streams: [(id: UInt64, continuation: Stream)] = []
-    @usableFromInline var nextID: UInt64 = 0
-    /// Notices waiting for the thread that is delivering to reach them.
-    @usableFromInline var pending: [RuntimeNotice<State, Event>] = []
-    @usableFromInline var delivering = false
-    @usableFromInline var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    @usableFromInline var isStopped = false
 
     @usableFromInline
     init(machine: StateMachine<State, Event, Context>) {
         self.machine = machine
     }
-
-    /// How many observers and streams listen: a plain integer, cheap to test on every event.
-    @usableFromInline var listeners = 0
-    @usableFromInline var refusalListeners = 0
 
     /// Whether no timer is armed and no effect runs.
     @inlinable

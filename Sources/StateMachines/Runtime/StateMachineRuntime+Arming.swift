@@ -20,10 +20,13 @@ extension StateMachineRuntime {
 
     @inlinable
     func disarm() {
-        core.pointee.armed.removeAll(keepingCapacity: true)
-        core.pointee.armedEntries.removeAll(keepingCapacity: true)
-        for effect in core.pointee.effects { effect.task.cancel() }
-        core.pointee.effects.removeAll(keepingCapacity: true)
+        // Emptying an empty array still costs a call: test first.
+        if !core.pointee.armed.isEmpty { core.pointee.armed.removeAll(keepingCapacity: true) }
+        if !core.pointee.armedEntries.isEmpty { core.pointee.armedEntries.removeAll(keepingCapacity: true) }
+        if !core.pointee.effects.isEmpty {
+            for effect in core.pointee.effects { effect.task.cancel() }
+            core.pointee.effects.removeAll(keepingCapacity: true)
+        }
     }
 
     /// Drops the timers and effects of the state entries that are over, and arms those of the
@@ -54,7 +57,14 @@ extension StateMachineRuntime {
     /// deadline is earlier than the one it sleeps for.
     @inlinable
     func armActiveStates(restoring: [PendingTimer<State>]?) {
-        guard !core.pointee.isStopped, !core.pointee.machine.isFinished else { return }
+        // Read through the pointer field by field: calling a method of the machine in place
+        // would copy it.
+        guard !core.pointee.isStopped else { return }
+        if isChart {
+            guard !core.pointee.machine.run.isDone else { return }
+        } else {
+            guard !core.pointee.machine.storage.table.isFinal[core.pointee.machine.stateIndex] else { return }
+        }
         var earliest: C.Instant?
         if isChart {
             var entries: [Int] = []
@@ -85,11 +95,14 @@ extension StateMachineRuntime {
     /// Arms the timers of the current entry into `state` from `start` and starts its effects.
     @inlinable
     func arm(_ state: Int, start: C.Instant, restoring: [PendingTimer<State>]?, earliest: inout C.Instant?) {
-        let stamp = core.pointee.machine.entryStamp(of: state)
-        core.pointee.armedEntries.append((state, stamp))
-        let timers = core.pointee.machine.storage.nodes[state].timers
-        for index in timers.indices {
-            var delay = timers[index].delay.resolve(core.pointee.machine.context)
+        let stamp = isChart ? core.pointee.machine.run.stamps[state] : core.pointee.machine.epoch
+        // A flat machine has one entry at a time: its timers and effects are all of it.
+        if isChart { core.pointee.armedEntries.append((state, stamp)) }
+        let first = core.pointee.machine.storage.table.timerStart[state]
+        let count = core.pointee.machine.storage.table.timerStart[state &+ 1] &- first
+        for index in 0..<count {
+            var delay = core.pointee.machine.storage.table.timerDelays[first &+ index].resolve(
+                core.pointee.machine.context)
             if let restoring {
                 let name = core.pointee.machine.storage.states[state]
                 guard let pending = restoring.first(where: { $0.index == index && $0.state == name }) else { continue }

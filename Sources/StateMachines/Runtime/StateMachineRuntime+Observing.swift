@@ -94,6 +94,20 @@ extension StateMachineRuntime {
         for stream in streams { stream.continuation.yield(transition) }
     }
 
+    /// Gives up the delivering role after one transition was delivered, unless notices arrived
+    /// meanwhile or streams may have to finish: then delivers them as `deliverPending` does.
+    @inlinable
+    func finishDelivering() {
+        lock.lock()
+        if core.pointee.pending.isEmpty && core.pointee.streams.isEmpty {
+            core.pointee.delivering = false
+            lock.unlock()
+            return
+        }
+        lock.unlock()
+        deliverPending()
+    }
+
     /// Delivers pending notices in order, outside the lock, until none are left; then gives up
     /// the delivering role, finishing the streams if the machine is done. Only the thread that
     /// holds that role calls it, so observers see notices in the order they happened, and an

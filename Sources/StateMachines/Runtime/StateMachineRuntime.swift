@@ -99,7 +99,7 @@ public final class StateMachineRuntime<
         let outcome = step(event)
         owner.store(0, ordering: .relaxed)
         if core.pointee.pending.isEmpty {
-            guard let transition = outcome.transition, core.pointee.listeners > 0 else {
+            guard core.pointee.listeners > 0, let transition = outcome.transition else {
                 lock.unlock()
                 return outcome
             }
@@ -111,10 +111,15 @@ public final class StateMachineRuntime<
             }
             core.pointee.delivering = true
             let observers = core.pointee.observers
-            let streams = core.pointee.streams
-            lock.unlock()
-            notify(transition, observers: observers, streams: streams)
-            deliverPending()
+            if core.pointee.streams.isEmpty {
+                lock.unlock()
+                for observer in observers { observer.observe(transition) }
+            } else {
+                let streams = core.pointee.streams
+                lock.unlock()
+                notify(transition, observers: observers, streams: streams)
+            }
+            finishDelivering()
             return outcome
         }
         if !isChart, core.pointee.listeners > 0, let transition = outcome.transition {
@@ -181,7 +186,7 @@ public final class StateMachineRuntime<
                 rearm()
             }
         }
-        if let refusal = outcome.refusal, core.pointee.refusalListeners > 0 {
+        if core.pointee.refusalListeners > 0, let refusal = outcome.refusal {
             core.pointee.pending.append(.refusal(refusal))
         }
         return outcome
