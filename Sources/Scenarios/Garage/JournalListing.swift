@@ -5,8 +5,9 @@ import Commands
 /// `behaviorkit journal PATH|URL`: the records of a command journal, one a line, with their status.
 public enum JournalListing {
     /// Prints every record of the journal at `path` ("#3 done  run1/3  garage.log"), a failed
-    /// record's reason, and a summary line. Reads only: a file's bytes do not change; a
-    /// `postgres://` URL is read with one query.
+    /// record's reason, and a summary line. A file is only read: its bytes do not change. A
+    /// `postgres://` URL opens the journal (which creates its table when missing) and reads it
+    /// with one query.
     ///
     /// - Throws: the journal's error naming the file, or the server, when it cannot be read.
     public static func run(path: String, console: Console) async throws {
