@@ -5,6 +5,7 @@
 # as the 'postgres' user (made by Debian's package), which refuses root.
 #
 #     Scripts/postgres-cluster.sh start FOLDER DATABASE   # prints the journal's URL
+#     Scripts/postgres-cluster.sh check FOLDER DATABASE   # pg_amcheck: every table and index
 #     Scripts/postgres-cluster.sh stop FOLDER
 set -euo pipefail
 command=${1:?start or stop}
@@ -29,12 +30,18 @@ start)
     "${as_owner[@]}" "$bin/createdb" -h "$folder" -U postgres "$database"
     echo "postgres://postgres@localhost/$database?host=$folder"
     ;;
+check)
+    database=${3:?the name of the database}
+    "${as_owner[@]}" "$bin/pg_amcheck" -h "$folder" -U postgres -d "$database" --install-missing \
+        --heapallindexed --rootdescend
+    echo "pg_amcheck: $database is sound"
+    ;;
 stop)
     "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: $0 start FOLDER DATABASE | stop FOLDER" >&2
+    echo "usage: $0 start FOLDER DATABASE | check FOLDER DATABASE | stop FOLDER" >&2
     exit 64
     ;;
 esac
