@@ -18,113 +18,34 @@ enum PostgresJournalBatchFunction {
     static func name(_ table: String) -> String { "\(table)_batch_v2" }
 
     static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
-    /// A claimed record's columns, with the owner it was taken from beside them.
-    static let claimedColumns = PostgresJournalSchema.columns.map { "v_rec.\($0.name)" }.joined(separator: ", ")
+
+    /// A write's answer row: its position, `outcome`, the time used, two texts, a number, and
+    /// the record `r` (SQL expressions).
+    static func answer(_ outcome: String, _ aux: String, _ aux2: String, _ next: String) -> String {
+        "RETURN QUERY SELECT v_i, '\(outcome)'::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
+            + "\(recordColumns);"
+    }
+
+    /// A pending root, in `t`.
+    static let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
+
+    /// Checks that the writer (`v_owner`) holds the root `key` (an SQL expression), locking it
+    /// against a concurrent claim; runs `otherwise` when it does not, with `v_root_owner` the
+    /// root's owner.
+    static func holds(_ t: String, _ key: String, otherwise: String) -> String {
+        """
+        SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+        FROM \(t) AS t WHERE t.key = \(key) FOR SHARE;
+        IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
+            OR v_root_parent IS NOT NULL THEN
+            \(otherwise)
+        END IF;
+        """
+    }
 
     static func create(_ table: String) -> String {
         let t = "\"\(table)\""
-        let answer = { (outcome: String, aux: String, aux2: String, next: String) in
-            "RETURN QUERY SELECT v_i, '\(outcome)'::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
-                + "\(recordColumns);"
-        }
-        let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
-        func claim(_ queue: String) -> String {
-            """
-            FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
-                    attempts = t.attempts + 1, updated_at = v_now
-                FROM (
-                    SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
-                    WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
-                        AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
-                    ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
-                WHERE t.key = o.o_key
-                RETURNING t.*, o.o_previous LOOP
-                RETURN QUERY SELECT v_i, 'claimed'::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
-                    \(claimedColumns);
-            END LOOP;
-            """
-        }
-        func claimBranch(_ queue: String) -> String {
-            """
-            IF v_conc IS NOT NULL THEN
-                PERFORM pg_advisory_xact_lock(hashtext(v_op->>'lock'), hashtext(COALESCE(v_queue, '')));
-                SELECT count(*) INTO v_count FROM \(t) AS t
-                WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
-                v_room := LEAST(v_room, v_conc - v_count);
-            END IF;
-            IF v_room > 0 THEN
-                \(claim(queue))
-            END IF;
-            SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
-            WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
-            r := NULL;
-            \(answer("next", "NULL", "NULL", "v_count"))
-            """
-        }
-        // Several settlements as one block, all or none: a refusal raises BKJ01 (the outcome
-        // in its message, the key and the owner in its detail and hint), which rolls the block
-        // back to its start and becomes that write's answer.
-        let refuse = { (outcome: String, key: String, owner: String) in
-            "RAISE EXCEPTION USING ERRCODE = 'BKJ01', MESSAGE = '\(outcome)', DETAIL = \(key), "
-                + "HINT = COALESCE(\(owner), '');"
-        }
-        let holds = { (key: String) in
-            """
-            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
-            FROM \(t) AS t WHERE t.key = \(key) FOR SHARE;
-            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
-                OR v_root_parent IS NOT NULL THEN
-                \(refuse("lost", key, "v_root_owner"))
-            END IF;
-            """
-        }
-        let changes = """
-            BEGIN
-                FOR v_change IN SELECT e.value FROM jsonb_array_elements(v_op->'changes') AS e LOOP
-                    v_key := v_change->>'key';
-                    v_status := v_change->>'status';
-                    IF v_change ? 'kind' THEN
-                        v_parent := v_change->>'parent';
-                        v_payload := decode(COALESCE(v_change->>'payload', ''), 'base64');
-                        SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
-                        IF FOUND THEN
-                            IF r.kind IS DISTINCT FROM v_change->>'kind' OR r.payload IS DISTINCT FROM v_payload
-                                OR r.parent_key IS DISTINCT FROM v_parent THEN
-                                \(refuse("conflict", "v_key", "NULL"))
-                            END IF;
-                        ELSE
-                            IF v_parent IS NULL THEN
-                                \(refuse("unknown", "v_key", "NULL"))
-                            END IF;
-                            \(holds("v_parent"))
-                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
-                                updated_at)
-                            VALUES (v_key, v_change->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now);
-                        END IF;
-                    END IF;
-                    SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
-                    IF NOT FOUND THEN
-                        \(refuse("unknown", "v_key", "NULL"))
-                    END IF;
-                    CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
-                    v_aux := COALESCE(v_parent, v_key);
-                    \(holds("v_aux"))
-                    UPDATE \(t) AS t SET status = v_status,
-                        output = COALESCE(decode(v_change->>'output', 'base64'), t.output),
-                        failure_reason = CASE WHEN v_status = 'done' THEN NULL
-                            ELSE COALESCE(v_change->>'reason', t.failure_reason) END,
-                        lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
-                        updated_at = v_now
-                    WHERE t.key = v_key;
-                END LOOP;
-                r := NULL;
-                \(answer("settled", "NULL", "NULL", "NULL"))
-            EXCEPTION WHEN SQLSTATE 'BKJ01' THEN
-                GET STACKED DIAGNOSTICS v_out = MESSAGE_TEXT, v_aux2 = PG_EXCEPTION_DETAIL, v_aux = PG_EXCEPTION_HINT;
-                r := NULL;
-                RETURN QUERY SELECT v_i, v_out, v_now, NULLIF(v_aux, ''), v_aux2, NULL::bigint, \(recordColumns);
-            END;
-            """
+        let lost = answer("lost", "v_root_owner", "v_parent", "NULL") + "\n    CONTINUE;"
         return """
             CREATE OR REPLACE FUNCTION "\(name(table))"(p_now bigint, p_ops jsonb)
             RETURNS TABLE (
@@ -171,13 +92,7 @@ enum PostgresJournalBatchFunction {
                         RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                     ELSIF v_what = 'append' OR v_what = 'enqueue' THEN
                         IF v_what = 'append' THEN
-                            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
-                            FROM \(t) AS t WHERE t.key = v_parent FOR SHARE;
-                            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
-                                OR v_root_parent IS NOT NULL THEN
-                                \(answer("lost", "v_root_owner", "v_parent", "NULL"))
-                                CONTINUE;
-                            END IF;
+                            \(holds(t, "v_parent", otherwise: lost))
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
                             VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now)
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
@@ -206,13 +121,7 @@ enum PostgresJournalBatchFunction {
                             CONTINUE;
                         END IF;
                         IF v_parent IS NOT NULL THEN
-                            SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
-                            FROM \(t) AS t WHERE t.key = v_parent FOR SHARE;
-                            IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
-                                OR v_root_parent IS NOT NULL THEN
-                                \(answer("lost", "v_root_owner", "v_parent", "NULL"))
-                                CONTINUE;
-                            END IF;
+                            \(holds(t, "v_parent", otherwise: lost))
                         END IF;
                         UPDATE \(t) AS t SET status = v_status,
                             output = COALESCE(decode(v_op->>'output', 'base64'), t.output),
@@ -233,7 +142,7 @@ enum PostgresJournalBatchFunction {
                             END IF;
                         END IF;
                     ELSIF v_what = 'changes' THEN
-                        \(changes)
+                        \(changes(t))
                     ELSIF v_what = 'renew' THEN
                         FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
                             WHERE t.key = ANY (ARRAY(SELECT jsonb_array_elements_text(v_op->'keys')))
@@ -251,9 +160,9 @@ enum PostgresJournalBatchFunction {
                         v_room := GREATEST(0, (v_op->>'limit')::bigint);
                         v_conc := (v_op->>'concurrency')::bigint;
                         IF v_queue IS NULL THEN
-                            \(claimBranch("t.queue IS NULL"))
+                            \(claimBranch(t, "t.queue IS NULL"))
                         ELSE
-                            \(claimBranch("t.queue = v_queue"))
+                            \(claimBranch(t, "t.queue = v_queue"))
                         END IF;
                     ELSIF v_what = 'prune' THEN
                         WITH roots AS (

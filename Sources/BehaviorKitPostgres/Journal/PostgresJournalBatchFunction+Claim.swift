@@ -1,0 +1,48 @@
+import Foundation
+
+// Claims in the batch function: due roots of a queue taken with `FOR UPDATE SKIP LOCKED`, under
+// the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
+// taken from; then when the next one falls due.
+
+extension PostgresJournalBatchFunction {
+    /// A claimed record's columns, with the owner it was taken from beside them.
+    static let claimedColumns = PostgresJournalSchema.columns.map { "v_rec.\($0.name)" }.joined(separator: ", ")
+
+    /// Takes up to `v_room` due roots of `queue` (an SQL condition on `t`) for `v_owner`.
+    static func claim(_ t: String, _ queue: String) -> String {
+        """
+        FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
+                attempts = t.attempts + 1, updated_at = v_now
+            FROM (
+                SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
+                WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
+                    AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
+                ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
+            WHERE t.key = o.o_key
+            RETURNING t.*, o.o_previous LOOP
+            RETURN QUERY SELECT v_i, 'claimed'::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
+                \(claimedColumns);
+        END LOOP;
+        """
+    }
+
+    /// The `claim` write for `queue`: room under the concurrency limit, the claim, and the
+    /// time the next record falls due.
+    static func claimBranch(_ t: String, _ queue: String) -> String {
+        """
+        IF v_conc IS NOT NULL THEN
+            PERFORM pg_advisory_xact_lock(hashtext(v_op->>'lock'), hashtext(COALESCE(v_queue, '')));
+            SELECT count(*) INTO v_count FROM \(t) AS t
+            WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
+            v_room := LEAST(v_room, v_conc - v_count);
+        END IF;
+        IF v_room > 0 THEN
+            \(claim(t, queue))
+        END IF;
+        SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
+        WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
+        r := NULL;
+        \(answer("next", "NULL", "NULL", "v_count"))
+        """
+    }
+}
