@@ -48,7 +48,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
     ],
     targets: [
-        // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`).
+        // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`), and the
+        // few helpers they share.
         .target(name: "BehaviorKitSync"),
 
         // The three patterns. They never import each other. Commands and Chains log, count and trace

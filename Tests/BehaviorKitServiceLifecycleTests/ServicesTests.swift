@@ -14,7 +14,7 @@ struct ServicesTests {
 
     @Test func aQueueWorkerServiceDrainsOnAGracefulShutdown() async throws {
         let journal = InMemoryCommandJournal(clock: clock)
-        let gate = Gate()
+        let gate = AsyncGate()
         let done = LockedValue<[String]>([])
         var registry = CommandRegistry()
         registry.register("test.slow", arguments: String.self) { name in
@@ -118,45 +118,5 @@ struct ServicesTests {
         }
         let reopened = try SQLiteCommandJournal(path: folder.appendingPathComponent("j.sqlite").path)
         #expect(try await reopened.record(forKey: "k")?.status == .pending)
-    }
-}
-
-/// A gate a command waits at until the test opens it.
-final class Gate: Sendable {
-    private let state = LockedValue<
-        (open: Bool, waiters: [CheckedContinuation<Void, Never>], watchers: [CheckedContinuation<Void, Never>])
-    >((false, [], []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let (now, watchers) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
-                if state.open { return (true, []) }
-                state.waiters.append(continuation)
-                defer { state.watchers = [] }
-                return (false, state.watchers)
-            }
-            watchers.forEach { $0.resume() }
-            if now { continuation.resume() }
-        }
-    }
-
-    func waitForWaiter() async {
-        await withCheckedContinuation { continuation in
-            let ready = state.withLock { state -> Bool in
-                if !state.waiters.isEmpty { return true }
-                state.watchers.append(continuation)
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
-            state.open = true
-            defer { state.waiters = [] }
-            return state.waiters
-        }
-        waiters.forEach { $0.resume() }
     }
 }

@@ -42,12 +42,7 @@ extension PostgresJournalBatchFunction {
                 CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
                 v_aux := COALESCE(v_parent, v_key);
                 \(holds(t, "v_aux", otherwise: refuse("lost", "v_aux", "v_root_owner")))
-                UPDATE \(t) AS t SET status = v_status,
-                    output = COALESCE(decode(v_change->>'output', 'base64'), t.output),
-                    failure_reason = CASE WHEN v_status = 'done' THEN NULL
-                        ELSE COALESCE(v_change->>'reason', t.failure_reason) END,
-                    lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
-                    updated_at = v_now
+                \(settling(t, from: "v_change"))
                 WHERE t.key = v_key;
             END LOOP;
             r := NULL;

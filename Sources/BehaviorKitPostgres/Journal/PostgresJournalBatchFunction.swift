@@ -43,6 +43,19 @@ enum PostgresJournalBatchFunction {
         """
     }
 
+    /// The `UPDATE` that settles a record of `t` as `v_status`, with the output and reason that
+    /// `source` (a JSON object: the write, or one of its changes) carries; its `WHERE` follows.
+    static func settling(_ t: String, from source: String) -> String {
+        """
+        UPDATE \(t) AS t SET status = v_status,
+            output = COALESCE(decode(\(source)->>'output', 'base64'), t.output),
+            failure_reason = CASE WHEN v_status = 'done' THEN NULL
+                ELSE COALESCE(\(source)->>'reason', t.failure_reason) END,
+            lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
+            updated_at = v_now
+        """
+    }
+
     static func create(_ table: String) -> String {
         let t = "\"\(table)\""
         let lost = answer("lost", "v_root_owner", "v_parent", "NULL") + "\n    CONTINUE;"
@@ -123,12 +136,7 @@ enum PostgresJournalBatchFunction {
                         IF v_parent IS NOT NULL THEN
                             \(holds(t, "v_parent", otherwise: lost))
                         END IF;
-                        UPDATE \(t) AS t SET status = v_status,
-                            output = COALESCE(decode(v_op->>'output', 'base64'), t.output),
-                            failure_reason = CASE WHEN v_status = 'done' THEN NULL
-                                ELSE COALESCE(v_op->>'reason', t.failure_reason) END,
-                            lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
-                            updated_at = v_now
+                        \(settling(t, from: "v_op"))
                         WHERE t.key = v_key AND NOT (t.status = v_status AND t.status <> 'pending')
                             AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'));
                         IF FOUND THEN

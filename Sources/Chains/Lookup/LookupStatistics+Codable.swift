@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension LookupTierStatistics: Codable {
     /// The keys of the encoded form: the properties' names, latencies in whole nanoseconds.
     enum CodingKeys: String, CodingKey {

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension Trigger: Codable where Event: Codable {
     /// The keys of the encoded form: the case, then what it carries.
     enum CodingKeys: String, CodingKey {

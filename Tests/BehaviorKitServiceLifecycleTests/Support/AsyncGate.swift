@@ -1,0 +1,1 @@
+../../CommandsTests/Support/AsyncGate.swift
