@@ -6,6 +6,8 @@
 #
 #     Scripts/postgres-cluster.sh start FOLDER DATABASE   # prints the journal's URL
 #     Scripts/postgres-cluster.sh check FOLDER DATABASE   # pg_amcheck: every table and index
+#     Scripts/postgres-cluster.sh fault FOLDER DATABASE restart     # pg_ctl restart -m fast
+#     Scripts/postgres-cluster.sh fault FOLDER DATABASE terminate   # pg_terminate_backend of every other backend
 #     Scripts/postgres-cluster.sh stop FOLDER
 set -euo pipefail
 command=${1:?start or stop}
@@ -36,12 +38,29 @@ check)
         --heapallindexed --rootdescend
     echo "pg_amcheck: $database is sound"
     ;;
+fault)
+    database=${3:?the name of the database}
+    case "${4:?restart or terminate}" in
+    restart)
+        "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -l "$folder/server.log" -m fast -w restart >/dev/null
+        ;;
+    terminate)
+        "${as_owner[@]}" "$bin/psql" -h "$folder" -U postgres -d "$database" -Atq -c \
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+             WHERE datname = current_database() AND pid <> pg_backend_pid()" >/dev/null
+        ;;
+    *)
+        echo "usage: $0 fault FOLDER DATABASE restart|terminate" >&2
+        exit 64
+        ;;
+    esac
+    ;;
 stop)
     "${as_owner[@]}" "$bin/pg_ctl" -D "$folder/data" -m fast -w stop >/dev/null 2>&1 || true
     rm -rf "$folder"
     ;;
 *)
-    echo "usage: $0 start FOLDER DATABASE | check FOLDER DATABASE | stop FOLDER" >&2
+    echo "usage: $0 start FOLDER DATABASE | check FOLDER DATABASE | fault FOLDER DATABASE WHAT | stop FOLDER" >&2
     exit 64
     ;;
 esac

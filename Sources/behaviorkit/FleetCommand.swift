@@ -33,6 +33,18 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "The workers' lease in milliseconds: how long a dead worker's claims wait.")
     var leaseMs = 1_000
 
+    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT, as often as kills.")
+    var pause = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A shell command that faults the PostgreSQL server: run with 'terminate' once and 'restart' twice.",
+            valueName: "command"))
+    var restartDatabase: String?
+
+    @Option(help: "The whole run's deadline in seconds: past it the driver stops the workers and exits 1.")
+    var deadlineS = 900
+
     @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-fleet").path
 
@@ -42,12 +54,21 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var owner = "worker"
 
+    @Option(help: .hidden)
+    var label: String?
+
+    @Option(help: .hidden)
+    var driverPid: Int32?
+
     func validate() throws {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
         guard (0...1_000_000).contains(orders) else { throw ValidationError("--orders must be between 0 and 1000000") }
         guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
         guard (10...600_000).contains(leaseMs) else {
             throw ValidationError("--lease-ms must be between 10 and 600000")
+        }
+        guard (1...86_400).contains(deadlineS) else {
+            throw ValidationError("--deadline-s must be between 1 and 86400")
         }
     }
 
@@ -56,8 +77,17 @@ struct FleetCommand: AsyncParsableCommand {
         do {
             if worker {
                 try await Fleet.runWorker(
-                    owner: owner, journal: location, directory: directory, lease: .milliseconds(leaseMs))
+                    owner: owner, label: label ?? owner, journal: location, directory: directory,
+                    lease: .milliseconds(leaseMs), driver: driverPid)
                 return
+            }
+            let deadline = deadlineS
+            // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
+            Task.detached {
+                try? await Task.sleep(for: .seconds(deadline))
+                FileHandle.standardError.write(
+                    Data("error: the fleet run did not end within its deadline of \(deadline) s\n".utf8))
+                Foundation.exit(1)
             }
             let executable =
                 (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
@@ -68,6 +98,8 @@ struct FleetCommand: AsyncParsableCommand {
             options.kills = kills
             options.seed = seed
             options.lease = .milliseconds(leaseMs)
+            options.pauses = pause
+            options.restartDatabase = restartDatabase
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         } catch let error as ExitCode {

@@ -21,8 +21,8 @@ struct JournalTests {
                 try await base.append(entry, lease: lease)
             }
             func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {}
-            func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
-                try await base.renew(keys, lease: lease)
+            func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+                try await base.renew(attempts, lease: lease)
             }
             func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
                 try await base.release(key, lease: lease, after: delay)

@@ -108,9 +108,9 @@ final class PartitionedJournal: CommandJournal {
         try reach()
         try await base.settle(key, as: settlement, lease: lease)
     }
-    func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         try reach()
-        return try await base.renew(keys, lease: lease)
+        return try await base.renew(attempts, lease: lease)
     }
     func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
         try reach()
@@ -184,11 +184,11 @@ final class HangingRenewals: CommandJournal {
 
     func hang() { hung.withLock { $0 = true } }
 
-    func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         if hung.withLock({ $0 }) {
             try await clock.sleep(for: .seconds(3600))  // the test never gets there
         }
-        return try await base.renew(keys, lease: lease)
+        return try await base.renew(attempts, lease: lease)
     }
     func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
         try await base.begin(entry, lease: lease)

@@ -26,9 +26,9 @@ extension PostgresCommandJournal {
         _ = try await submit(.changes(changes, lease))
     }
 
-    /// Renews the leases on `keys`; see `CommandJournal.renew(_:lease:)`.
-    public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
-        guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
+    /// Renews the leases on `attempts`; see `CommandJournal.renew(_:lease:)`.
+    public func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+        guard case .keys(let kept) = try await submit(.renew(attempts, lease)) else { throw unexpected() }
         return kept
     }
 

@@ -14,8 +14,9 @@ import Foundation
 /// meaning depends on the outcome, then a record (or NULLs).
 enum PostgresJournalBatchFunction {
     /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
-    /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners).
-    static func name(_ table: String) -> String { "\(table)_batch_v2" }
+    /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners;
+    /// v3 fences every write of an attempt by its token, and renews attempts, not keys).
+    static func name(_ table: String) -> String { "\(table)_batch_v3" }
 
     static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
 
@@ -29,15 +30,16 @@ enum PostgresJournalBatchFunction {
     /// A pending root, in `t`.
     static let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
 
-    /// Checks that the writer (`v_owner`) holds the root `key` (an SQL expression), locking it
-    /// against a concurrent claim; runs `otherwise` when it does not, with `v_root_owner` the
-    /// root's owner.
+    /// Checks that the writer (`v_owner`, at the attempt `v_token` when it names one) holds the
+    /// root `key` (an SQL expression), locking it against a concurrent claim; runs `otherwise`
+    /// when it does not, with `v_root_owner` the root's owner.
     static func holds(_ t: String, _ key: String, otherwise: String) -> String {
         """
-        SELECT t.owner, t.status, t.parent_key INTO v_root_owner, v_root_status, v_root_parent
+        SELECT t.owner, t.status, t.parent_key, t.attempts INTO v_root_owner, v_root_status, v_root_parent,
+            v_root_attempts
         FROM \(t) AS t WHERE t.key = \(key) FOR SHARE;
         IF NOT FOUND OR v_root_owner IS DISTINCT FROM v_owner OR v_root_status <> 'pending'
-            OR v_root_parent IS NOT NULL THEN
+            OR v_root_parent IS NOT NULL OR (v_token IS NOT NULL AND v_root_attempts IS DISTINCT FROM v_token) THEN
             \(otherwise)
         END IF;
         """
@@ -72,7 +74,7 @@ enum PostgresJournalBatchFunction {
                 v_op jsonb; v_i bigint; v_what text; v_out text;
                 v_key text; v_parent text; v_owner text; v_status text; v_queue text; v_dead text;
                 v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
-                v_root_owner text; v_root_status text; v_root_parent text;
+                v_root_owner text; v_root_status text; v_root_parent text; v_root_attempts bigint; v_token bigint;
                 v_change jsonb; v_aux text; v_aux2 text; v_rec record;
                 r \(t)%ROWTYPE;
             BEGIN
@@ -82,6 +84,7 @@ enum PostgresJournalBatchFunction {
                     v_parent := v_op->>'parent';
                     v_owner := v_op->>'owner';
                     v_ms := (v_op->>'ms')::bigint;
+                    v_token := (v_op->>'token')::bigint;
                     v_payload := decode(COALESCE(v_op->>'payload', ''), 'base64');
                     r := NULL;
                     IF v_what = 'begin' THEN
@@ -138,7 +141,8 @@ enum PostgresJournalBatchFunction {
                         END IF;
                         \(settling(t, from: "v_op"))
                         WHERE t.key = v_key AND NOT (t.status = v_status AND t.status <> 'pending')
-                            AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'));
+                            AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'
+                                AND (v_token IS NULL OR t.attempts = v_token)));
                         IF FOUND THEN
                             \(answer("settled", "NULL", "NULL", "NULL"))
                         ELSE
@@ -153,14 +157,16 @@ enum PostgresJournalBatchFunction {
                         \(changes(t))
                     ELSIF v_what = 'renew' THEN
                         FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
-                            WHERE t.key = ANY (ARRAY(SELECT jsonb_array_elements_text(v_op->'keys')))
-                                AND t.owner = v_owner AND \(pendingRoot)
+                            FROM jsonb_each_text(v_op->'holds') AS h
+                            WHERE t.key = h.key AND t.attempts = h.value::bigint AND t.owner = v_owner
+                                AND \(pendingRoot)
                             RETURNING t.key LOOP
                             \(answer("renewed", "v_key", "NULL", "NULL"))
                         END LOOP;
                     ELSIF v_what = 'release' THEN
                         UPDATE \(t) AS t SET owner = NULL, lease_expires_at = v_now + v_ms, updated_at = v_now
-                        WHERE t.key = v_key AND t.owner = v_owner AND \(pendingRoot);
+                        WHERE t.key = v_key AND t.owner = v_owner AND (v_token IS NULL OR t.attempts = v_token)
+                            AND \(pendingRoot);
                         \(answer("released", "NULL", "NULL", "NULL"))
                     ELSIF v_what = 'claim' THEN
                         v_queue := v_op->>'queue';

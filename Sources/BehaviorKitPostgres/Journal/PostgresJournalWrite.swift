@@ -6,7 +6,7 @@ enum PostgresJournalWrite: Sendable {
     case append(CommandJournalEntry, JournalLease)
     case settle(String, CommandJournalSettlement, JournalLease)
     case changes([CommandJournalChange], JournalLease)
-    case renew([String], JournalLease)
+    case renew([String: Int], JournalLease)
     case release(String, JournalLease, Duration)
     case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
     case enqueue(CommandJournalEntry, String, Duration)

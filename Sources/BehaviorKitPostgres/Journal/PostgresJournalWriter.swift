@@ -25,7 +25,8 @@ struct PostgresJournalWriter: Sendable {
         var status: String?
         var output: String?
         var reason: String?
-        var keys: [String]?
+        var holds: [String: Int64]?
+        var token: Int64?
         var queue: String?
         var limit: Int64?
         var concurrency: Int64?
@@ -92,14 +93,17 @@ struct PostgresJournalWriter: Sendable {
         case .append(let journalEntry, let lease):
             var operation = entry("append", journalEntry)
             operation.owner = lease.owner
+            operation.token = lease.token.map(Int64.init)
             return operation
         case .settle(let key, let settlement, let lease):
             var operation = Operation(op: "settle", key: key, owner: lease.owner, status: settlement.status.rawValue)
+            operation.token = lease.token.map(Int64.init)
             if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
             if case .failed(let reason) = settlement { operation.reason = reason }
             return operation
         case .changes(let changes, let lease):
             var operation = Operation(op: "changes", owner: lease.owner)
+            operation.token = lease.token.map(Int64.init)
             operation.changes = changes.map { change in
                 var encoded = Change(key: change.key, status: change.settlement.status.rawValue)
                 if case .done(let output?) = change.settlement { encoded.output = Data(output).base64EncodedString() }
@@ -112,12 +116,14 @@ struct PostgresJournalWriter: Sendable {
                 return encoded
             }
             return operation
-        case .renew(let keys, let lease):
+        case .renew(let attempts, let lease):
             return Operation(
-                op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, keys: keys)
+                op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal,
+                holds: attempts.mapValues(Int64.init))
         case .release(let key, let lease, let delay):
             return Operation(
-                op: "release", key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal)
+                op: "release", key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal,
+                token: lease.token.map(Int64.init))
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
             return Operation(
                 op: "claim", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
@@ -147,7 +153,7 @@ struct PostgresJournalWriter: Sendable {
                     let reason: String? = if case .failed(let reason) = change.settlement { reason } else { nil }
                     return [change.key, reason, change.entry?.kind, change.entry?.parentKey]
                 } + [lease.owner]
-            case .renew(let keys, let lease): keys + [lease.owner]
+            case .renew(let attempts, let lease): attempts.keys.sorted() + [lease.owner]
             case .release(let key, let lease, _): [key, lease.owner]
             case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
             case .enqueue(let entry, let queue, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
@@ -190,9 +196,9 @@ struct PostgresJournalWriter: Sendable {
             case "lost": throw CommandJournalError.leaseLost(key: answer?.aux2 ?? "", owner: answer?.aux)
             default: throw unanswered("a settlement")
             }
-        case .renew(let keys, _):
+        case .renew(let attempts, _):
             let renewed = Set(answers.compactMap(\.aux))
-            return .keys(keys.filter(renewed.contains))
+            return .keys(attempts.keys.sorted().filter(renewed.contains))
         case .release:
             return .none
         case .claim:

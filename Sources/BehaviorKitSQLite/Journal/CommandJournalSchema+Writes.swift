@@ -74,16 +74,16 @@ extension CommandJournalSchema {
         try settle(change.key, change.settlement, lease, now: now, db)
     }
 
-    static func renew(_ keys: [String], _ lease: JournalLease, now: Int64, _ db: Database) throws -> [String] {
+    static func renew(_ attempts: [String: Int], _ lease: JournalLease, now: Int64, _ db: Database) throws -> [String] {
         var kept: [String] = []
         let until = saturating(now, lease.duration)
-        for key in keys {
+        for (key, token) in attempts.sorted(by: { $0.key < $1.key }) {
             try db.execute(
                 sql: """
                     UPDATE commandRecord SET leaseExpiresAt = ?
-                    WHERE key = ? AND owner = ? AND status = 'pending' AND parentKey IS NULL
+                    WHERE key = ? AND owner = ? AND attempts = ? AND status = 'pending' AND parentKey IS NULL
                     """,
-                arguments: [until, key, lease.owner])
+                arguments: [until, key, lease.owner, token])
             if db.changesCount == 1 { kept.append(key) }
         }
         return kept
@@ -94,9 +94,10 @@ extension CommandJournalSchema {
         try db.execute(
             sql: """
                 UPDATE commandRecord SET owner = NULL, leaseExpiresAt = ?, updatedAt = ?
-                WHERE key = ? AND owner = ? AND status = 'pending' AND parentKey IS NULL
+                WHERE key = ? AND owner = ? AND (? IS NULL OR attempts = ?) AND status = 'pending'
+                    AND parentKey IS NULL
                 """,
-            arguments: [saturating(now, delay), now, key, lease.owner])
+            arguments: [saturating(now, delay), now, key, lease.owner, lease.token, lease.token])
     }
 
     static func claim(
@@ -200,14 +201,18 @@ extension CommandJournalSchema {
             arguments: [lease.owner, until, now, key])
     }
 
-    /// Throws unless `lease`'s owner holds the pending root `key`.
+    /// Throws unless `lease`'s owner holds the pending root `key`, at the lease's token when it
+    /// names one.
     private static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
         let row = try Row.fetchOne(
-            db, sql: "SELECT owner, status, parentKey FROM commandRecord WHERE key = ?", arguments: [key])
+            db, sql: "SELECT owner, status, parentKey, attempts FROM commandRecord WHERE key = ?", arguments: [key])
         let owner: String? = row?["owner"]
         let status: String? = row?["status"]
         let parentKey: String? = row?["parentKey"]
-        guard owner == lease.owner, status == CommandJournalStatus.pending.rawValue, parentKey == nil else {
+        let attempts: Int = row?["attempts"] ?? 0
+        guard lease.holds(owner: owner, attempts: attempts), status == CommandJournalStatus.pending.rawValue,
+            parentKey == nil
+        else {
             throw CommandJournalError.leaseLost(key: key, owner: owner)
         }
     }
@@ -216,5 +221,28 @@ extension CommandJournalSchema {
     static func saturating(_ now: Int64, _ duration: Duration) -> Int64 {
         let (sum, overflow) = now.addingReportingOverflow(duration.journalMilliseconds)
         return overflow ? (duration < .zero ? .min : .max) : sum
+    }
+}
+
+extension CommandJournalSchema {
+    /// How long a write may hold the journal's lock before its time is given back to the leases.
+    static let stallThreshold: Int64 = 250
+
+    /// Gives the time a write held the journal's lock, when it held it for more than
+    /// ``stallThreshold`` (its process was paused, its disk stalled), back to the leases that were
+    /// live when it began: SQLite has one writer, so while the write held the lock no worker could
+    /// renew — and none could claim either. A lease must not lapse for another's stall alone.
+    /// Short writes give nothing back, so that a busy journal's time keeps running.
+    static func giveBackStall(heldSince start: Int64, until end: Date, _ db: Database) throws {
+        let held = end.journalMilliseconds &- start
+        guard held > stallThreshold else { return }
+        try db.execute(
+            sql: """
+                UPDATE commandRecord
+                SET leaseExpiresAt = CASE WHEN leaseExpiresAt > 9223372036854775807 - ?1 THEN 9223372036854775807
+                    ELSE leaseExpiresAt + ?1 END
+                WHERE status = 'pending' AND parentKey IS NULL AND owner IS NOT NULL AND leaseExpiresAt > ?2
+                """,
+            arguments: [held, start])
     }
 }

@@ -10,7 +10,7 @@ enum JournalWrite: Sendable {
     case append(CommandJournalEntry, JournalLease)
     case settle(String, CommandJournalSettlement, JournalLease)
     case settleAll([CommandJournalChange], JournalLease)
-    case renew([String], JournalLease)
+    case renew([String: Int], JournalLease)
     case release(String, JournalLease, Duration)
     case claim(Int, String?, Int?, String?, JournalLease)
     case enqueue(CommandJournalEntry, String, Duration)
@@ -50,9 +50,9 @@ extension SQLiteCommandJournal {
         _ = try await submit(.settleAll(changes, lease))
     }
 
-    /// Renews the leases on `keys`; see `CommandJournal.renew(_:lease:)`.
-    public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
-        guard case .keys(let kept) = try await submit(.renew(keys, lease)) else { throw unexpected() }
+    /// Renews the leases on `attempts`; see `CommandJournal.renew(_:lease:)`.
+    public func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+        guard case .keys(let kept) = try await submit(.renew(attempts, lease)) else { throw unexpected() }
         return kept
     }
 
@@ -84,6 +84,12 @@ extension SQLiteCommandJournal {
         return record
     }
 
+    /// `true`: SQLite has one writer, so no claim runs while a renewal waits for the write lock,
+    /// and a write that held the lock for more than 250 ms (its process paused, its disk
+    /// stalled) gives that time back to the leases that were live when it began. A worker waits
+    /// for its renewal's answer instead of giving its work up during such a stall.
+    public var leasesOutlastWriteStalls: Bool { true }
+
     /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
     public func prune(settledBefore date: Date) async throws -> Int {
         guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else {
@@ -106,11 +112,12 @@ extension SQLiteCommandJournal {
     /// }
     /// ```
     ///
-    /// - Throws: `CommandJournalError.leaseLost(key:owner:)` when the worker no longer holds it.
+    /// - Throws: `CommandJournalError.leaseLost(key:owner:)` when the worker no longer holds it
+    ///   at the context's attempt (a later attempt began: this one is fenced out).
     public static func settle(
         _ context: DurableContext, as settlement: CommandJournalSettlement, in db: Database
     ) throws {
-        let lease = JournalLease(owner: context.owner, duration: .zero)
+        let lease = JournalLease(owner: context.owner, duration: .zero, token: context.fencingToken)
         try CommandJournalSchema.settle(context.key, settlement, lease, now: Date().journalMilliseconds, db)
     }
 
@@ -170,6 +177,7 @@ extension SQLiteCommandJournal {
     ) async throws -> [Result<JournalWriteResult, any Error>] {
         try await database.write { db in
             let now = clock.currentDate.journalMilliseconds
+            defer { try? CommandJournalSchema.giveBackStall(heldSince: now, until: clock.currentDate, db) }
             return try operations.map { operation in
                 var result = JournalWriteResult.none
                 do {
@@ -200,8 +208,8 @@ extension SQLiteCommandJournal {
         case .settleAll(let changes, let lease):
             for change in changes { try CommandJournalSchema.settle(change, lease, now: now, db, path: path) }
             return .none
-        case .renew(let keys, let lease):
-            return .keys(try CommandJournalSchema.renew(keys, lease, now: now, db))
+        case .renew(let attempts, let lease):
+            return .keys(try CommandJournalSchema.renew(attempts, lease, now: now, db))
         case .release(let key, let lease, let delay):
             try CommandJournalSchema.release(key, lease, after: delay, now: now, db)
             return .none

@@ -29,7 +29,7 @@ extension CommandJournalConformance {
         try await expectError(.leaseLost(key: "k", owner: other.owner), check, "the old owner appending a child") {
             _ = try await journal.append(child("k", 0), lease: lease)
         }
-        let renewed = try await journal.renew(["k"], lease: lease)
+        let renewed = try await journal.renew(["k": 1], lease: lease)
         try expect(renewed.isEmpty, check, "the old owner renewed \(renewed)")
         try await journal.settle("k", as: .done(output: nil), lease: other)
         _ = try await journal.begin(entry("j"), lease: lease)
@@ -67,7 +67,7 @@ extension CommandJournalConformance {
         _ = try await journal.begin(entry("gone"), lease: lease)
         try await journal.settle("gone", as: .done(output: nil), lease: lease)
         await clock.advance(by: .seconds(20))
-        let kept = try await journal.renew(["k", "gone", "unknown"], lease: lease)
+        let kept = try await journal.renew(["k": 1, "gone": 1, "unknown": 1], lease: lease)
         try expect(kept == ["k"], check, "renew kept \(kept)")
         await clock.advance(by: .seconds(20))
         let claim = try await journal.claim(10, from: nil, concurrency: nil, lease: other)

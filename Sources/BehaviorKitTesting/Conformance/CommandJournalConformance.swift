@@ -9,7 +9,7 @@ import Foundation
 
 /// The checks every `CommandJournal` must pass: the in-memory journal here, a SQLite or a
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
-/// work is never taken; expired leases are; fencing), queues (due times, concurrency), step
+/// work is never taken; expired leases are; fencing by each attempt's token), queues (due times, concurrency), step
 /// outputs, pruning, and the durable layer on top (recovery, settled keys, takeovers).
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
@@ -41,7 +41,7 @@ public enum CommandJournalConformance {
             unknownAndConflictingKeysAreRefused, concurrentBeginsAreAllKept, childrenAreWrittenUnderTheirRoot,
             severalSettlementsCommitTogetherOrNotAtAll,
             aLiveLeaseIsNeverTakenOver, aStoppedWorkersRecordsAreTakenAtOnceWhenNamed, renewingKeepsALease,
-            aSettledRootChangesNoMore, releasingMakesARecordClaimable,
+            aSettledRootChangesNoMore, releasingMakesARecordClaimable, staleAttemptsAreFencedByTheirToken,
             concurrentClaimsNeverShareARecord, enqueuedRecordsWaitUntilDue, queueConcurrencyIsRespected,
             queuesAreSeparate, pruningDeletesOnlyOldSettledRecords, recoveryReplaysAndKeepsUnregistered,
             failingTransactionIsCompensatedInTheJournal, halfDoneTransactionIsCompensatedOnRecovery,

@@ -26,7 +26,8 @@ public struct DurableContext: Sendable, Hashable {
     public let stepIndex: Int?
     /// The worker that holds the record.
     public let owner: String
-    /// 1 on the first run; more when a worker took the work over after another stopped.
+    /// 1 on the first run; more when a worker took the work over after another stopped. It is
+    /// also the attempt's ``fencingToken``.
     public let attempt: Int
     /// The encoded outputs of the steps that finished before this one, by position.
     public let outputs: [Int: [UInt8]]
@@ -43,6 +44,21 @@ public struct DurableContext: Sendable, Hashable {
         self.attempt = attempt
         self.outputs = outputs
     }
+
+    /// The attempt's fencing token: greater for every later attempt at the record (each claim
+    /// adds one). The journal refuses every write of an attempt once a later one began; pass
+    /// the token to a partner too, so that it refuses a stale attempt's call — one that a
+    /// worker paused past its lease made before it found out:
+    ///
+    /// ```swift
+    /// // The partner keeps, per key, the greatest token it accepted, and refuses a smaller one.
+    /// try await payments.charge(order, idempotencyKey: context.key, fencingToken: context.fencingToken)
+    /// ```
+    ///
+    /// ```sql
+    /// UPDATE payment SET state = 'charged', token = $2 WHERE key = $1 AND token <= $2  -- 0 rows: stale
+    /// ```
+    public var fencingToken: Int { attempt }
 
     /// The context of the journaled command running on this task, if any.
     @TaskLocal public static var current: DurableContext?

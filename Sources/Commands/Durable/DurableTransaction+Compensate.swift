@@ -34,8 +34,8 @@ extension DurableTransaction {
         var failures: [TransactionError.CompensationFailure] = []
         var unsaved: CommandJournalChange?
         for index in mayHaveRun(records) {
-            try await invoker.keeper.check(key)
-            if let change = unsaved { try await journal.settle([change], lease: invoker.lease) }
+            try await invoker.keeper.check(key, token: attempt)
+            if let change = unsaved { try await journal.settle([change], lease: invoker.lease(attempt)) }
             unsaved = nil
             let step = steps[index]
             let context = context(index, outputs: outputs, attempt: attempt)
@@ -45,7 +45,9 @@ extension DurableTransaction {
                     try await compensateStep(index, context, output: output, compensation)
                 }
             } catch {
-                if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+                if invoker.keeper.isLost(key, token: attempt) {
+                    throw CommandJournalError.leaseLost(key: key, owner: nil)
+                }
                 failures.append(.init(step: .init(index: index, name: step.name), error: error))
                 observer?(.compensationFailed(index: index, command: step.command, error: error))
                 continue
@@ -55,7 +57,8 @@ extension DurableTransaction {
         }
         let settlement: CommandJournalSettlement =
             failures.isEmpty ? .compensated : .failed(reason: failures.map(\.description).joined(separator: "; "))
-        try await journal.settle((unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease)
+        try await journal.settle(
+            (unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease(attempt))
         return failures
     }
 }

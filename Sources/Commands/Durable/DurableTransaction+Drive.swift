@@ -10,26 +10,28 @@ extension DurableTransaction {
         var outputs = records.compactMapValues { $0.status == .done ? $0.output : nil }
         var rootSettled = false
         for index in steps.indices where records[index]?.status != .done {
-            try await invoker.keeper.check(key)
+            try await invoker.keeper.check(key, token: attempt)
             let context = context(index, outputs: outputs, attempt: attempt)
             let output: [UInt8]?
             do {
                 try Task.checkCancellation()
                 output = try await runStep(index, context)
             } catch {
-                if invoker.keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+                if invoker.keeper.isLost(key, token: attempt) {
+                    throw CommandJournalError.leaseLost(key: key, owner: nil)
+                }
                 throw try await rollBack(after: index, error, records, attempt: attempt)
             }
             var changes: [CommandJournalChange] = [.settle(stepEntry(index), as: .done(output: output))]
             let last = steps.indices.allSatisfy { $0 == index || records[$0]?.status == .done }
             if last { changes.append(.settle(key, as: .done(output: nil))) }
-            try await journal.settle(changes, lease: invoker.lease)
+            try await journal.settle(changes, lease: invoker.lease(attempt))
             rootSettled = last
             records[index] = CommandJournalRecord(sequence: 0, entry: stepEntry(index), status: .done, output: output)
             if let output { outputs[index] = output }
             observer?(.stepFinished(index: index, command: steps[index].command))
         }
-        if !rootSettled { try await journal.settle(key, as: .done(output: nil), lease: invoker.lease) }
+        if !rootSettled { try await journal.settle(key, as: .done(output: nil), lease: invoker.lease(attempt)) }
         observer?(.finished(name))
         return outputs
     }
@@ -42,7 +44,8 @@ extension DurableTransaction {
         let failed = CommandJournalRecord(
             sequence: 0, entry: stepEntry(index), status: .failed, failureReason: JournaledInvoker.reason(error))
         try await journal.settle(
-            [.settle(stepEntry(index), as: .failed(reason: JournaledInvoker.reason(error)))], lease: invoker.lease)
+            [.settle(stepEntry(index), as: .failed(reason: JournaledInvoker.reason(error)))],
+            lease: invoker.lease(attempt))
         let step = TransactionError.Step(index: index, name: steps[index].name)
         observer?(.failed(step, error))
         var before = records

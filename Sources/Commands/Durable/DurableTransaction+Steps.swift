@@ -44,7 +44,7 @@ extension DurableTransaction {
             } catch {
                 var metadata = stepMetadata(index)
                 metadata["error"] = "\(error)"
-                if !invoker.keeper.isLost(key) {
+                if !invoker.keeper.isLost(key, token: context.attempt) {
                     instruments.logger?.error("compensation failed; the step's effects may remain", metadata: metadata)
                 }
                 throw error

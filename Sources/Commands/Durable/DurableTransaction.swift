@@ -131,8 +131,8 @@ public struct DurableTransaction: Command {
         case .busy(let busy):
             throw CommandJournalError.busy(key: key, owner: busy.owner)
         }
-        invoker.keeper.adopt([key], confirmedAt: sent)
-        let outputs = try await invoker.keeper.hold(key) { try await self.goOn(record) }
+        invoker.keeper.adopt([record], confirmedAt: sent)
+        let outputs = try await invoker.keeper.hold(key, token: record.attempts) { try await self.goOn(record) }
         return DurableTransactionResult(key: key, status: .completed, outputs: outputs)
     }
 

@@ -65,12 +65,13 @@ extension JournaledInvoker {
         var seen: Set<String> = []
         while true {
             let sent = keeper.now
+            let previous = deadOwner ?? (keeper.firstClaim() ? owner : nil)
             let claim = try await journal.claim(
-                16, from: nil, concurrency: nil, takingOverFrom: deadOwner, lease: lease)
+                16, from: nil, concurrency: nil, takingOverFrom: previous, lease: lease)
             let fresh = claim.records.filter { seen.insert($0.id).inserted }
-            keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
+            keeper.adopt(claim.records, confirmedAt: sent)
             for record in claim.records where !fresh.contains(record) {
-                try await giveBack(record.id)
+                try await giveBack(record)
             }
             if fresh.isEmpty { return report }
             for (position, record) in fresh.enumerated() {
@@ -80,21 +81,21 @@ extension JournaledInvoker {
                 } catch let error as CommandJournalError {
                     if case .leaseLost = error { instruments.recovered(record, .leaseLost, from: from) }
                     guard case .leaseLost = error else {
-                        for left in fresh.dropFirst(position + 1) { try? await giveBack(left.id) }
+                        for left in fresh.dropFirst(position + 1) { try? await giveBack(left) }
                         throw error
                     }
                 } catch {
-                    for left in fresh.dropFirst(position + 1) { try? await giveBack(left.id) }
+                    for left in fresh.dropFirst(position + 1) { try? await giveBack(left) }
                     throw error
                 }
             }
         }
     }
 
-    /// Releases `key` for a lease's duration and forgets it.
-    func giveBack(_ key: String) async throws {
-        keeper.drop(key)
-        try await journal.release(key, lease: lease, after: lease.duration)
+    /// Releases the attempt at `record` for a lease's duration and forgets it.
+    func giveBack(_ record: CommandJournalRecord) async throws {
+        keeper.drop(record.id, token: record.attempts)
+        try await journal.release(record.id, lease: lease.fenced(by: record), after: lease.duration)
     }
 
     private func settle(
@@ -110,10 +111,10 @@ extension JournaledInvoker {
             } catch {
                 report.unreadable.append(error)
                 instruments.recovered(record, .unreadable, from: previousOwner, error: error)
-                try await giveBack(key)
+                try await giveBack(record)
                 return
             }
-            switch try await keeper.hold(key, { try await transaction.settle(record) }) {
+            switch try await keeper.hold(key, token: record.attempts, { try await transaction.settle(record) }) {
             case .completed:
                 report.completedTransactions.append(key)
                 instruments.recovered(record, .completed, from: previousOwner)
@@ -132,13 +133,13 @@ extension JournaledInvoker {
         } catch {
             report.unreadable.append(error)
             instruments.recovered(record, .unreadable, from: previousOwner, error: error)
-            try await giveBack(key)
+            try await giveBack(record)
             return
         }
         switch await policy(record) {
         case .replay:
             do {
-                _ = try await keeper.hold(key) { try await self.execute(step, record) }
+                _ = try await keeper.hold(key, token: record.attempts) { try await self.execute(step, record) }
                 report.replayed.append(key)
                 instruments.recovered(record, .replayed, from: previousOwner)
             } catch let error where !(error is CommandJournalError) {
@@ -146,13 +147,13 @@ extension JournaledInvoker {
                 instruments.recovered(record, .failed, from: previousOwner, error: error)
             }
         case .markFailed(let reason):
-            try await keeper.hold(key) {
-                try await self.journal.settle(key, as: .failed(reason: reason), lease: self.lease)
+            try await keeper.hold(key, token: record.attempts) {
+                try await self.journal.settle(key, as: .failed(reason: reason), lease: self.lease.fenced(by: record))
             }
             report.failed.append(key)
             instruments.recovered(record, .failed, from: previousOwner, reason: reason)
         case .leavePending:
-            try await giveBack(key)
+            try await giveBack(record)
             report.leftPending.append(key)
             instruments.recovered(record, .leftPending, from: previousOwner)
         }

@@ -89,8 +89,10 @@ extension JournaledInvoker {
             }
             throw error
         }
-        keeper.adopt([record.id], confirmedAt: sent)
-        let output = try await keeper.hold(record.id) { try await self.execute(step, record, span: span) }
+        keeper.adopt([record], confirmedAt: sent)
+        let output = try await keeper.hold(record.id, token: record.attempts) {
+            try await self.execute(step, record, span: span)
+        }
         return (output, true)
     }
 
@@ -134,18 +136,19 @@ extension JournaledInvoker {
         _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?
     ) async throws -> [UInt8]? {
         let key = record.id
-        try await keeper.check(key)
+        let attempt = lease.fenced(by: record)
+        try await keeper.check(key, token: record.attempts)
         let context = DurableContext(key: key, owner: owner, attempt: max(1, record.attempts))
         let output: [UInt8]?
         do {
             output = try await DurableContext.$current.withValue(context) { try await step.run(context) }
         } catch {
-            if keeper.isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
-            try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: lease)
+            if keeper.isLost(key, token: record.attempts) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+            try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
             outcome = .failed
             throw error
         }
-        try await journal.settle(key, as: .done(output: output), lease: lease)
+        try await journal.settle(key, as: .done(output: output), lease: attempt)
         return output
     }
 

@@ -77,6 +77,11 @@ public final class JournaledInvoker: Sendable {
     /// This worker's identity.
     public var owner: String { lease.owner }
 
+    /// This worker's lease for the attempt whose fencing token is `token`.
+    func lease(_ token: Int) -> JournalLease {
+        JournalLease(owner: lease.owner, duration: lease.duration, token: token)
+    }
+
     /// A worker identity unique to this process and call: `"<prefix>-<pid>-<random>"`.
     public static func uniqueOwner(prefix: String = "worker") -> String {
         let random = UInt32.random(in: 0...UInt32.max)

@@ -7,9 +7,15 @@ import BehaviorKitSync
 /// journal is unreachable or only slow — so that the worker stops a third of a lease before
 /// another worker may take its records over.
 ///
+/// Each hold is one attempt: a record's key and the fencing token its begin or claim gave it.
+/// When the worker claims a record again (its lease lapsed while the worker stalled), the new
+/// attempt replaces the old one, whose work is cancelled and whose checks fail from then on.
+///
 /// No task runs while the worker holds nothing.
 final class LeaseKeeper: Sendable {
     private struct Hold {
+        /// The fencing token of the attempt.
+        var token: Int
         /// When the lease was last confirmed (the time its claim or renewal was sent).
         var confirmedAt: Duration
         /// Cancels the work running under the hold.
@@ -23,6 +29,8 @@ final class LeaseKeeper: Sendable {
         var renewing = false
         var lastRenewal: Duration?
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// Whether the worker ever held a record: a worker that did not is a new incarnation.
+        var everHeld = false
     }
 
     private let state = LockedValue(State())
@@ -44,18 +52,38 @@ final class LeaseKeeper: Sendable {
     /// The time now, on the keeper's clock: pass it as `confirmedAt` for a claim sent now.
     var now: Duration { clock.now }
 
-    /// Registers `keys`, claimed by a request sent at `confirmedAt`, as held.
-    func adopt(_ keys: [String], confirmedAt: Duration) {
-        let start = state.withLock { state -> Bool in
-            for key in keys { state.holds[key] = Hold(confirmedAt: confirmedAt) }
-            return Self.claimHeartbeat(&state)
+    /// Registers `records`, begun or claimed by a request sent at `confirmedAt`, as held at
+    /// their fencing tokens. An earlier attempt at one of them that this worker still runs is
+    /// lost: the new claim shows its lease lapsed, so its work is cancelled.
+    func adopt(_ records: [CommandJournalRecord], confirmedAt: Duration) {
+        let (start, stale) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
+            var stale: [@Sendable () -> Void] = []
+            for record in records {
+                if let old = state.holds[record.id], old.token != record.attempts, let cancel = old.cancel {
+                    stale.append(cancel)
+                }
+                state.holds[record.id] = Hold(token: record.attempts, confirmedAt: confirmedAt)
+            }
+            if !records.isEmpty { state.everHeld = true }
+            return (Self.claimHeartbeat(&state), stale)
         }
+        stale.forEach { $0() }
         if start { startHeartbeat() }
     }
 
-    /// Forgets `key` (settled, released, or lost).
-    func drop(_ key: String) {
+    /// Whether this worker never held a record yet (a new incarnation), marking that it will.
+    func firstClaim() -> Bool {
+        state.withLock { state in
+            defer { state.everHeld = true }
+            return !state.everHeld
+        }
+    }
+
+    /// Forgets the attempt `token` at `key` (settled, released, or lost); a later attempt at
+    /// the key stays held.
+    func drop(_ key: String, token: Int) {
         let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.holds[key]?.token == token else { return [] }
             state.holds.removeValue(forKey: key)
             guard state.holds.isEmpty else { return [] }
             defer { state.idleWaiters = [] }
@@ -76,24 +104,31 @@ final class LeaseKeeper: Sendable {
         }
     }
 
-    /// Whether `key` was lost to another worker (or could not be renewed in time).
-    func isLost(_ key: String) -> Bool {
-        state.withLock { $0.holds[key]?.lost ?? true }
+    /// Whether the attempt `token` at `key` was lost: to another worker, to a later claim by
+    /// this one, or because its lease could not be renewed in time.
+    func isLost(_ key: String, token: Int) -> Bool {
+        state.withLock { state in
+            guard let hold = state.holds[key], hold.token == token else { return true }
+            return hold.lost
+        }
     }
 
-    /// Runs `work` under the hold of `key` (adopted before): the work is cancelled if the
-    /// lease is lost, and the hold ends with it. A cancellation of the caller is passed on.
+    /// Runs `work` under the attempt `token` at `key` (adopted before): the work is cancelled
+    /// if the lease is lost, and the hold ends with it. A cancellation of the caller is passed on.
     ///
     /// - Throws: what `work` throws, or ``CommandJournalError/leaseLost(key:owner:)`` when the
     ///   lease was lost while it ran.
-    func hold<T: Sendable>(_ key: String, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    func hold<T: Sendable>(
+        _ key: String, token: Int, _ work: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
         let task = Task { try await work() }
         let lostAlready = state.withLock { state -> Bool in
+            guard state.holds[key]?.token == token else { return true }
             state.holds[key]?.cancel = { task.cancel() }
             return state.holds[key]?.lost ?? true
         }
         if lostAlready { task.cancel() }
-        defer { drop(key) }
+        defer { drop(key, token: token) }
         do {
             return try await withTaskCancellationHandler {
                 try await task.value
@@ -101,30 +136,36 @@ final class LeaseKeeper: Sendable {
                 task.cancel()
             }
         } catch {
-            if isLost(key) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+            if isLost(key, token: token) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
             throw error
         }
     }
 
-    /// Checks, before new work under `key` starts, that the lease is held and fresh: a lease
-    /// confirmed more than two thirds of its duration ago is renewed first.
+    /// Checks, before new work under the attempt `token` at `key` starts (a step, an undo, a
+    /// queued command), that the lease is held and valid, on this worker's own monotonic clock,
+    /// for at least a third of its duration: a lease confirmed more than a third ago is renewed
+    /// first, and a renewal that took so long that less than a third is left does not count.
+    /// After a pause (the process stopped, starved or swapped out), the worker finds out here
+    /// and stops without acting.
     ///
     /// - Throws: ``CommandJournalError/leaseLost(key:owner:)``.
-    func check(_ key: String) async throws {
+    func check(_ key: String, token: Int) async throws {
         let age = state.withLock { state -> Duration? in
-            guard let hold = state.holds[key], !hold.lost else { return nil }
+            guard let hold = state.holds[key], hold.token == token, !hold.lost else { return nil }
             return clock.now - hold.confirmedAt
         }
         guard let age else { throw CommandJournalError.leaseLost(key: key, owner: nil) }
         if age <= interval { return }
         let sent = clock.now
-        let kept = try await journal.renew([key], lease: lease)
+        let kept = try await journal.renew([key: token], lease: lease)
+        let answered = clock.now
         try state.withLock { state throws(CommandJournalError) in
-            guard kept.contains(key), state.holds[key] != nil else {
-                state.holds[key]?.lost = true
+            guard kept.contains(key), let hold = state.holds[key], hold.token == token, !hold.lost else {
+                if state.holds[key]?.token == token { state.holds[key]?.lost = true }
                 throw .leaseLost(key: key, owner: nil)
             }
-            state.holds[key]?.confirmedAt = sent
+            state.holds[key]?.confirmedAt = max(hold.confirmedAt, sent)
+            guard answered - sent <= lease.duration - interval else { throw .leaseLost(key: key, owner: nil) }
         }
     }
 
@@ -150,19 +191,23 @@ final class LeaseKeeper: Sendable {
                 return
             }
             let now = clock.now
-            let (stale, renewal, done) = state.withLock { state -> ([@Sendable () -> Void], [String]?, Bool) in
+            let (stale, renewal, done) = state.withLock { state -> ([@Sendable () -> Void], [String: Int]?, Bool) in
                 if state.holds.isEmpty && !state.renewing {
                     state.heartbeat = false
                     return ([], nil, true)
                 }
                 var stale: [@Sendable () -> Void] = []
-                for (key, hold) in state.holds where !hold.lost && now - hold.confirmedAt >= lease.duration - interval {
+                // On a journal whose write stalls cannot cost a lease, a renewal under way
+                // answers first: until then, no other worker can have claimed the records.
+                let waitForRenewal = state.renewing && journal.leasesOutlastWriteStalls
+                for (key, hold) in state.holds
+                where !waitForRenewal && !hold.lost && now - hold.confirmedAt >= lease.duration - interval {
                     state.holds[key]?.lost = true
                     if let cancel = hold.cancel { stale.append(cancel) }
                 }
-                var renewal: [String]?
+                var renewal: [String: Int]?
                 if !state.renewing, state.lastRenewal.map({ now - $0 >= interval }) ?? true {
-                    let live = state.holds.filter { !$0.value.lost }.map(\.key)
+                    let live = state.holds.filter { !$0.value.lost }.mapValues(\.token)
                     if !live.isEmpty {
                         state.renewing = true
                         state.lastRenewal = now
@@ -177,22 +222,22 @@ final class LeaseKeeper: Sendable {
         }
     }
 
-    /// Renews `keys`: confirms those kept, and cancels the work of those lost.
-    private func renew(_ keys: [String], sent: Duration) async {
+    /// Renews `attempts`: confirms those kept, and cancels the work of those lost.
+    private func renew(_ attempts: [String: Int], sent: Duration) async {
         let kept: [String]?
         do {
-            kept = try await journal.renew(keys, lease: lease)
+            kept = try await journal.renew(attempts, lease: lease)
         } catch {
             kept = nil
-            instruments.journalFailed("renewing leases", keys: keys, error: error)
+            instruments.journalFailed("renewing leases", keys: attempts.keys.sorted(), error: error)
         }
         let lost = state.withLock { state -> [@Sendable () -> Void] in
             state.renewing = false
             guard let kept else { return [] }
             let held = Set(kept)
             var lost: [@Sendable () -> Void] = []
-            for key in keys {
-                guard var hold = state.holds[key], !hold.lost else { continue }
+            for (key, token) in attempts {
+                guard var hold = state.holds[key], hold.token == token, !hold.lost else { continue }
                 if held.contains(key) {
                     hold.confirmedAt = max(hold.confirmedAt, sent)
                 } else {

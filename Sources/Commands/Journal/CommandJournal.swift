@@ -17,9 +17,9 @@ public import Foundation
 /// ```swift
 /// let journal = InMemoryCommandJournal()
 /// let lease = JournalLease(owner: "worker-1", duration: .seconds(30))
-/// guard case .started = try await journal.begin(entry, lease: lease) else { return }
+/// guard case .started(let record) = try await journal.begin(entry, lease: lease) else { return }
 /// try await charge.execute()
-/// try await journal.settle(entry.idempotencyKey, as: .done(output: nil), lease: lease)
+/// try await journal.settle(entry.idempotencyKey, as: .done(output: nil), lease: lease.fenced(by: record))
 /// ```
 ///
 /// Rules every journal keeps, each in one atomic change:
@@ -30,9 +30,13 @@ public import Foundation
 ///   worker that began or claimed it, until its lease expires; the owner renews the lease while
 ///   it lives. A root's children (a transaction's steps) are held with it. Only records whose
 ///   lease expired can be taken over, so a live owner's work is never touched.
-/// - **Fencing.** Appending a child and settling a record require that the lease's owner holds
-///   the root; otherwise they throw ``CommandJournalError/leaseLost(key:owner:)`` and change
-///   nothing. A settled root changes no more.
+/// - **Fencing.** Every begin or claim that takes a root up starts a new attempt, whose token
+///   (``CommandJournalRecord/attempts``) is one more than the last. Appending a child, settling,
+///   renewing and releasing require that the lease's owner holds the root *at the lease's
+///   token* (``JournalLease/token``), checked in the same statement as the write; otherwise they
+///   throw ``CommandJournalError/leaseLost(key:owner:)`` (or, for a renewal, leave the key out)
+///   and change nothing. A stale attempt never writes again, even when the worker that claimed
+///   the record next is its own. A settled root changes no more.
 /// - **Queues.** An enqueued record waits, with no owner, until it is due; claims take due
 ///   records oldest first and never exceed a queue's concurrency.
 /// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
@@ -70,11 +74,12 @@ public protocol CommandJournal: Sendable {
     ///   and then nothing changed.
     func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws
 
-    /// Extends the leases on the root records among `keys` that `lease`'s owner still holds to
+    /// Extends the leases on the root records among `attempts` (keys with the fencing token of
+    /// the attempt that renews them) that `lease`'s owner still holds at that token, to
     /// `lease.duration` from now; returns those keys. A key missing from the answer was lost.
-    func renew(_ keys: [String], lease: JournalLease) async throws -> [String]
+    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String]
 
-    /// Gives up a root record `lease` holds without settling it: it becomes claimable again
+    /// Gives up a root record `lease` holds (at its token) without settling it: it becomes claimable again
     /// after `delay`. Does nothing when the owner no longer holds it.
     func release(_ key: String, lease: JournalLease, after delay: Duration) async throws
 
@@ -122,11 +127,20 @@ public protocol CommandJournal: Sendable {
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.
     func close() async throws
+
+    /// Whether a stall of the journal's writes (a writer paused while it holds the one write
+    /// lock) cannot cost a lease: no claim can run while a renewal waits, and the stalled write
+    /// gives its time back to the leases. A worker then lets a renewal that is under way answer
+    /// before it gives up its work. `false` by default; `true` for SQLite.
+    var leasesOutlastWriteStalls: Bool { get }
 }
 
 extension CommandJournal {
     /// Does nothing: a journal without connections has nothing to release.
     public func close() async throws {}
+
+    /// `false`: a renewal under way does not stop the watchdog of a worker.
+    public var leasesOutlastWriteStalls: Bool { false }
 
     /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
     /// correct (a child written pending "may have run") but not atomic, and one write each. A

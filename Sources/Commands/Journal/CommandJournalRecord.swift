@@ -45,7 +45,9 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
     public var leaseExpiresAt: Date?
     /// The queue it waits on, or `nil` for work run by its caller.
     public var queue: String?
-    /// How many times a worker took it up: 1 for its first run, more after takeovers.
+    /// How many times a worker took it up: 1 for its first run, more after takeovers. It is
+    /// also the current attempt's fencing token: every begin or claim that takes the record up
+    /// adds one, so a later attempt always carries a greater token (``JournalLease/token``).
     public var attempts: Int
     /// When it was written down.
     public var createdAt: Date
@@ -73,6 +75,9 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
 
     /// The idempotency key, which identifies the record.
     public var id: String { entry.idempotencyKey }
+
+    /// The fencing token of the attempt that holds it: ``attempts``.
+    public var fencingToken: Int { attempts }
 
     /// Whether it settled: done, failed or compensated.
     public var isSettled: Bool { status != .pending }

@@ -92,12 +92,13 @@ public final class InMemoryCommandJournal: CommandJournal {
         }
     }
 
-    /// Renews the leases on `keys`; see ``CommandJournal/renew(_:lease:)``.
-    public func renew(_ keys: [String], lease: JournalLease) async throws -> [String] {
+    /// Renews the leases on `attempts`; see ``CommandJournal/renew(_:lease:)``.
+    public func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         let now = self.now
         return state.withLock { state in
-            keys.filter { key in
-                guard let index = state.indexByKey[key], state.records[index].isHeld(by: lease.owner) else {
+            attempts.keys.sorted().filter { key in
+                let attempt = JournalLease(owner: lease.owner, duration: lease.duration, token: attempts[key])
+                guard let index = state.indexByKey[key], state.records[index].isHeld(by: attempt) else {
                     return false
                 }
                 state.records[index].leaseExpiresAt = now.adding(lease.duration)
@@ -110,7 +111,7 @@ public final class InMemoryCommandJournal: CommandJournal {
     public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
         let now = self.now
         state.withLock { state in
-            guard let index = state.indexByKey[key], state.records[index].isHeld(by: lease.owner) else { return }
+            guard let index = state.indexByKey[key], state.records[index].isHeld(by: lease) else { return }
             state.records[index].owner = nil
             state.records[index].leaseExpiresAt = now.adding(delay)
             state.records[index].updatedAt = now
@@ -226,13 +227,14 @@ extension InMemoryCommandJournal.State {
     func checkHolds(_ key: String, _ lease: JournalLease) throws(CommandJournalError) {
         guard let index = indexByKey[key] else { throw .leaseLost(key: key, owner: nil) }
         let root = records[index]
-        guard root.isHeld(by: lease.owner) else { throw .leaseLost(key: key, owner: root.owner) }
+        guard root.isHeld(by: lease) else { throw .leaseLost(key: key, owner: root.owner) }
     }
 }
 
 extension CommandJournalRecord {
-    func isHeld(by owner: String) -> Bool {
-        status == .pending && entry.parentKey == nil && self.owner == owner
+    /// Whether `lease` holds this pending root, at its token when it names one.
+    func isHeld(by lease: JournalLease) -> Bool {
+        status == .pending && entry.parentKey == nil && lease.holds(owner: owner, attempts: attempts)
     }
 
     mutating func hold(_ lease: JournalLease, now: Date) {

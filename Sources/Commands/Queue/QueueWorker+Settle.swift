@@ -30,7 +30,7 @@ extension QueueWorker {
         do {
             if record.entry.kind == DurableTransaction.journalKind {
                 let transaction = try invoker.rebuild(record)
-                let settlement = try await invoker.keeper.hold(key) {
+                let settlement = try await invoker.keeper.hold(key, token: record.attempts) {
                     try await transaction.settle(record, startIfUntouched: true)
                 }
                 return counters.withLock { statistics in
@@ -49,7 +49,9 @@ extension QueueWorker {
             } else {
                 let step = try invoker.registry.step(for: record.entry)
                 do {
-                    _ = try await invoker.keeper.hold(key) { try await self.invoker.execute(step, record) }
+                    _ = try await invoker.keeper.hold(key, token: record.attempts) {
+                        try await self.invoker.execute(step, record)
+                    }
                     counters.withLock { $0.done += 1 }
                     return (.done, nil)
                 } catch let error where !(error is CommandJournalError) {
@@ -59,23 +61,23 @@ extension QueueWorker {
             }
         } catch let error as CommandRegistryError {
             counters.withLock { $0.unreadable += 1 }
-            try? await invoker.giveBack(key)
+            try? await invoker.giveBack(record)
             return (.unreadable, error)
         } catch let error as CommandJournalError {
             if case .leaseLost = error {
                 counters.withLock { $0.lost += 1 }
                 return (.leaseLost, error)
             }
-            recordJournalError(error, key)
+            recordJournalError(error, record)
             return (.error, error)
         } catch {
-            recordJournalError(error, key)
+            recordJournalError(error, record)
             return (.error, error)
         }
     }
 
-    private func recordJournalError(_ error: any Error, _ key: String) {
-        invoker.keeper.drop(key)
+    private func recordJournalError(_ error: any Error, _ record: CommandJournalRecord) {
+        invoker.keeper.drop(record.id, token: record.attempts)
         counters.withLock {
             $0.journalErrors += 1
             $0.lastJournalError = "\(error)"

@@ -110,9 +110,10 @@ public final class QueueWorker: Sendable {
         while true {
             let sent = invoker.keeper.now
             let claim = try await invoker.journal.claim(
-                slots, from: queue.name, concurrency: queue.concurrency, lease: invoker.lease)
+                slots, from: queue.name, concurrency: queue.concurrency,
+                takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
             if claim.records.isEmpty { return settled }
-            invoker.keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
+            invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)
             await withTaskGroup(of: Void.self) { group in
                 for record in claim.records { group.addTask { await self.settle(record) } }
@@ -125,8 +126,9 @@ public final class QueueWorker: Sendable {
         let sent = invoker.keeper.now
         do {
             let claim = try await invoker.journal.claim(
-                limit, from: queue.name, concurrency: queue.concurrency, lease: invoker.lease)
-            invoker.keeper.adopt(claim.records.map(\.id), confirmedAt: sent)
+                limit, from: queue.name, concurrency: queue.concurrency,
+                takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+            invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)
             return (claim.records, claim.nextDue, false)
         } catch {

@@ -46,7 +46,8 @@ extension Fleet {
             violations.append("the refund of \(key) received '\(payment)'")
         }
         violations += world.anomalies
-        violations += overlaps(world.executions, kills: kills)
+        report.refusedStaleWrites = world.executions.count(where: \.refused)
+        violations += overlaps(world.executions)
         let (longest, measured) = longestWait(world.executions, kills: kills)
         report.longestWaitMilliseconds = longest
         report.measuredTakeovers = measured
@@ -58,13 +59,16 @@ extension Fleet {
         return (report, violations)
     }
 
-    /// Executions of one step by two workers whose times overlap. A killed worker's execution
-    /// that never ended lasted until its kill.
-    static func overlaps(_ executions: [FleetLedger.Execution], kills: [String: Int64]) -> [String] {
+    /// Acts on one step by two attempts whose times overlap: executions that ended with their
+    /// effect (or their failure) in the ledger. The ledger refuses a stale attempt's act once a
+    /// later attempt reached it; an execution cut short (its worker killed, or its work cancelled
+    /// when its lease was lost) changed nothing there, since an effect and its end are one write.
+    static func overlaps(_ executions: [FleetLedger.LoggedExecution]) -> [String] {
         var found: [String] = []
-        for (key, runs) in Dictionary(grouping: executions, by: \.key) {
+        let acts = executions.filter { !$0.refused && $0.ended != nil }
+        for (key, runs) in Dictionary(grouping: acts, by: \.key) {
             let spans = runs.map { run in
-                (run.worker, run.started, run.ended ?? kills[run.worker] ?? Int64.max)
+                ("\(run.worker) attempt \(run.attempt)", run.started, run.ended ?? Int64.max)
             }.sorted { $0.1 < $1.1 }
             for (earlier, later) in zip(spans, spans.dropFirst()) where earlier.0 != later.0 && later.1 < earlier.2 {
                 found.append("\(key) ran on \(earlier.0) and \(later.0) at overlapping times")
@@ -75,7 +79,7 @@ extension Fleet {
 
     /// The longest time from a worker's kill to another worker's first execution on an order the
     /// killed worker had run a step of, and how many takeovers could be measured.
-    static func longestWait(_ executions: [FleetLedger.Execution], kills: [String: Int64]) -> (Int64, Int) {
+    static func longestWait(_ executions: [FleetLedger.LoggedExecution], kills: [String: Int64]) -> (Int64, Int) {
         var longest: Int64 = 0
         var measured = 0
         for (_, runs) in Dictionary(grouping: executions, by: \.root) {

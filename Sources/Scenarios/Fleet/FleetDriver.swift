@@ -4,7 +4,8 @@ import Foundation
 
 /// The fleet crash test: worker processes share one journal and its orders queue; a driver
 /// enqueues orders (three-step durable transactions), kills workers with SIGKILL at seeded
-/// random moments and starts them again, waits until every order settled, and checks that the
+/// random moments and starts them again — and, as asked, pauses workers past their leases with
+/// SIGSTOP and restarts the database — waits until every order settled, and checks that the
 /// journal and the world kept every promise.
 public enum Fleet {
     /// What to run.
@@ -25,6 +26,11 @@ public enum Fleet {
         public var lease: Duration = .seconds(1)
         /// The `behaviorkit` binary, run as `fleet --worker`.
         public var executable: String
+        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
+        public var pauses = false
+        /// A PostgreSQL data directory: restart that server (`pg_ctl restart -m fast`) twice
+        /// mid-run, and terminate the journal's backends once. `nil`: no database faults.
+        public var restartDatabase: String?
 
         /// Options for a run on `journal`, with the ledger in `directory`.
         public init(journal: String, directory: String, executable: String) {
@@ -59,16 +65,25 @@ public enum Fleet {
             }
         }
         var random = SeededRandom(seed: options.seed)
+        var faults = DatabaseFaults(options)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
-            try pool.killAndRestart(Int(random.next() % UInt64(options.workers)))
+            let slot = Int(random.next() % UInt64(options.workers))
+            if options.pauses && random.next() % 2 == 0 {
+                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
+            } else {
+                try pool.killAndRestart(slot)
+            }
+            try await faults.strike(after: pool.kills, of: options.kills, console: console)
         }
         try await enqueuing.value
         let settled = try await waitUntilSettled(journal, timeout: .seconds(300))
-        pool.stopAll()
+        await pool.stopAll()
         let elapsed = ContinuousClock.now - started
-        let (report, violations) = try await check(
+        var (report, violations) = try await check(
             journal, ledger, acknowledged: acknowledged.withLock { $0 }, kills: pool.killTimes, settled: settled)
+        report.pauses = pool.pauses
+        report.databaseFaults = faults.struck
         for violation in violations.prefix(20) { console.print("violation: \(violation)") }
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await journal.close()
@@ -91,13 +106,18 @@ public enum Fleet {
     }
 }
 
-/// The worker processes: started, killed with SIGKILL and started again, each incarnation
-/// under its own owner id ("w2.5": slot 2, fifth start).
+/// The worker processes: started, killed with SIGKILL and started again, paused and resumed.
+/// Each slot's worker has a stable owner id ("w2"), so that a restarted worker takes back at
+/// once what its killed incarnation held; each incarnation has a label of its own in the
+/// ledger ("w2.5": slot 2, fifth start).
 final class WorkerPool: Sendable {
     private struct State {
         var processes: [Int: Process] = [:]
         var incarnations: [Int: Int] = [:]
         var killTimes: [String: Int64] = [:]
+        var paused: Set<Int32> = []
+        var pauses = 0
+        var resumers: [Task<Void, Never>] = []
     }
 
     private let state = LockedValue(State())
@@ -114,14 +134,15 @@ final class WorkerPool: Sendable {
             state.incarnations[slot, default: 0] += 1
             return state.incarnations[slot, default: 1]
         }
-        let owner = "w\(slot).\(incarnation)"
+        let label = "w\(slot).\(incarnation)"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: options.executable)
         process.arguments = [
-            "fleet", "--worker", "--owner", owner, "--journal", options.journal, "--directory", options.directory,
-            "--lease-ms", "\(options.lease.journalMilliseconds)",
+            "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
+            "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+            "--driver-pid", "\(getpid())",
         ]
-        let log = options.directory + "/\(owner).log"
+        let log = options.directory + "/\(label).log"
         _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
         process.standardOutput = handle
@@ -132,15 +153,51 @@ final class WorkerPool: Sendable {
 
     func killAndRestart(_ slot: Int) throws {
         guard let process = state.withLock({ $0.processes[slot] }) else { return }
-        let owner = "w\(slot).\(state.withLock { $0.incarnations[slot, default: 1] })"
+        let label = "w\(slot).\(state.withLock { $0.incarnations[slot, default: 1] })"
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
-        state.withLock { $0.killTimes[owner] = FleetLedger.now() }
+        state.withLock {
+            $0.killTimes[label] = FleetLedger.now()
+            $0.paused.remove(process.processIdentifier)
+        }
         try start(slot)
     }
 
-    func stopAll() {
-        let processes = state.withLock { $0.processes.values }
+    /// How many times a worker was paused.
+    var pauses: Int { state.withLock { $0.pauses } }
+
+    /// Stops the worker in `slot` with SIGSTOP and resumes it with SIGCONT after `duration`,
+    /// unless it is paused already.
+    func pause(_ slot: Int, for duration: Duration) {
+        state.withLock { state in
+            guard let process = state.processes[slot], process.isRunning else { return }
+            let pid = process.processIdentifier
+            guard state.paused.insert(pid).inserted else { return }
+            state.pauses += 1
+            kill(pid, SIGSTOP)
+            state.resumers.append(
+                Task { [self] in
+                    try? await Task.sleep(for: duration)
+                    resume(pid)
+                })
+        }
+    }
+
+    private func resume(_ pid: Int32) {
+        state.withLock { state in
+            // Only a process still running under that pid and paused by us: a killed one is gone.
+            guard state.paused.remove(pid) != nil,
+                state.processes.values.contains(where: { $0.processIdentifier == pid && $0.isRunning })
+            else { return }
+            kill(pid, SIGCONT)
+        }
+    }
+
+    /// Kills every worker (a paused one too) and waits for it.
+    func stopAll() async {
+        let (processes, resumers) = state.withLock { ($0.processes.values, $0.resumers) }
+        resumers.forEach { $0.cancel() }
+        for task in resumers { await task.value }
         for process in processes {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

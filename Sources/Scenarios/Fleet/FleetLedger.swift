@@ -5,6 +5,10 @@ import GRDB
 /// step's effect is a row keyed by its idempotency key (so that running a step twice changes
 /// nothing), and every execution of a step or a compensation is logged with its worker and its
 /// start and end, for the checks.
+///
+/// It is a partner that fences: it keeps, per order, the greatest fencing token it saw, and
+/// refuses (and counts) every execution of an attempt with a smaller one, in the same write —
+/// as a payment service would, given ``DurableContext/fencingToken``.
 final class FleetLedger: Sendable {
     let path: String
     private let database: DatabasePool
@@ -22,48 +26,107 @@ final class FleetLedger: Sendable {
                     CREATE TABLE IF NOT EXISTS anomaly (id INTEGER PRIMARY KEY, text TEXT NOT NULL);
                     CREATE TABLE IF NOT EXISTS execution (
                         id INTEGER PRIMARY KEY, key TEXT NOT NULL, root TEXT NOT NULL, worker TEXT NOT NULL,
-                        attempt INTEGER NOT NULL, kind TEXT NOT NULL, started INTEGER NOT NULL, ended INTEGER);
+                        attempt INTEGER NOT NULL, kind TEXT NOT NULL, started INTEGER NOT NULL, ended INTEGER,
+                        refused INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE IF NOT EXISTS fence (root TEXT PRIMARY KEY, token INTEGER NOT NULL);
                     """)
         }
     }
 
     static func now() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
 
-    /// Logs the start of an execution of `kind` ("run" or "undo") on `key`; returns its id.
-    func start(_ kind: String, key: String, root: String, worker: String, attempt: Int) throws -> Int64 {
-        try database.write { db in
+    /// What the ledger answers an attempt whose token is smaller than one it saw for the order.
+    struct StaleToken: Error, CustomStringConvertible {
+        let key: String, token: Int
+        var description: String { "the ledger refused \(key) from the stale attempt \(token)" }
+    }
+
+    /// One execution: its row, and the fence it runs under.
+    struct Execution {
+        let id: Int64, root: String, token: Int
+    }
+
+    /// Logs the start of an execution of `kind` ("run" or "undo") on `key` by the attempt whose
+    /// fencing token is `token`, and raises the order's fence to it.
+    ///
+    /// - Throws: ``StaleToken`` (the execution is logged refused) when the order saw a greater token.
+    func start(_ kind: String, key: String, root: String, worker: String, token: Int) throws -> Execution {
+        let id = try database.write { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO execution (key, root, worker, attempt, kind, started) VALUES (?, ?, ?, ?, ?, ?)",
-                arguments: [key, root, worker, attempt, kind, Self.now()])
-            return db.lastInsertedRowID
+                arguments: [key, root, worker, token, kind, Self.now()])
+            let id = db.lastInsertedRowID
+            try Self.fence(root, token, execution: id, db)
+            return try Self.refused(id, db) ? -1 : id
+        }
+        if id < 0 { throw StaleToken(key: key, token: token) }
+        return Execution(id: id, root: root, token: token)
+    }
+
+    /// Raises the fence of `root` to `token`, or, when it stands higher, marks `execution` refused.
+    private static func fence(_ root: String, _ token: Int, execution: Int64, _ db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO fence (root, token) VALUES (?, ?)
+                ON CONFLICT (root) DO UPDATE SET token = excluded.token WHERE excluded.token >= fence.token
+                """, arguments: [root, token])
+        if db.changesCount == 0 {
+            try db.execute(
+                sql: "UPDATE execution SET refused = 1, ended = ? WHERE id = ?", arguments: [now(), execution])
         }
     }
 
-    /// Applies the effect of `key` (once, whatever the number of calls) and ends execution `id`.
-    func apply(_ key: String, value: String, ending id: Int64) throws {
-        try database.write { db in
+    /// Whether `execution` was refused by the fence, after `fence` ran on it.
+    private static func refused(_ execution: Int64, _ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT refused FROM execution WHERE id = ?", arguments: [execution]) ?? false
+    }
+
+    /// Applies the effect of `key` (once, whatever the number of calls) and ends the execution,
+    /// unless the order saw a greater token meanwhile.
+    ///
+    /// - Throws: ``StaleToken``, and then nothing changed.
+    func apply(_ key: String, value: String, ending execution: Execution) throws {
+        let refused = try database.write { db -> Bool in
+            try Self.fence(execution.root, execution.token, execution: execution.id, db)
+            if try Self.refused(execution.id, db) { return true }
             try db.execute(sql: "INSERT OR IGNORE INTO effect (key, value) VALUES (?, ?)", arguments: [key, value])
-            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), id])
+            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), execution.id])
+            return false
         }
+        if refused { throw StaleToken(key: key, token: execution.token) }
     }
 
-    /// Removes the effect of `key`, notes the payment a refund received, and ends execution `id`.
-    func undo(_ key: String, payment: String?, ending id: Int64) throws {
-        try database.write { db in
+    /// Removes the effect of `key`, notes the payment a refund received, and ends the execution,
+    /// unless the order saw a greater token meanwhile.
+    ///
+    /// - Throws: ``StaleToken``, and then nothing changed.
+    func undo(_ key: String, payment: String?, ending execution: Execution) throws {
+        let refused = try database.write { db -> Bool in
+            try Self.fence(execution.root, execution.token, execution: execution.id, db)
+            if try Self.refused(execution.id, db) { return true }
             try db.execute(sql: "DELETE FROM effect WHERE key = ?", arguments: [key])
             if let payment {
                 try db.execute(
                     sql: "INSERT OR REPLACE INTO refund (key, payment) VALUES (?, ?)", arguments: [key, payment])
             }
-            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), id])
+            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), execution.id])
+            return false
         }
+        if refused { throw StaleToken(key: key, token: execution.token) }
     }
 
-    /// Ends execution `id` without an effect (a step that failed).
-    func end(_ id: Int64) throws {
-        try database.write { db in
-            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), id])
+    /// Ends the execution without an effect (a step that failed: the partner refused it),
+    /// unless the order saw a greater token meanwhile.
+    ///
+    /// - Throws: ``StaleToken``.
+    func end(_ execution: Execution) throws {
+        let refused = try database.write { db -> Bool in
+            try Self.fence(execution.root, execution.token, execution: execution.id, db)
+            if try Self.refused(execution.id, db) { return true }
+            try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), execution.id])
+            return false
         }
+        if refused { throw StaleToken(key: "\(execution.root) (a refusal)", token: execution.token) }
     }
 
     /// Notes something a step saw that must never happen.
@@ -71,15 +134,16 @@ final class FleetLedger: Sendable {
         try database.write { db in try db.execute(sql: "INSERT INTO anomaly (text) VALUES (?)", arguments: [text]) }
     }
 
-    struct Execution {
+    struct LoggedExecution {
         let key: String, root: String, worker: String, attempt: Int, kind: String, started: Int64, ended: Int64?
+        let refused: Bool
     }
 
     struct Contents {
         var effects: [String: String] = [:]
         var refunds: [String: String] = [:]
         var anomalies: [String] = []
-        var executions: [Execution] = []
+        var executions: [LoggedExecution] = []
         var integrity: [String] = []
     }
 
@@ -95,11 +159,11 @@ final class FleetLedger: Sendable {
             }
             contents.anomalies = try String.fetchAll(db, sql: "SELECT text FROM anomaly ORDER BY id")
             contents.executions = try Row.fetchAll(
-                db, sql: "SELECT key, root, worker, attempt, kind, started, ended FROM execution ORDER BY id"
+                db, sql: "SELECT key, root, worker, attempt, kind, started, ended, refused FROM execution ORDER BY id"
             ).map {
-                Execution(
+                LoggedExecution(
                     key: $0["key"], root: $0["root"], worker: $0["worker"], attempt: $0["attempt"], kind: $0["kind"],
-                    started: $0["started"], ended: $0["ended"])
+                    started: $0["started"], ended: $0["ended"], refused: $0["refused"])
             }
             contents.integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             return contents

@@ -2,6 +2,10 @@
 public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// Workers killed with SIGKILL.
     public var kills = 0
+    /// Workers paused with SIGSTOP (for one to five leases) and resumed with SIGCONT.
+    public var pauses = 0
+    /// Database restarts and terminated backends (PostgreSQL).
+    public var databaseFaults = 0
     /// Orders whose enqueue returned (durable).
     public var acknowledged = 0
     /// Orders that completed.
@@ -15,11 +19,17 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// The longest time between a worker's kill and another worker's first step on an order the
     /// killed one held, in milliseconds.
     public var longestWaitMilliseconds: Int64 = 0
+    /// Executions the ledger refused because a later attempt at their order had reached it:
+    /// a stale attempt's act, stopped by the partner's fence.
+    public var refusedStaleWrites = 0
 
-    /// "52 kills, 2000 acknowledged, 1795 done, 205 compensated, 311 taken over, longest wait 1.2 s (298 measured)".
+    /// "52 kills, 10 pauses, 0 database faults, 2000 acknowledged, 1795 done, 205 compensated, 311 taken over,
+    /// 4 stale writes refused, longest wait for a dead worker's claim 1.2 s (298 measured)".
     public var description: String {
         let wait = Duration.milliseconds(longestWaitMilliseconds).display
-        return "\(kills) kills, \(acknowledged) acknowledged, \(done) done, \(compensated) compensated, "
-            + "\(takenOver) taken over, longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured)"
+        return "\(kills) kills, \(pauses) pauses, \(databaseFaults) database faults, \(acknowledged) acknowledged, "
+            + "\(done) done, \(compensated) compensated, \(takenOver) taken over, "
+            + "\(refusedStaleWrites) stale writes refused, "
+            + "longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured)"
     }
 }

@@ -2,14 +2,30 @@ import Commands
 import Foundation
 
 extension Fleet {
-    /// The worker side (`fleet --worker`): serves the orders queue until killed.
+    /// The worker side (`fleet --worker`): serves the orders queue until killed, or until its
+    /// driver is gone (however the driver ended: the worker is then adopted by another parent,
+    /// and exits instead of polling for ever).
+    ///
+    /// - Parameters:
+    ///   - owner: the stable worker identity ("w2"): a restarted worker takes back at once what
+    ///     its killed incarnation held.
+    ///   - label: this incarnation's name in the ledger ("w2.5").
+    ///   - driver: the driver's process id (a driver that died before this worker started is
+    ///     noticed too); `nil`: the parent at start.
     public static func runWorker(
-        owner: String, journal location: String, directory: String, lease: Duration
+        owner: String, label: String, journal location: String, directory: String, lease: Duration,
+        driver: Int32? = nil
     ) async throws {
+        let parent = driver ?? getppid()
+        let orphaned = Task.detached {
+            while getppid() == parent { try? await Task.sleep(for: .milliseconds(100)) }
+            exit(0)
+        }
+        defer { orphaned.cancel() }
         let journal = try await JournalLocation.open(location)
         let ledger = try FleetLedger(path: ledgerPath(directory))
         let invoker = JournaledInvoker(
-            journal: journal, registry: FleetOrders.registry(ledger, worker: owner), owner: owner, leaseDuration: lease)
+            journal: journal, registry: FleetOrders.registry(ledger, worker: label), owner: owner, leaseDuration: lease)
         let queue = CommandQueue(FleetOrders.queue, journal: journal)
         let worker = QueueWorker(queue, invoker: invoker, slots: 8, pollInterval: .milliseconds(20))
         FileHandle.standardOutput.write(Data("ready\n".utf8))
