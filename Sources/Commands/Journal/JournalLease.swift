@@ -35,7 +35,12 @@ public struct JournalLease: Sendable, Hashable, Codable {
         JournalLease(owner: owner, duration: duration, token: record.attempts)
     }
 
-    /// Whether a root record held by `owner` at attempt `attempts` is held by this lease.
+    /// Whether a pending root record is held by this lease: its owner is this lease's, and its
+    /// attempt this lease's token (when the lease names one). Journals check writes with it.
+    ///
+    /// - Parameters:
+    ///   - owner: the record's owner.
+    ///   - attempts: the record's ``CommandJournalRecord/attempts``, its current fencing token.
     public func holds(owner: String?, attempts: Int) -> Bool {
         owner == self.owner && (token == nil || token == attempts)
     }
