@@ -1,6 +1,6 @@
 import ArgumentParser
 import BehaviorKitSQLite
-import Foundation
+import Scenarios
 
 /// The child of the multi-process test of `DiskCache` (hidden): opens several caches on one
 /// file and stores a range of keys through them at once, reading each back.
@@ -25,7 +25,11 @@ struct DiskCacheWorkerCommand: AsyncParsableCommand {
 
     func run() async throws {
         var caches: [DiskCache<Int, String>] = []
-        for _ in 0..<max(1, instances) { caches.append(try DiskCache(path: path)) }
+        do {
+            for _ in 0..<max(1, instances) { caches.append(try DiskCache(path: path)) }
+        } catch {
+            throw failure("\(error)")
+        }
         let shared = caches
         let (first, count) = (self.first, self.count)
         let failures = await withTaskGroup(of: String?.self) { group in
@@ -45,9 +49,16 @@ struct DiskCacheWorkerCommand: AsyncParsableCommand {
             for await failure in group { if let failure { failures.append(failure) } }
             return failures
         }
-        print("stored \(count - failures.count) of \(count); the file holds \(try await shared[0].count) entries")
-        if let failure = failures.first {
-            FileHandle.standardError.write(Data("\(failures.count) failed, the first: \(failure)\n".utf8))
+        let entries: Int
+        do {
+            entries = try await shared[0].count
+        } catch {
+            throw failure("\(error)")
+        }
+        StandardStream.output.writeLine(
+            "stored \(count - failures.count) of \(count); the file holds \(entries) entries")
+        if let first = failures.first {
+            StandardStream.error.writeLine("\(failures.count) failed, the first: \(first)")
             throw ExitCode.failure
         }
     }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Scenarios
 
 struct GarageCommand: AsyncParsableCommand {
@@ -35,8 +34,7 @@ struct GarageCommand: AsyncParsableCommand {
             try await GarageScenario.run(
                 failAPI: failAPI, journalPath: journal, busyTimeout: timeout, console: .standardOutput)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw failure("\(error)")
         }
     }
 }

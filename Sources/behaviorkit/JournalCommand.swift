@@ -18,14 +18,12 @@ struct JournalCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard JournalLocation.isServerURL(path) || FileManager.default.fileExists(atPath: path) else {
-            FileHandle.standardError.write(Data("error: command journal \(path): no such file\n".utf8))
-            throw ExitCode.failure
+            throw failure("command journal \(path): no such file")
         }
         do {
             try await JournalListing.run(path: path, console: .standardOutput)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw failure("\(error)")
         }
     }
 }

@@ -60,6 +60,6 @@ enum ProgressBar {
         let filled = total == 0 ? width : done * width / total
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         let line = done == total ? "\r\(String(repeating: " ", count: width + 30))\r" : "\r[\(bar)] \(done)/\(total)"
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStream.error.write(line)
     }
 }
