@@ -58,11 +58,17 @@ struct JournalFileContents {
     }
 
     /// Finds damaged indexes: `quick_check` checks pages but not that each index holds exactly
-    /// the rows of its table, which a count of every index against the table does (and
-    /// `integrity_check` does entry by entry).
+    /// the rows of its table. One scan of the table counts each index's rows and looks every
+    /// record up in the key index under its own key and sequence, which finds a key index that
+    /// lost an entry or holds one with another key: the damage that would admit a second
+    /// record under a key. `integrity_check` (`.full`) checks every entry of every index.
     private static func verify(
         _ db: Database, _ verification: SQLiteCommandJournal.Verification, layout2: Bool
     ) throws -> [String] {
+        let unindexed = """
+            NOT EXISTS (SELECT 1 FROM commandRecord AS entry INDEXED BY sqlite_autoindex_commandRecord_1
+                WHERE entry.key = record.key AND entry.sequence = record.sequence)
+            """
         if verification == .full {
             let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
             return problems == ["ok"] ? [] : problems
@@ -72,8 +78,9 @@ struct JournalFileContents {
                 db,
                 sql: """
                     SELECT count(*) AS rows, sum(status = 'pending') AS pending, sum(parentKey IS NOT NULL) AS children,
-                        sum(status = 'pending' AND parentKey IS NULL) AS open
-                    FROM commandRecord NOT INDEXED
+                        sum(status = 'pending' AND parentKey IS NULL) AS open,
+                        sum(\(unindexed)) AS unindexed
+                    FROM commandRecord AS record NOT INDEXED
                     """)
         else { return [] }
         var indexes: [(name: String, filter: String, expected: Int)] = [
@@ -85,6 +92,13 @@ struct JournalFileContents {
             indexes.append(("commandRecordOpen", "WHERE status = 'pending' AND parentKey IS NULL", table["open"] ?? 0))
         }
         var problems: [String] = []
+        if let count = table["unindexed"] as Int?, count > 0 {
+            let first = try Int64.fetchOne(
+                db, sql: "SELECT min(sequence) FROM commandRecord AS record NOT INDEXED WHERE \(unindexed)")
+            problems.append(
+                "record \(first ?? 0) missing from index sqlite_autoindex_commandRecord_1"
+                    + (count > 1 ? " (and \(count - 1) more)" : ""))
+        }
         for index in indexes {
             let count = try Int.fetchOne(
                 db, sql: "SELECT count(*) FROM commandRecord INDEXED BY \(index.name) \(index.filter)")
