@@ -9,14 +9,17 @@ struct JournalFileContents {
     var tables: [String] = []
     var columns: Set<String> = []
     var problems: [String] = []
+    /// The first record no read could decode, described, or `nil`.
+    var malformed: String?
 
     var isLayout2: Bool { columns == CommandJournalSchema.layout2Columns }
 
-    /// Reads the file at `path` on a read-only connection: nothing is written to it or its WAL.
+    /// Reads the file at `path` on a read-only connection: nothing is written to it or its WAL,
+    /// and no file is added beside it (``ReadOnlyConnection``).
     static func read(
         _ path: String, verification: SQLiteCommandJournal.Verification, busyTimeout: Duration
     ) throws -> JournalFileContents {
-        let queue = try DatabaseQueue(path: path, configuration: readOnly(busyTimeout: busyTimeout))
+        let queue = try ReadOnlyConnection.open(path, busyTimeout: busyTimeout)
         defer { try? queue.close() }
         return try queue.read { db in
             var contents = JournalFileContents()
@@ -32,7 +35,7 @@ struct JournalFileContents {
             }
             contents.columns = try CommandJournalSchema.columns(db)
             if contents.isLayout2 || contents.columns == CommandJournalSchema.layout1Columns {
-                contents.problems = try verify(db, verification, layout2: contents.isLayout2)
+                (contents.problems, contents.malformed) = try verify(db, verification, layout2: contents.isLayout2)
             }
             return contents
         }
@@ -64,14 +67,14 @@ struct JournalFileContents {
     /// record under a key. `integrity_check` (`.full`) checks every entry of every index.
     private static func verify(
         _ db: Database, _ verification: SQLiteCommandJournal.Verification, layout2: Bool
-    ) throws -> [String] {
+    ) throws -> (problems: [String], malformed: String?) {
         let unindexed = """
             NOT EXISTS (SELECT 1 FROM commandRecord AS entry INDEXED BY sqlite_autoindex_commandRecord_1
                 WHERE entry.key = record.key AND entry.sequence = record.sequence)
             """
         if verification == .full {
             let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            return problems == ["ok"] ? [] : problems
+            return (problems == ["ok"] ? [] : problems, try JournalRecordCheck.firstMalformed(db, layout2: layout2))
         }
         guard
             let table = try Row.fetchOne(
@@ -79,10 +82,11 @@ struct JournalFileContents {
                 sql: """
                     SELECT count(*) AS rows, sum(status = 'pending') AS pending, sum(parentKey IS NOT NULL) AS children,
                         sum(status = 'pending' AND parentKey IS NULL) AS open,
-                        sum(\(unindexed)) AS unindexed
+                        sum(\(unindexed)) AS unindexed,
+                        sum(NOT \(JournalRecordCheck.wellFormed(layout2: layout2))) AS malformed
                     FROM commandRecord AS record NOT INDEXED
                     """)
-        else { return [] }
+        else { return ([], nil) }
         var indexes: [(name: String, filter: String, expected: Int)] = [
             ("sqlite_autoindex_commandRecord_1", "", table["rows"]),
             ("commandRecordPending", "WHERE status = 'pending'", table["pending"] ?? 0),
@@ -106,6 +110,8 @@ struct JournalFileContents {
                 problems.append("index \(index.name) has \(count ?? 0) entries for \(index.expected) rows")
             }
         }
-        return problems
+        let malformed =
+            (table["malformed"] as Int? ?? 0) > 0 ? try JournalRecordCheck.firstMalformed(db, layout2: layout2) : nil
+        return (problems, malformed)
     }
 }

@@ -82,6 +82,9 @@ struct JournalFileInspection {
             throw SQLiteCommandJournalError(
                 code: .corrupt, path: path, reason: found.problems.prefix(3).joined(separator: "; "))
         }
+        if let malformed = found.malformed {
+            throw SQLiteCommandJournalError(code: .malformedRecord, path: path, reason: malformed)
+        }
         if found.applicationID == ours {
             if found.isLayout2 { return .layout2 }
             if walSize > 0 && header.applicationID == ours { throw foreignWAL(path, found) }

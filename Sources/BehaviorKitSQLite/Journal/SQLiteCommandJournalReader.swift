@@ -67,7 +67,7 @@ public final class SQLiteCommandJournalReader: Sendable {
             guard inspection.layout == .layout1 || inspection.layout == .layout2 else {
                 throw SQLiteCommandJournalError(code: .notAJournal, path: file, reason: "it holds no journal table")
             }
-            return try DatabaseQueue(path: file, configuration: JournalFileContents.readOnly(busyTimeout: .seconds(10)))
+            return try ReadOnlyConnection.open(file, busyTimeout: .seconds(10))
         } catch {
             let error = SQLiteCommandJournalError(path: file, error, opening: true)
             throw SQLiteCommandJournalError(code: error.code, path: path, reason: error.reason)
