@@ -8,8 +8,9 @@ struct JournalCommand: AsyncParsableCommand {
         abstract: "Lists the records of a durable command journal with their status.",
         discussion: """
             Prints one line per record, in sequence order: its number, status (pending, done, failed, \
-            compensated), idempotency key and command kind, then the counts. A file that is not a journal, or is \
-            corrupt or truncated, is an error naming the file; it is never changed.
+            compensated), idempotency key and command kind, then the counts. The file may also be an application's \
+            own GRDB database holding the journal's table. A file that is not a journal, or is corrupt or \
+            truncated, is an error naming the file; it is never changed.
             """
     )
 
