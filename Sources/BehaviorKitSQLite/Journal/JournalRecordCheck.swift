@@ -4,18 +4,22 @@ import GRDB
 /// of a type no journal writes (a damaged or hand-edited file). Found before anything is
 /// written, so that a run that cannot read the journal leaves it as it was.
 enum JournalRecordCheck {
-    /// An SQL condition true for a record every read can decode.
+    /// An SQL condition true for a record every read can decode: a known status, text where
+    /// text is read, integers where integers are, and no number where bytes are.
     static func wellFormed(layout2: Bool) -> String {
+        func text(_ column: String) -> String { "typeof(\(column)) = 'text'" }
+        func optionalText(_ column: String) -> String { "(\(column) IS NULL OR typeof(\(column)) = 'text')" }
+        func integer(_ column: String) -> String { "typeof(\(column)) = 'integer'" }
+        func bytes(_ column: String) -> String { "typeof(\(column)) NOT IN ('integer', 'real')" }
         var conditions = [
-            "typeof(status) = 'text' AND status IN ('pending', 'done', 'failed', 'compensated')",
-            "typeof(key) = 'text'", "typeof(kind) = 'text'", "typeof(payload) IN ('blob', 'text', 'null')",
-            "typeof(parentKey) IN ('text', 'null')", "typeof(failureReason) IN ('text', 'null')",
+            "status IN ('pending', 'done', 'failed', 'compensated')", text("status"), text("key"), text("kind"),
+            bytes("payload"), optionalText("parentKey"), optionalText("failureReason"),
         ]
         if layout2 {
             conditions += [
-                "typeof(output) IN ('blob', 'text', 'null')", "typeof(owner) IN ('text', 'null')",
-                "typeof(leaseExpiresAt) IN ('integer', 'null')", "typeof(queue) IN ('text', 'null')",
-                "typeof(attempts) = 'integer'", "typeof(createdAt) = 'integer'", "typeof(updatedAt) = 'integer'",
+                bytes("output"), optionalText("owner"), optionalText("queue"),
+                "(leaseExpiresAt IS NULL OR \(integer("leaseExpiresAt")))", integer("attempts"), integer("createdAt"),
+                integer("updatedAt"),
             ]
         }
         return "(" + conditions.joined(separator: " AND ") + ")"
