@@ -10,9 +10,9 @@ struct NumericOptionsTests {
         (["garage", "--busy-timeout=-1"], "--busy-timeout must be between 0 and 86400, got -1"),
         (
             ["movies", "--count", "9223372036854775807"],
-            "--count must be between 1 and 1000000, got 9223372036854775807"
+            "--count must be between 1 and 100000, got 9223372036854775807"
         ),
-        (["movies", "--count", "0"], "--count must be between 1 and 1000000, got 0"),
+        (["movies", "--count", "0"], "--count must be between 1 and 100000, got 0"),
         (["movies", "--failure-rate", "nan"], "--failure-rate must be between 0 and 1, got nan"),
         (
             ["disk-cache-worker", "--path", "/no/such/folder/x", "--first=-3"],
@@ -30,7 +30,7 @@ struct NumericOptionsTests {
             ["disk-cache-worker", "--path", "/no/such/folder/x", "--instances", "0"],
             "--instances must be between 1 and 16, got 0"
         ),
-        (["crash-test", "--kills", "0"], "--kills must be between 1 and 10000, got 0"),
+        (["crash-test", "--kills", "0"], "--kills must be between 1 and 1000, got 0"),
         (["crash-test", "--child", "--round", "9223372036854775807"], "--round must be between 1 and 1000000"),
         (["fleet", "--workers", "0"], "--workers must be between 1 and 64"),
         (["fleet", "--worker", "--lease-ms", "1"], "--lease-ms must be between 10 and 600000"),
