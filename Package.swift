@@ -157,6 +157,8 @@ let package = Package(
             name: "BehaviorKitCLITests",
             dependencies: [
                 "behaviorkit", "BehaviorKitSQLite", "Commands", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
     ]

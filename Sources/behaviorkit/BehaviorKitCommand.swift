@@ -1,6 +1,5 @@
 import ArgumentParser
 
-@main
 struct BehaviorKitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "behaviorkit",

@@ -9,7 +9,7 @@ struct CrashTestCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Option(help: "How many times to kill the child.")
+    @Option(help: "How many times to kill the child (1 to 1000).")
     var kills = 25
 
     @Option(help: "The seed of the kill moments and of the failing transaction steps.")
@@ -23,6 +23,13 @@ struct CrashTestCommand: AsyncParsableCommand {
 
     @Option(help: .hidden)
     var round = 1
+
+    func validate() throws {
+        try OptionRange.check("--kills", kills, in: 1...1_000)
+        // The child's keys and seeds are computed from the round (round * 1000 + worker).
+        try OptionRange.check("--round", round, in: 1...1_000_000)
+        guard !directory.isEmpty else { throw ValidationError("--directory must name a folder") }
+    }
 
     func run() async throws {
         if child {

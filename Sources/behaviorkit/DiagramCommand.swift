@@ -24,8 +24,8 @@ struct DiagramCommand: ParsableCommand {
 
     func run() {
         switch machine {
-        case .vehicle: print(format.render(VehicleMachine.definition()))
-        case .crossing: print(format.render(CrossingMachine.definition()))
+        case .vehicle: StandardStream.output.writeLine(format.render(VehicleMachine.definition()))
+        case .crossing: StandardStream.output.writeLine(format.render(CrossingMachine.definition()))
         }
     }
 }

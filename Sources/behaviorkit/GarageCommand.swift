@@ -1,5 +1,4 @@
 import ArgumentParser
-import Foundation
 import Scenarios
 
 struct GarageCommand: AsyncParsableCommand {
@@ -21,8 +20,13 @@ struct GarageCommand: AsyncParsableCommand {
     )
     var journal: String?
 
-    @Option(help: "With --journal: how many seconds a write waits for another process's lock before it fails.")
+    @Option(
+        help: "With --journal: how many seconds a write waits for another process's lock before it fails (0 to 86400).")
     var busyTimeout: Double = 10
+
+    func validate() throws {
+        try OptionRange.check("--busy-timeout", busyTimeout, in: 0...86_400)
+    }
 
     func run() async throws {
         guard let journal else {
@@ -30,13 +34,12 @@ struct GarageCommand: AsyncParsableCommand {
             return
         }
         do {
-            let timeout = Duration.milliseconds(
-                Int64(clamping: Int((min(max(busyTimeout, 0), 86_400) * 1000).rounded())))
+            // validate() keeps it within 0...86400 seconds: whole milliseconds fit an Int64.
+            let timeout = Duration.milliseconds(Int64((busyTimeout * 1000).rounded()))
             try await GarageScenario.run(
                 failAPI: failAPI, journalPath: journal, busyTimeout: timeout, console: .standardOutput)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw failure("\(error)")
         }
     }
 }

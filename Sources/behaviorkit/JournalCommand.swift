@@ -8,8 +8,9 @@ struct JournalCommand: AsyncParsableCommand {
         abstract: "Lists the records of a durable command journal with their status.",
         discussion: """
             Prints one line per record, in sequence order: its number, status (pending, done, failed, \
-            compensated), idempotency key and command kind, then the counts. A file that is not a journal, or is \
-            corrupt or truncated, is an error naming the file; it is never changed.
+            compensated), idempotency key and command kind, then the counts. The file may also be an application's \
+            own GRDB database holding the journal's table. A file that is not a journal, or is corrupt or \
+            truncated, is an error naming the file; it is never changed.
             """
     )
 
@@ -18,14 +19,12 @@ struct JournalCommand: AsyncParsableCommand {
 
     func run() async throws {
         guard JournalLocation.isServerURL(path) || FileManager.default.fileExists(atPath: path) else {
-            FileHandle.standardError.write(Data("error: command journal \(path): no such file\n".utf8))
-            throw ExitCode.failure
+            throw failure("command journal \(path): no such file")
         }
         do {
             try await JournalListing.run(path: path, console: .standardOutput)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw failure("\(error)")
         }
     }
 }

@@ -6,6 +6,11 @@ enum CLIRunner {
         let standardOutput: String
         let standardError: String
         let exitCode: Int32
+        /// Whether the process ended by a signal (a trap, or the kill of a run past its time)
+        /// rather than by exiting: `exitCode` is then the signal's number.
+        var signaled = false
+        /// Whether the run was killed for passing its time bound.
+        var timedOut = false
     }
 
     static var executable: URL {
@@ -24,8 +29,8 @@ enum CLIRunner {
         }
     }
 
-    static func run(_ arguments: [String], input: String? = nil) throws -> Result {
-        try run(executable: executable.path, arguments, input: input)
+    static func run(_ arguments: [String], input: String? = nil, timeout: Duration? = nil) throws -> Result {
+        try run(executable: executable.path, arguments, input: input, timeout: timeout)
     }
 
     /// Runs each argument list as its own process, all started together, `times` rounds in a
@@ -44,7 +49,9 @@ enum CLIRunner {
         return results.all
     }
 
-    static func run(executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
+    static func run(
+        executable: String, _ arguments: [String], input: String? = nil, timeout: Duration? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
@@ -55,15 +62,24 @@ enum CLIRunner {
         let inputPipe = Pipe()
         process.standardInput = inputPipe
         try process.run()
+        let watchdog = timeout.map { Watchdog(process, after: $0) }
         if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
         try inputPipe.fileHandleForWriting.close()
+        // Both pipes at once: a child that fills one while the other is read would never end.
+        let errorData = LockedData()
+        let errorRead = DispatchGroup()
+        DispatchQueue.global().async(group: errorRead) {
+            errorData.set(error.fileHandleForReading.readDataToEndOfFile())
+        }
         let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        let errorData = error.fileHandleForReading.readDataToEndOfFile()
+        errorRead.wait()
         process.waitUntilExit()
+        watchdog?.cancel()
         return Result(
             standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: String(decoding: errorData, as: UTF8.self),
-            exitCode: process.terminationStatus)
+            standardError: String(decoding: errorData.value, as: UTF8.self),
+            exitCode: process.terminationStatus, signaled: process.terminationReason == .uncaughtSignal,
+            timedOut: watchdog?.fired ?? false)
     }
 }
 

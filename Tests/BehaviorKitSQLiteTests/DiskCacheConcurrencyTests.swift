@@ -1,4 +1,5 @@
 import BehaviorKitSQLite
+import BehaviorKitSync
 import Chains
 import Foundation
 import GRDB
@@ -41,13 +42,16 @@ struct DiskCacheConcurrencyTests {
     }
 }
 
-/// Another connection holding the file's write lock, as another process would.
+/// Another connection holding the file's write lock, as another process would. It waits for
+/// the lock itself (a connection without a busy timeout fails at once with "database is
+/// locked" on any lock it meets, the cache's included).
 private final class LockHolder: Sendable {
     let queue: DatabaseQueue
 
     init(path: String) throws {
         var configuration = Configuration()
         configuration.allowsUnsafeTransactions = true
+        configuration.busyMode = .timeout(10)
         queue = try DatabaseQueue(path: path, configuration: configuration)
         try queue.writeWithoutTransaction { db in try db.execute(sql: "BEGIN IMMEDIATE") }
     }
@@ -57,6 +61,15 @@ private final class LockHolder: Sendable {
     }
 }
 
+/// A flag one task sets and another reads.
+private final class LockedFlag: Sendable {
+    private let flag = LockedValue(false)
+
+    func set() { flag.withLock { $0 = true } }
+
+    var value: Bool { flag.withLock { $0 } }
+}
+
 struct DiskCacheLockingTests {
     let folder: TemporaryFolder
 
@@ -64,14 +77,48 @@ struct DiskCacheLockingTests {
         folder = try TemporaryFolder()
     }
 
+    /// The write starts while another connection holds the file and is still waiting 100 ms
+    /// later (a write that gave up at once has ended by then), then goes through once the lock
+    /// is released. Whatever the scheduling, a write that does not wait fails the test, and
+    /// one that waits passes it.
     @Test func aWriteWaitsForAnotherConnectionThatHoldsTheFile() async throws {
         let path = folder.path("held.sqlite")
         let cache = try DiskCache<Int, String>(path: path)
         let holder = try LockHolder(path: path)
-        let write = Task { try await cache.store("waited", for: 1) }
-        for _ in 0..<100 { await Task.yield() }
+        let ended = LockedFlag()
+        let write = Task {
+            defer { ended.set() }
+            try await cache.store("waited", for: 1)
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!ended.value, "the write ended while the lock was held")
         try holder.release()
         try await write.value
+        #expect(try await cache.lookup(1) == "waited")
+    }
+
+    /// Opening a cache on a closed file (its WAL empty) while another connection holds it
+    /// waits too: no read transaction is upgraded to a write, which SQLite would refuse at once
+    /// with "database is locked" whatever the busy timeout.
+    @Test func anOpeningWaitsForAnotherConnectionThatHoldsTheFile() async throws {
+        let path = folder.path("closed.sqlite")
+        do {
+            let first = try DiskCache<Int, String>(path: path)
+            try await first.store("before", for: 0)
+        }
+        let holder = try LockHolder(path: path)
+        let ended = LockedFlag()
+        let opening = Task {
+            defer { ended.set() }
+            let cache = try DiskCache<Int, String>(path: path)
+            try await cache.store("waited", for: 1)
+            return cache
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(!ended.value, "the opening ended while the lock was held")
+        try holder.release()
+        let cache = try await opening.value
+        #expect(try await cache.lookup(0) == "before")
         #expect(try await cache.lookup(1) == "waited")
     }
 

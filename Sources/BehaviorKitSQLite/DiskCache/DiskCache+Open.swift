@@ -4,23 +4,47 @@ import GRDB
 extension DiskCache {
     /// Opens (or creates) the database at `path` and brings its schema up to date, in one
     /// immediate transaction so that instances opening it together do not race.
+    ///
+    /// A file that several processes open at once is switched to WAL by the first while the
+    /// others read it: a reader that would then have to upgrade its lock gets "database is
+    /// locked" at once, whatever the busy timeout (SQLite refuses rather than risk a deadlock).
+    /// Opening is tried again then, until the busy timeout has passed.
     static func open(_ path: String, busyTimeout: Duration) throws(DiskCacheError) -> DatabaseQueue {
         var configuration = Configuration()
         configuration.journalMode = .wal
         configuration.busyMode = .timeout(max(0, Double(busyTimeout.milliseconds) / 1_000))
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         do {
-            let database = try DatabaseQueue(path: path, configuration: configuration)
-            try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
-            try database.writeWithoutTransaction { db in
-                try db.inTransaction(.immediate) {
-                    try DiskCacheSchema.prepare(db)
-                    return .commit
+            return try retryingWhileBusy(for: busyTimeout) {
+                let database = try DatabaseQueue(path: path, configuration: configuration)
+                try database.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM sqlite_master") }
+                try database.writeWithoutTransaction { db in
+                    try db.inTransaction(.immediate) {
+                        try DiskCacheSchema.prepare(db)
+                        return .commit
+                    }
                 }
+                return database
             }
-            return database
         } catch {
             throw DiskCacheError(path: path, opening: error)
+        }
+    }
+
+    /// Runs `open` again while it fails on another connection's lock, for at most `limit`.
+    private static func retryingWhileBusy<T>(for limit: Duration, _ open: () throws -> T) throws -> T {
+        let deadline = ContinuousClock.now.advanced(by: limit)
+        var pause = Duration.milliseconds(1)
+        while true {
+            do {
+                return try open()
+            } catch let error as DatabaseError
+                where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+            {
+                if ContinuousClock.now >= deadline { throw error }
+                Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1_000)
+                pause = min(pause * 2, .milliseconds(100))
+            }
         }
     }
 

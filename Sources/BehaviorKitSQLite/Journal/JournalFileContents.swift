@@ -9,14 +9,17 @@ struct JournalFileContents {
     var tables: [String] = []
     var columns: Set<String> = []
     var problems: [String] = []
+    /// The first record no read could decode, described, or `nil`.
+    var malformed: String?
 
     var isLayout2: Bool { columns == CommandJournalSchema.layout2Columns }
 
-    /// Reads the file at `path` on a read-only connection: nothing is written to it or its WAL.
+    /// Reads the file at `path` on a read-only connection: nothing is written to it or its WAL,
+    /// and no file is added beside it (``ReadOnlyConnection``).
     static func read(
         _ path: String, verification: SQLiteCommandJournal.Verification, busyTimeout: Duration
     ) throws -> JournalFileContents {
-        let queue = try DatabaseQueue(path: path, configuration: readOnly(busyTimeout: busyTimeout))
+        let queue = try ReadOnlyConnection.open(path, busyTimeout: busyTimeout)
         defer { try? queue.close() }
         return try queue.read { db in
             var contents = JournalFileContents()
@@ -32,7 +35,7 @@ struct JournalFileContents {
             }
             contents.columns = try CommandJournalSchema.columns(db)
             if contents.isLayout2 || contents.columns == CommandJournalSchema.layout1Columns {
-                contents.problems = try verify(db, verification, layout2: contents.isLayout2)
+                (contents.problems, contents.malformed) = try verify(db, verification, layout2: contents.isLayout2)
             }
             return contents
         }
@@ -57,41 +60,18 @@ struct JournalFileContents {
         return try read(copy, verification: .quick, busyTimeout: .zero)
     }
 
-    /// Finds damaged indexes: `quick_check` checks pages but not that each index holds exactly
-    /// the rows of its table, which a count of every index against the table does (and
-    /// `integrity_check` does entry by entry).
+    /// Checks the journal's table entry by entry: `quick_check` (run first, on the whole file)
+    /// checks pages but not that each index holds exactly the rows of its table, so a key index
+    /// that lost an entry, or holds one under another key, would go unseen, and a second record
+    /// under that key would be admitted. `.quick` runs `integrity_check` on the journal's table
+    /// and its indexes; `.full` on every table and index of the file. Both then look for a record
+    /// no read could decode.
     private static func verify(
         _ db: Database, _ verification: SQLiteCommandJournal.Verification, layout2: Bool
-    ) throws -> [String] {
-        if verification == .full {
-            let problems = try String.fetchAll(db, sql: "PRAGMA integrity_check")
-            return problems == ["ok"] ? [] : problems
-        }
-        guard
-            let table = try Row.fetchOne(
-                db,
-                sql: """
-                    SELECT count(*) AS rows, sum(status = 'pending') AS pending, sum(parentKey IS NOT NULL) AS children,
-                        sum(status = 'pending' AND parentKey IS NULL) AS open
-                    FROM commandRecord NOT INDEXED
-                    """)
-        else { return [] }
-        var indexes: [(name: String, filter: String, expected: Int)] = [
-            ("sqlite_autoindex_commandRecord_1", "", table["rows"]),
-            ("commandRecordPending", "WHERE status = 'pending'", table["pending"] ?? 0),
-            ("commandRecordParent", "WHERE parentKey IS NOT NULL", table["children"] ?? 0),
-        ]
-        if layout2 {
-            indexes.append(("commandRecordOpen", "WHERE status = 'pending' AND parentKey IS NULL", table["open"] ?? 0))
-        }
-        var problems: [String] = []
-        for index in indexes {
-            let count = try Int.fetchOne(
-                db, sql: "SELECT count(*) FROM commandRecord INDEXED BY \(index.name) \(index.filter)")
-            if count != index.expected {
-                problems.append("index \(index.name) has \(count ?? 0) entries for \(index.expected) rows")
-            }
-        }
-        return problems
+    ) throws -> (problems: [String], malformed: String?) {
+        let sql = verification == .full ? "PRAGMA integrity_check" : "PRAGMA integrity_check(commandRecord)"
+        let problems = try String.fetchAll(db, sql: sql)
+        guard problems == ["ok"] else { return (problems, nil) }
+        return ([], try JournalRecordCheck.firstMalformed(db, layout2: layout2))
     }
 }

@@ -14,6 +14,11 @@ struct JournalFileInspection {
         case layout1
         /// A journal of the present layout.
         case layout2
+        /// An application's own database that holds the journal's table beside its own
+        /// (``SQLiteCommandJournal/registerMigrations(in:)``): it cannot carry the journal's
+        /// application id, so its schema says what it is. Read only: the application writes it
+        /// through ``SQLiteCommandJournal/init(database:path:clock:logger:)``.
+        case applicationDatabase
     }
 
     let path: String
@@ -82,12 +87,18 @@ struct JournalFileInspection {
             throw SQLiteCommandJournalError(
                 code: .corrupt, path: path, reason: found.problems.prefix(3).joined(separator: "; "))
         }
+        if let malformed = found.malformed {
+            throw SQLiteCommandJournalError(code: .malformedRecord, path: path, reason: malformed)
+        }
         if found.applicationID == ours {
             if found.isLayout2 { return .layout2 }
             if walSize > 0 && header.applicationID == ours { throw foreignWAL(path, found) }
             throw SQLiteCommandJournalError(
                 code: .notAJournal, path: path,
                 reason: "its commandRecord table has the columns \(found.columns.sorted().joined(separator: ", "))")
+        }
+        if found.isLayout2 && header.applicationID != ours {
+            return .applicationDatabase
         }
         if found.applicationID != 0 || header.applicationID != 0 {
             throw SQLiteCommandJournalError(

@@ -11,6 +11,12 @@ enum JournalFileOpener {
         _ path: String, inspection: JournalFileInspection, durability: SQLiteCommandJournal.Durability,
         busyTimeout: Duration
     ) throws(SQLiteCommandJournalError) -> DatabasePool {
+        guard inspection.layout != .applicationDatabase else {
+            throw SQLiteCommandJournalError(
+                code: .notAJournal, path: path,
+                reason: "it is an application's database with a journal table: the application opens it with "
+                    + "SQLiteCommandJournal(database:path:), and SQLiteCommandJournalReader reads it")
+        }
         var configuration = Configuration()
         configuration.busyMode = .polling(for: busyTimeout)
         do {

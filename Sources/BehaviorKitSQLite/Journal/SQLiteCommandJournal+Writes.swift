@@ -122,11 +122,17 @@ extension SQLiteCommandJournal {
     }
 
     /// Finishes the writes under way and closes the file (a database you gave the journal is
-    /// left open): later calls throw a `.closed` error.
+    /// left open): later calls throw a `.closed` error. A journal that owns its file first
+    /// checkpoints its WAL into it (TRUNCATE), so that the main file alone, copied without its
+    /// WAL, holds every record; a checkpoint that other processes' reads keep from finishing
+    /// is left to SQLite's next one.
     public func close() async throws {
         await writes.close()
         if ownsDatabase {
             do {
+                _ = try? await database.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+                }
                 try database.close()
             } catch {
                 throw SQLiteCommandJournalError(path: path, error, opening: false)

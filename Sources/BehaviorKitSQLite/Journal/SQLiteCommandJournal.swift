@@ -19,10 +19,16 @@ public import Logging
 /// commit): each caller is answered once its own write is durable.
 ///
 /// Opening checks the file before it writes anything: a file that is not a database, is
-/// corrupt or truncated, is another application's database, or has a WAL beside it that would
-/// turn it into another database is refused with a ``SQLiteCommandJournalError`` naming the
-/// file, and both files are left as they were. The journal can also live in your own GRDB
-/// database: ``init(database:path:clock:logger:)``.
+/// corrupt or truncated (a damaged index included, as ``Verification`` details), holds a
+/// record no read could decode, is another application's database, or has a WAL beside it
+/// that would turn it into another database is refused with a ``SQLiteCommandJournalError``
+/// naming the file, and both files are left as they were. The journal can also live in your
+/// own GRDB database: ``init(database:path:clock:logger:)`` (``SQLiteCommandJournalReader``
+/// reads it there too, by path).
+///
+/// A damaged key index is found when the file is opened; a write trusts the index it checks
+/// keys with, so damage made while the journal is open (by another program editing the file)
+/// is found at the next opening.
 ///
 /// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
 /// backend bootstrapped before it is opened it times its commits and records their sizes
@@ -38,13 +44,20 @@ public final class SQLiteCommandJournal: CommandJournal {
         case extra = 3
     }
 
-    /// How thoroughly opening checks the file.
+    /// How thoroughly opening checks the file. Both levels start with SQLite's `quick_check` of
+    /// the whole file (every page's structure, records well formed, `NOT NULL`), and end by
+    /// refusing a record no read could decode (an unknown status, a value of the wrong type)
+    /// with a `.malformedRecord` error, before anything is written. On 100,000 records,
+    /// `quick_check` alone takes about 15 ms; each level about 120 ms.
     public enum Verification: Sendable, Hashable {
-        /// SQLite's `quick_check` (page structure) and a count of every index's entries against
-        /// the table, which finds a damaged index: about 0.4 s for 1,000,000 records.
+        /// Then SQLite's `integrity_check` of the journal's table and its indexes: every index
+        /// entry against its row (a key index that lost a record, or holds one under another
+        /// key, would admit a second record under that key), and the `UNIQUE` constraint on
+        /// keys. Other tables of the file (an application's own, in its database) are checked
+        /// page by page only.
         case quick
-        /// SQLite's `integrity_check`: every index entry against its row, about 1.3 s for
-        /// 1,000,000 records.
+        /// Then SQLite's `integrity_check` of every table and index of the file, and of its
+        /// free pages.
         case full
     }
 

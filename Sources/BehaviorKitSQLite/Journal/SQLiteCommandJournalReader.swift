@@ -12,6 +12,10 @@ import GRDB
 ///
 /// On a read-only folder, where SQLite cannot make the WAL's index beside the file, the reader
 /// reads a copy of the file and its WAL in a temporary folder.
+///
+/// It also reads a journal kept in an application's own database
+/// (``SQLiteCommandJournal/registerMigrations(in:)``), recognised by its `commandRecord` table
+/// with the journal's columns.
 public final class SQLiteCommandJournalReader: Sendable {
     /// The journal's file.
     public let path: String
@@ -19,7 +23,8 @@ public final class SQLiteCommandJournalReader: Sendable {
     private let copy: URL?
 
     /// Opens the journal at `path` for reading, after the same checks as
-    /// ``SQLiteCommandJournal/init(path:durability:busyTimeout:clock:verification:logger:)``.
+    /// ``SQLiteCommandJournal/init(path:durability:busyTimeout:clock:verification:logger:)``
+    /// (the default `.quick` verification; in an application's database, of the whole file).
     ///
     /// - Throws: ``SQLiteCommandJournalError`` naming `path` when there is no such file, or it
     ///   fails a check.
@@ -64,10 +69,10 @@ public final class SQLiteCommandJournalReader: Sendable {
     private static func open(_ file: String, as path: String) throws(SQLiteCommandJournalError) -> DatabaseQueue {
         do {
             let inspection = try JournalFileInspection(path: file, verification: .quick, busyTimeout: .seconds(10))
-            guard inspection.layout == .layout1 || inspection.layout == .layout2 else {
+            guard [.layout1, .layout2, .applicationDatabase].contains(inspection.layout) else {
                 throw SQLiteCommandJournalError(code: .notAJournal, path: file, reason: "it holds no journal table")
             }
-            return try DatabaseQueue(path: file, configuration: JournalFileContents.readOnly(busyTimeout: .seconds(10)))
+            return try ReadOnlyConnection.open(file, busyTimeout: .seconds(10))
         } catch {
             let error = SQLiteCommandJournalError(path: file, error, opening: true)
             throw SQLiteCommandJournalError(code: error.code, path: path, reason: error.reason)

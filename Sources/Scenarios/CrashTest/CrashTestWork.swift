@@ -98,6 +98,6 @@ enum CrashTestWork {
 
     /// One `write` of one line: unbuffered, so that a kill loses no acknowledged line.
     static func acknowledge(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardStream.output.writeLine(line)
     }
 }

@@ -26,16 +26,23 @@ public enum CrossingScenario {
         Step(at: .seconds(10), .resume), Step(at: .seconds(30), .shutdown),
     ]
 
-    /// Reads a script such as `2:button,4:service,10:resume`: seconds since the start and an
-    /// event, in order.
+    /// The latest time a script may name: a day.
+    public static let maximumSeconds = 86_400
+
+    /// Reads a script such as `2:button,4:service,10:resume`: seconds since the start (0 to
+    /// ``maximumSeconds``) and an event, in order.
     public static func script(_ text: String) throws(CrossingScriptError) -> [Step] {
         var steps: [Step] = []
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false).map {
                 String($0).trimmingWhitespace()
             }
-            guard parts.count == 2, let seconds = Int(parts[0]), seconds >= 0 else {
+            guard parts.count == 2, let seconds = Int(parts[0]) else {
                 throw CrossingScriptError(item: String(item), reason: "expected SECONDS:EVENT, such as 2:button")
+            }
+            guard (0...maximumSeconds).contains(seconds) else {
+                throw CrossingScriptError(
+                    item: String(item), reason: "seconds must be between 0 and \(maximumSeconds), got \(seconds)")
             }
             guard let event = CrossingEvent(rawValue: parts[1]), CrossingEvent.external.contains(event) else {
                 throw CrossingScriptError(

@@ -35,7 +35,7 @@ enum GarageJournal {
     static func claimRun(_ invoker: JournaledInvoker) async throws -> Int {
         var run = try await nextRun(invoker.journal)
         while true {
-            let marker = CommandJournalEntry(idempotencyKey: "run\(run)", kind: "garage.run")
+            let marker = CommandJournalEntry(idempotencyKey: "run\(run)", kind: runMarkerKind)
             if case .started = try await invoker.journal.begin(marker, lease: invoker.lease) {
                 try await invoker.journal.settle(marker.idempotencyKey, as: .done(output: nil), lease: invoker.lease)
                 return run

@@ -46,7 +46,8 @@ public enum GarageScenario {
 
     /// The same run on the durable journal at `journalPath` (a SQLite file, or a `postgres://`
     /// URL): first settles what stopped runs
-    /// left unfinished (and says so), then journals every command and the transaction's steps,
+    /// left unfinished (and says so; a stopped run's own `run<N>` marker is settled silently),
+    /// then journals every command and the transaction's steps,
     /// and ends with the journal's counts. Each run's keys start with `run<N>/`; runs in
     /// several processes at once take different numbers.
     ///
@@ -65,6 +66,7 @@ public enum GarageScenario {
         let journalInvoker = JournaledInvoker(
             journal: journal, registry: registry, owner: JournaledInvoker.uniqueOwner(prefix: "garage"),
             leaseDuration: .seconds(5))
+        try await GarageJournal.settleStoppedRunMarkers(journalInvoker)
         let report = try await journalInvoker.recover()
         let recovery = report.isEmpty ? "nothing to recover" : report.description
         for (index, line) in recovery.split(separator: "\n").enumerated() {

@@ -14,8 +14,9 @@ public struct Console: Sendable {
         writeLine(line)
     }
 
-    /// The process's standard output.
-    public static let standardOutput = Console { line in Swift.print(line) }
+    /// The process's standard output, written so that a full disk or a closed pipe loses the
+    /// line instead of stopping the process (see ``StandardStream``).
+    public static let standardOutput = Console { line in StandardStream.output.writeLine(line) }
 
     /// A console that keeps every line, for golden-output tests.
     public static func recording() -> (Console, ConsoleRecording) {
