@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
                 .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
                 .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             path: "Benchmarks/DurableOrders"
         ),

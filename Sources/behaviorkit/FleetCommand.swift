@@ -70,6 +70,7 @@ struct FleetCommand: AsyncParsableCommand {
         guard (1...86_400).contains(deadlineS) else {
             throw ValidationError("--deadline-s must be between 1 and 86400")
         }
+        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
     }
 
     func run() async throws {
@@ -85,8 +86,7 @@ struct FleetCommand: AsyncParsableCommand {
             // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
             Task.detached {
                 try? await Task.sleep(for: .seconds(deadline))
-                FileHandle.standardError.write(
-                    Data("error: the fleet run did not end within its deadline of \(deadline) s\n".utf8))
+                StandardStream.error.writeLine("error: the fleet run did not end within its deadline of \(deadline) s")
                 Foundation.exit(1)
             }
             let executable =
@@ -105,8 +105,7 @@ struct FleetCommand: AsyncParsableCommand {
         } catch let error as ExitCode {
             throw error
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
-            throw ExitCode.failure
+            throw failure("\(error)")
         }
     }
 }

@@ -29,6 +29,9 @@ enum CLIRunner {
         }
     }
 
+    /// SIGPIPE ignored in the test process, once.
+    private static let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN) }()
+
     static func run(_ arguments: [String], input: String? = nil, timeout: Duration? = nil) throws -> Result {
         try run(executable: executable.path, arguments, input: input, timeout: timeout)
     }
@@ -63,7 +66,10 @@ enum CLIRunner {
         process.standardInput = inputPipe
         try process.run()
         let watchdog = timeout.map { Watchdog(process, after: $0) }
-        if let input { inputPipe.fileHandleForWriting.write(Data(input.utf8)) }
+        // A tool that exits before it read its input closes the pipe: the write then fails
+        // (EPIPE, with SIGPIPE ignored in this process) instead of killing the test run.
+        ignoreBrokenPipes
+        if let input { try? inputPipe.fileHandleForWriting.write(contentsOf: Data(input.utf8)) }
         try inputPipe.fileHandleForWriting.close()
         // Both pipes at once: a child that fills one while the other is read would never end.
         let errorData = LockedData()

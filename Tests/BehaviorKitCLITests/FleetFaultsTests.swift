@@ -41,7 +41,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let driver = Process()
         driver.executableURL = try CLIRunner.executable
-        driver.arguments = ["fleet", "--workers", "3", "--orders", "100000", "--kills", "1000", "--directory", folder]
+        driver.arguments = ["fleet", "--workers", "3", "--orders", "100000", "--kills", "0", "--directory", folder]
         driver.standardOutput = FileHandle.nullDevice
         driver.standardError = FileHandle.nullDevice
         try driver.run()

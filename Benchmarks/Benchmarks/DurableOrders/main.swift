@@ -60,3 +60,12 @@ try await journal.close()
 print(
     "behaviorkit \(database) orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
         + "\(Int((seconds / Double(count) * 1e6).rounded())) us/order")
+// The floor, in the same run: one commit's latency by hand (median of as many commits as
+// orders), times the four commits an order costs. One at a time, an order is bound by it.
+let commit = try await CommitFloor.measure(url, count: count)
+let commitSeconds = Double(commit.components.seconds) + Double(commit.components.attoseconds) / 1e18
+let perOrder = seconds / Double(count)
+print(
+    "floor \(database): one commit \(Int((commitSeconds * 1e6).rounded())) us, 4 commits an order "
+        + "\(Int((4 * commitSeconds * 1e6).rounded())) us; an order one at a time is "
+        + "\(String(format: "%.2f", perOrder * Double(concurrency) / (4 * commitSeconds)))x the floor")

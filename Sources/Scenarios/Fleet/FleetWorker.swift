@@ -28,7 +28,7 @@ extension Fleet {
             journal: journal, registry: FleetOrders.registry(ledger, worker: label), owner: owner, leaseDuration: lease)
         let queue = CommandQueue(FleetOrders.queue, journal: journal)
         let worker = QueueWorker(queue, invoker: invoker, slots: 8, pollInterval: .milliseconds(20))
-        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        StandardStream.output.writeLine("ready")
         await worker.run()
     }
 
