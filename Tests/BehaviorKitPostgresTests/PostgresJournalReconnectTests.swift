@@ -84,6 +84,52 @@ struct PostgresJournalReconnectTests {
         }
     }
 
+    @Test func aServerGoneForGoodFailsAtTheDeadlineNamingServerAndCause() async throws {
+        try await withOwnCluster("gone") { cluster, database, url in
+            let journal = try await PostgresCommandJournal(url: url + "&reconnect_timeout=2", table: "jobs")
+            try await self.cycle(journal, "before")
+            try await bounded(journal, "requests to a stopped server") {
+                try await PostgresTestCluster.offThread { try cluster.stopServer() }
+                let requests: [(String, @Sendable () async throws -> Void)] = [
+                    ("a read", { _ = try await journal.record(forKey: "before") }),
+                    ("a write", { _ = try await journal.begin(entry("after"), lease: self.lease) }),
+                    ("a claim", { _ = try await journal.claim(1, from: "q", concurrency: nil, lease: self.lease) }),
+                ]
+                for (name, request) in requests {
+                    let started = ContinuousClock.now
+                    do {
+                        try await request()
+                        Issue.record("\(name) answered with the server stopped")
+                    } catch let error as PostgresCommandJournalError {
+                        let elapsed = started.duration(to: .now)
+                        #expect(error.code == .unreachable, "\(name): \(error)")
+                        #expect(elapsed >= .seconds(2) && elapsed < .seconds(4), "\(name) failed after \(elapsed)")
+                        let text = "\(error)"
+                        let server = "\(cluster.folder)/.s.PGSQL.\(cluster.port)/\(database)"
+                        #expect(!text.contains("\n") && !text.contains("PSQLError"), "\(text)")
+                        #expect(
+                            text
+                                == "cannot reach PostgreSQL at \(server) for 2 s: no such socket: no server is running "
+                                + "there (journal jobs; nothing was written)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func aShortDeadlineFromTheConfigurationToo() async throws {
+        try await withOwnCluster("deadline") { cluster, _, url in
+            let journal = try await PostgresCommandJournal(
+                url: url, table: "jobs", reconnection: .init(deadline: .milliseconds(500), seed: 1))
+            try await bounded(journal, "a read of a stopped server") {
+                try await PostgresTestCluster.offThread { try cluster.stopServer() }
+                let started = ContinuousClock.now
+                await #expect(throws: PostgresCommandJournalError.self) { _ = try await journal.allRecords() }
+                #expect(started.duration(to: .now) < .seconds(2))
+            }
+        }
+    }
+
     /// Runs 4 loops of ``cycle(_:_:)`` while `fault` runs (started after 10 cycles each), and 10
     /// cycles each after it ended; returns how many cycles ran.
     private func loops(

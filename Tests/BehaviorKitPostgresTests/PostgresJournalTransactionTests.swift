@@ -1,0 +1,80 @@
+import BehaviorKitSync
+import Foundation
+import Logging
+import PostgresNIO
+import Testing
+
+@testable import BehaviorKitPostgres
+
+/// The writes' transactions: run again when the connection was lost before they committed, and
+/// their outcome asked of the server when it was lost while they did.
+@Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
+struct PostgresJournalTransactionTests {
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test func aTransactionLostBeforeItsCommitRunsAgainAndWritesOnce() async throws {
+        let journals = try await OpenJournals("lostbefore")
+        let journal = try await journals.open()
+        let database = journals.database
+        try await journals.cluster.psql("CREATE TABLE marks (run int)", database: database)
+        let runs = LockedValue(0)
+        let cluster = journals.cluster
+        let answer = try await withTimeLimit(.seconds(15)) {
+            try await journal.connections.inResolvedTransaction { connection in
+                let run = runs.withLock {
+                    $0 += 1
+                    return $0
+                }
+                try await connection.query("INSERT INTO marks VALUES (\(run))", logger: self.logger)
+                if run == 1 {  // the first run loses its connection before its COMMIT
+                    try await PostgresTestCluster.offThread { try cluster.terminateBackends(database: database) }
+                    try await connection.query("SELECT 1", logger: self.logger)
+                }
+                return run
+            }
+        }
+        #expect(answer == 2)
+        let marks = try await journals.cluster.psql("SELECT string_agg(run::text, ',') FROM marks", database: database)
+        #expect(marks.trimmingCharacters(in: .whitespacesAndNewlines) == "2", "only the second run wrote")
+        await journals.closeAll()
+    }
+
+    @Test func theServerTellsWhetherATransactionCommitted() async throws {
+        let journals = try await OpenJournals("txstatus")
+        let journal = try await journals.open()
+        let logger = self.logger
+        // A committed transaction, a rolled-back one, and an id the server never gave out.
+        @Sendable func begin(_ connection: PostgresConnection) async throws -> PostgresJournalConnections.Transaction {
+            try await connection.query("BEGIN", logger: logger)
+            let row = try #require(
+                try await connection.query(
+                    "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text", logger: logger
+                ).collect().first)
+            let (id, backend, started) = try row.decode((Int64, Int32, String).self)
+            return .init(id: id, backend: backend, serverStarted: started)
+        }
+        let committed = try await journal.connections.withConnection { connection in
+            let transaction = try await begin(connection)
+            try await connection.query("COMMIT", logger: logger)
+            return transaction
+        }
+        let aborted = try await journal.connections.withConnection { connection in
+            let transaction = try await begin(connection)
+            try await connection.query("ROLLBACK", logger: logger)
+            return transaction
+        }
+        let states = try await journal.connections.withConnection { connection in
+            var states: [String?] = []
+            for transaction in [committed, aborted] {
+                states.append(
+                    try await PostgresJournalConnections.status(of: transaction, on: connection, logger: logger).state)
+            }
+            var future = committed
+            future.id += 1_000_000
+            states.append(try await PostgresJournalConnections.status(of: future, on: connection, logger: logger).state)
+            return states
+        }
+        #expect(states == ["committed", "aborted", "aborted"])
+        await journals.closeAll()
+    }
+}
