@@ -84,6 +84,27 @@ struct PostgresJournalReconnectTests {
         }
     }
 
+    /// Without resolved commits, a write is tried again only when it never reached a
+    /// connection: as during an outage.
+    @Test func writesThatNeverReachedTheServerAreTriedAgainWithoutResolvedCommits() async throws {
+        try await withOwnCluster("plain") { cluster, _, url in
+            let journal = try await PostgresCommandJournal(
+                url: url, table: "jobs", reconnection: .init(resolvesLostCommits: false, seed: 3))
+            try await self.cycle(journal, "before")
+            try await bounded(journal, "writes across a 1 s outage") {
+                try await PostgresTestCluster.offThread { try cluster.stopServer() }
+                async let restarted: Void = {
+                    try await Task.sleep(for: .seconds(1))
+                    try await PostgresTestCluster.offThread { try cluster.startServer() }
+                }()
+                _ = try await journal.begin(entry("during"), lease: self.lease)
+                _ = try await journal.enqueue(entry("queued"), queue: "q", after: .zero)
+                try await restarted
+                #expect(try await journal.allRecords().count == 3)
+            }
+        }
+    }
+
     @Test func aServerGoneForGoodFailsAtTheDeadlineNamingServerAndCause() async throws {
         try await withOwnCluster("gone") { cluster, database, url in
             let journal = try await PostgresCommandJournal(url: url + "&reconnect_timeout=2", table: "jobs")

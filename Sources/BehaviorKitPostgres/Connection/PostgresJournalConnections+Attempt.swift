@@ -89,6 +89,9 @@ extension PostgresJournalConnections {
                         {
                             onAbandon()
                             worker.cancel()
+                            self.logger.warning(
+                                "a request got no answer; its connection is closed",
+                                metadata: ["reason": "\(stalled ?? "the deadline passed")"])
                             try? await connection.close()
                         }
                     }
@@ -111,7 +114,7 @@ extension PostgresJournalConnections {
     }
 
     /// Returns at `deadline`, or earlier with the reason when the request running on its
-    /// connection stalled: the connection closed 0.5 s ago and the request still has no answer,
+    /// connection stalled: the connection closed 0.25 s ago and the request still has no answer,
     /// or it has waited the request timeout. Returns `nil` when cancelled (the attempt answered).
     private func watch(_ phase: LockedValue<Phase>, until deadline: ContinuousClock.Instant) async -> String? {
         var closedAt: ContinuousClock.Instant?
@@ -122,7 +125,7 @@ extension PostgresJournalConnections {
                 if connection.isClosed {
                     let closed = closedAt ?? now
                     closedAt = closed
-                    if closed.duration(to: now) >= .milliseconds(500) {
+                    if closed.duration(to: now) >= .milliseconds(250) {
                         return "the connection closed and its request was never answered"
                     }
                 }
@@ -131,7 +134,7 @@ extension PostgresJournalConnections {
                 }
             }
             do {
-                try await Task.sleep(for: min(.milliseconds(100), now.duration(to: deadline)))
+                try await Task.sleep(for: min(.milliseconds(50), now.duration(to: deadline)))
             } catch {
                 return nil
             }

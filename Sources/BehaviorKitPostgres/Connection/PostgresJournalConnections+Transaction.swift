@@ -35,11 +35,14 @@ extension PostgresJournalConnections {
     }
 
     /// The hook the journal's writer calls for each batch: runs `body` in a transaction whose
-    /// outcome is resolved, as above, retried until the reconnection deadline.
+    /// outcome is resolved, as above, retried until the reconnection deadline; or, when the
+    /// journal's ``PostgresCommandJournal/Reconnection/resolvesLostCommits`` is off, in one
+    /// implicit transaction, tried again only when it never reached a connection.
     func withConnectionPastTheGate<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await inResolvedTransaction(body)
+        guard reconnection.resolvesLostCommits else { return try await retried(idempotent: false, body) }
+        return try await inResolvedTransaction(body)
     }
 
     /// Runs `body` in a transaction whose outcome is resolved; see above.

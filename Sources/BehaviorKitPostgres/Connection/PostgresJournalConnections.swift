@@ -51,8 +51,12 @@ final class PostgresJournalConnections: Sendable {
     }
 
     /// ``withConnection(_:)`` without passing the gate, for requests that passed it already.
+    ///
+    /// - Parameter idempotent: whether `body` may run again after its connection was lost while
+    ///   it ran; when not, that loss fails the request with `.outcomeUnknown`, and only the
+    ///   attempts that never reached `body` (no connection) are tried again.
     func retried<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        idempotent: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresCommandJournalError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
@@ -61,9 +65,12 @@ final class PostgresJournalConnections: Sendable {
                     return try await self.attempt(until: deadline, body)
                 } catch {
                     switch error {
-                    case .lost(let reason): throw .retry(reason)
+                    case .lost(let reason):
+                        guard idempotent else { throw .final(self.names.error(.outcomeUnknown, reason)) }
+                        throw .retry(reason)
                     case .abandoned:
-                        throw .final(self.names.error(.timedOut, "the server did not answer within the deadline"))
+                        let reason = "the server did not answer within the deadline"
+                        throw .final(self.names.error(idempotent ? .timedOut : .outcomeUnknown, reason))
                     case .failed(let failure): throw failure
                     }
                 }

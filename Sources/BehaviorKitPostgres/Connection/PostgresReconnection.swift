@@ -27,6 +27,14 @@ extension PostgresCommandJournal {
         /// How much of each wait is random, from 0 (none) to 1 (anywhere from nothing to the
         /// whole wait), so that the workers of a fleet do not all come back at once.
         public var jitter: Double
+        /// Whether a batch of writes runs in a transaction whose outcome the journal can ask the
+        /// server for (`txid_status`) when the connection is lost while it commits, and so runs
+        /// again when it was rolled back: on by default. Off, a batch is one round trip instead of
+        /// four (`BEGIN`, the transaction's id, the batch, `COMMIT`), and a connection lost while
+        /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
+        /// been made);
+        /// only the batches that never reached a connection are tried again.
+        public var resolvesLostCommits: Bool
         /// The seed of the random part of the waits, for tests that want the same waits every
         /// run; `nil` (the default) seeds it from the system's generator.
         public var seed: UInt64?
@@ -39,13 +47,15 @@ extension PostgresCommandJournal {
         public init(
             deadline: Duration = .seconds(30), requestTimeout: Duration = .seconds(10),
             initialBackoff: Duration = .milliseconds(50),
-            maximumBackoff: Duration = .seconds(1), jitter: Double = 0.5, seed: UInt64? = nil
+            maximumBackoff: Duration = .seconds(1), jitter: Double = 0.5, resolvesLostCommits: Bool = true,
+            seed: UInt64? = nil
         ) {
             self.deadline = deadline
             self.requestTimeout = requestTimeout
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
             self.jitter = jitter
+            self.resolvesLostCommits = resolvesLostCommits
             self.seed = seed
         }
     }

@@ -1,47 +1,8 @@
 import BehaviorKitSync
 
-/// Bounded waits: `work` runs in a task of its own, and the caller gets its answer, or `nil`
-/// once the deadline passes, whichever comes first.
-///
-/// A task group would not do: it waits for every child, and so for a query whose answer never
-/// comes. Here the late task is cancelled and left behind; `onAbandon` runs so that the caller can
-/// free what the task holds (close its connection, which fails its query).
-enum Deadline {
-    static func run<T: Sendable, C: Clock<Duration>>(
-        until deadline: C.Instant, on clock: C, onAbandon: @escaping @Sendable () -> Void = {},
-        _ work: @escaping @Sendable () async throws -> T
-    ) async throws -> T? {
-        let box = FirstAnswer<T?>()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                box.set(continuation)
-                let worker = Task {
-                    do { box.answer(.success(try await work())) } catch { box.answer(.failure(error)) }
-                }
-                let timer = Task {
-                    do {
-                        try await clock.sleep(until: deadline, tolerance: nil)
-                    } catch {
-                        return  // the work answered first
-                    }
-                    if box.answer(.success(nil)) {
-                        worker.cancel()
-                        onAbandon()
-                    }
-                }
-                box.onAnswer { timer.cancel() }
-                box.onCancel {
-                    worker.cancel()
-                    timer.cancel()
-                }
-            }
-        } onCancel: {
-            box.cancel()
-        }
-    }
-}
-
-/// One continuation, resumed once by whichever answers first.
+/// One continuation, resumed once by whichever answers first: the work, a timer, a failure
+/// the pool logged, or the caller's cancellation. A task group would not do for such races: it
+/// waits for every child, and so for a query whose answer never comes.
 final class FirstAnswer<T: Sendable>: Sendable {
     private struct State {
         var continuation: CheckedContinuation<T, any Error>?
