@@ -53,26 +53,31 @@ struct PostgresJournalTransactionTests {
             let (id, backend, started) = try row.decode((Int64, Int32, String).self)
             return .init(id: id, backend: backend, serverStarted: started)
         }
-        let committed = try await journal.connections.withConnection { connection in
-            let transaction = try await begin(connection)
-            try await connection.query("COMMIT", logger: logger)
-            return transaction
-        }
-        let aborted = try await journal.connections.withConnection { connection in
-            let transaction = try await begin(connection)
-            try await connection.query("ROLLBACK", logger: logger)
-            return transaction
-        }
-        let states = try await journal.connections.withConnection { connection in
-            var states: [String?] = []
-            for transaction in [committed, aborted] {
-                states.append(
-                    try await PostgresJournalConnections.status(of: transaction, on: connection, logger: logger).state)
+        let connections = journal.connections
+        let states = try await withTimeLimit(.seconds(15)) { () async throws -> [String?] in
+            let committed = try await connections.withConnection { connection in
+                let transaction = try await begin(connection)
+                try await connection.query("COMMIT", logger: logger)
+                return transaction
             }
-            var future = committed
-            future.id += 1_000_000
-            states.append(try await PostgresJournalConnections.status(of: future, on: connection, logger: logger).state)
-            return states
+            let aborted = try await connections.withConnection { connection in
+                let transaction = try await begin(connection)
+                try await connection.query("ROLLBACK", logger: logger)
+                return transaction
+            }
+            return try await connections.withConnection { connection in
+                var states: [String?] = []
+                for transaction in [committed, aborted] {
+                    states.append(
+                        try await PostgresJournalConnections.status(of: transaction, on: connection, logger: logger)
+                            .state)
+                }
+                var future = committed
+                future.id += 1_000_000
+                states.append(
+                    try await PostgresJournalConnections.status(of: future, on: connection, logger: logger).state)
+                return states
+            }
         }
         #expect(states == ["committed", "aborted", "aborted"])
         await journals.closeAll()

@@ -81,4 +81,28 @@ struct ReconnectLoopTests {
         }
         #expect(attempts == 1)
     }
+
+    @Test(arguments: [
+        (
+            "PSQLError(code: connectionError, underlying: read(descriptor:pointer:size:): Connection reset by peer "
+                + "(errno: 104))", "the server reset the connection", true
+        ),
+        (
+            "PSQLError(code: server, serverInfo: [sqlState: 57P03, file: postmaster.c, line: 2432, message: the "
+                + "database system is shutting down, routine: ProcessStartupPacket, localizedSeverity: FATAL])",
+            "the database system is shutting down (SQLSTATE 57P03)", true
+        ),
+        (
+            "PSQLError(code: server, serverInfo: [sqlState: 28P01, message: password authentication failed for user "
+                + "\"app\", localizedSeverity: FATAL])",
+            "password authentication failed for user \"app\" (SQLSTATE 28P01)", false
+        ),
+        ("PSQLError(code: tooManyParameters)", "tooManyParameters", true),
+    ])
+    func aFailedConnectionIsNamedOnOneLine(logged: String, reason: String, transient: Bool) {
+        let error = names.connectError(logged)
+        #expect(error.reason == reason)
+        #expect(!"\(error)".contains("PSQLError") && !"\(error)".contains("\n"))
+        #expect(PostgresJournalNames.isTransient(connectFailure: logged) == transient)
+    }
 }

@@ -65,6 +65,9 @@ struct PostgresJournalNames: Sendable, Hashable {
         }
         let known: [(String, String)] = [
             ("Connection refused", "connection refused: no server listens there"),
+            ("Connection reset by peer", "the server reset the connection"),
+            ("Broken pipe", "the server closed the connection"),
+            ("Connection timed out", "the connection timed out"),
             ("No such file or directory", "no such socket: no server is running there"),
             ("Permission denied", "permission denied on the socket"),
             ("Network is unreachable", "the network is unreachable"),
@@ -76,7 +79,11 @@ struct PostgresJournalNames: Sendable, Hashable {
         let ends = [", ", ")"]
         if let code = Self.field("code", in: logged, endingAlsoAt: ends) {
             let underlying =
-                Self.field("underlying", in: logged, endingAlsoAt: [")"]).map { ": " + $0.prefix(160) } ?? ""
+                logged.range(of: "underlying: ").map { start in
+                    ": "
+                        + logged[start.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: ") ")).prefix(
+                            160)
+                } ?? ""
             return error(.cannotConnect, "\(code)\(underlying)")
         }
         return error(.cannotConnect, String(logged.prefix(200)))
