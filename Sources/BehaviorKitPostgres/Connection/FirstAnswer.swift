@@ -58,12 +58,14 @@ final class FirstAnswer<T: Sendable>: Sendable {
         if now { action() }
     }
 
+    /// Answers with `CancellationError`, and runs the action of ``onCancel(_:)``, unless an
+    /// answer came first.
     func cancel() {
+        guard answer(.failure(CancellationError())) else { return }
         let action = state.withLock { state -> (@Sendable () -> Void)? in
             state.cancelled = true
             return state.whenCancelled
         }
-        answer(.failure(CancellationError()))
         action?()
     }
 }

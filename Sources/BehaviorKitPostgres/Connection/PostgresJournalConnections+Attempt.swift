@@ -68,9 +68,13 @@ extension PostgresJournalConnections {
                                 guard runs else { throw CancellationError() }
                                 return try await body(connection)
                             }
+                            phase.withLock { $0 = .over }
                             answer.answer(.success(.value(value)))
                         } catch {
-                            let leased = phase.withLock { if case .running = $0 { true } else { false } }
+                            let leased = phase.withLock { phase in
+                                defer { phase = .over }
+                                if case .running = phase { return true } else { return false }
+                            }
                             answer.answer(.success(.failed(error, leased: leased)))
                         }
                     }
@@ -102,6 +106,10 @@ extension PostgresJournalConnections {
                     answer.onCancel {
                         worker.cancel()
                         timer.cancel()
+                        // The caller gave up while `body` ran: the same as a deadline.
+                        guard case .running(let connection, _) = phase.withLock({ $0 }) else { return }
+                        onAbandon()
+                        Task { try? await connection.close() }
                     }
                 }
             } onCancel: {
