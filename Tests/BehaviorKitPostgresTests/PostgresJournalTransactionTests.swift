@@ -82,4 +82,68 @@ struct PostgresJournalTransactionTests {
         #expect(states == ["committed", "aborted", "aborted"])
         await journals.closeAll()
     }
+
+    /// A COMMIT whose answer was lost: committed, its answer stands; rolled back, it runs again;
+    /// still in progress (its backend has not noticed), its backend is terminated, then it is
+    /// rolled back.
+    @Test func aLostCommitIsResolvedByAskingTheServer() async throws {
+        let journals = try await OpenJournals("resolve")
+        let journal = try await journals.open()
+        let connections = journal.connections
+        let logger = self.logger
+        try await withTimeLimit(.seconds(15)) {
+            let deadline = ContinuousClock.now.advanced(by: .seconds(10))
+            let committed = try await connections.withConnection { connection in
+                let transaction = try await Self.begin(connection, logger)
+                try await connection.query("COMMIT", logger: logger)
+                return transaction
+            }
+            let answer = try await connections.resolve(committed, "answer", until: deadline, cause: "lost")
+            #expect(answer == "answer")
+
+            // A transaction left open on a connection that waits, as a backend that has not noticed
+            // its client went away.
+            let held = LockedValue<PostgresJournalConnections.Transaction?>(nil)
+            let release = LockedValue(false)
+            let holder = Task {
+                try await connections.withConnection { connection in
+                    let transaction = try await Self.begin(connection, logger)
+                    held.withLock { $0 = transaction }
+                    while !release.withLock({ $0 }) { try await Task.sleep(for: .milliseconds(10)) }
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                }
+            }
+            var open: PostgresJournalConnections.Transaction?
+            while open == nil {
+                try await Task.sleep(for: .milliseconds(10))
+                open = held.withLock { $0 }
+            }
+            let inProgress = try #require(open)
+            do throws(AttemptFailure) {
+                _ = try await connections.resolve(inProgress, "answer", until: deadline, cause: "lost")
+                Issue.record("a transaction in progress was taken for committed")
+            } catch {
+                guard case .retry(let reason) = error else {
+                    Issue.record("not tried again: \(error)")
+                    return
+                }
+                #expect(reason.contains("rolled back"), "\(reason)")
+            }
+            release.withLock { $0 = true }
+            _ = await holder.result
+        }
+        await journals.closeAll()
+    }
+
+    static func begin(
+        _ connection: PostgresConnection, _ logger: Logger
+    ) async throws -> PostgresJournalConnections.Transaction {
+        try await connection.query("BEGIN", logger: logger)
+        let rows = try await connection.query(
+            "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text", logger: logger
+        ).collect()
+        let row = try #require(rows.first)
+        let (id, backend, started) = try row.decode((Int64, Int32, String).self)
+        return .init(id: id, backend: backend, serverStarted: started)
+    }
 }

@@ -123,7 +123,7 @@ extension PostgresJournalConnections {
     }
 
     /// Asks the server whether `transaction` committed, until it can tell or `deadline` passes.
-    private func resolve<T: Sendable>(
+    func resolve<T: Sendable>(
         _ transaction: Transaction, _ value: T, until deadline: ContinuousClock.Instant, cause: String
     ) async throws(AttemptFailure) -> T {
         var backoff = ReconnectBackoff(reconnection)
