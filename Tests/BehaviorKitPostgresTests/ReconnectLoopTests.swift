@@ -69,6 +69,22 @@ struct ReconnectLoopTests {
         #expect(attempts > 3)
     }
 
+    @Test func aCancellationWhileWaitingEndsTheAttemptsSayingSo() async throws {
+        let loop = ReconnectLoop(clock: ImmediateClock(), policy: .init(seed: 5))
+        do {
+            _ = try await loop.run(
+                { _ throws(AttemptFailure) -> Int in
+                    withUnsafeCurrentTask { $0?.cancel() }  // the caller gives up during the attempt
+                    throw .retry("connection refused")
+                }, giveUp: { self.names.unreachable(for: .seconds(30), $0) },
+                cancelled: { self.names.error(.ioFailed, $0) })
+            Issue.record("an attempt answered")
+        } catch {
+            #expect(error.code == .ioFailed)
+            #expect(error.reason == "cancelled while waiting to try again, after connection refused")
+        }
+    }
+
     @Test func aFinalFailureIsNotRetried() async throws {
         let loop = ReconnectLoop(clock: ImmediateClock(), policy: .init())
         var attempts = 0

@@ -56,7 +56,8 @@ extension PostgresJournalConnections {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
             { deadline throws(AttemptFailure) in try await self.transactionAttempt(until: deadline, body) },
-            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) })
+            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) },
+            cancelled: { self.names.error(.ioFailed, $0) })
     }
 
     private func transactionAttempt<T: Sendable>(

@@ -75,7 +75,8 @@ final class PostgresJournalConnections: Sendable {
                     }
                 }
             },
-            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) })
+            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) },
+            cancelled: { self.names.error(.ioFailed, $0) })
     }
 
     /// Runs `body` on the first connection, as opening does: no waiting when the server

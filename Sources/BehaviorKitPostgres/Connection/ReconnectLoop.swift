@@ -17,10 +17,12 @@ struct ReconnectLoop<C: Clock<Duration>>: Sendable {
     let policy: PostgresCommandJournal.Reconnection
 
     /// Runs `attempt` (given the deadline) until it answers; throws its final error, or
-    /// `giveUp(reason)` of the last retried attempt once the deadline has passed.
+    /// `giveUp(reason)` of the last retried attempt once the deadline has passed, or
+    /// `cancelled(reason)` when the task was cancelled while it waited to try again.
     func run<T>(
         _ attempt: (C.Instant) async throws(AttemptFailure) -> T,
-        giveUp: (String) -> PostgresCommandJournalError
+        giveUp: (String) -> PostgresCommandJournalError,
+        cancelled: ((String) -> PostgresCommandJournalError)? = nil
     ) async throws(PostgresCommandJournalError) -> T {
         let deadline = clock.now.advanced(by: policy.deadline)
         var backoff = ReconnectBackoff(policy)
@@ -41,7 +43,8 @@ struct ReconnectLoop<C: Clock<Duration>>: Sendable {
             do {
                 try await clock.sleep(until: clock.now.advanced(by: min(backoff.next(), left)), tolerance: nil)
             } catch {
-                throw giveUp("cancelled while waiting to try again after: \(reason)")
+                let why = "cancelled while waiting to try again, after \(reason)"
+                throw cancelled?(why) ?? giveUp(why)
             }
         }
     }
