@@ -3,8 +3,8 @@ import Logging
 import PostgresNIO
 
 /// The pool's failed connection attempts, read from its log: postgres-nio's pool retries a
-/// failing connection forever and only logs why, so the journal listens to that log to fail a
-/// waiting request at once, with the server's reason.
+/// failing connection and only logs why, so the journal listens to that log to learn at once
+/// that (and why) a waiting request gets no connection.
 final class ConnectFailureLog: Sendable {
     struct Failure: Sendable {
         /// When it was logged, on the continuous clock.
@@ -13,15 +13,44 @@ final class ConnectFailureLog: Sendable {
         var description: String
     }
 
-    private let last = LockedValue<Failure?>(nil)
+    private struct State {
+        var last: Failure?
+        var observers: [UInt64: @Sendable (Failure) -> Void] = [:]
+        var nextObserver: UInt64 = 0
+    }
+
+    private let state = LockedValue(State())
 
     /// The last failure logged at or after `instant`.
     func failure(since instant: ContinuousClock.Instant) -> Failure? {
-        last.withLock { failure in failure.flatMap { $0.at >= instant ? $0 : nil } }
+        state.withLock { state in state.last.flatMap { $0.at >= instant ? $0 : nil } }
+    }
+
+    /// Calls `action` with the first failure logged at or after `instant` (at once when there
+    /// is one already), until ``stopObserving(_:)``; returns the token to stop with.
+    func observe(since instant: ContinuousClock.Instant, _ action: @escaping @Sendable (Failure) -> Void) -> UInt64 {
+        let (token, now) = state.withLock { state -> (UInt64, Failure?) in
+            state.nextObserver += 1
+            if let last = state.last, last.at >= instant { return (state.nextObserver, last) }
+            state.observers[state.nextObserver] = action
+            return (state.nextObserver, nil)
+        }
+        if let now { action(now) }
+        return token
+    }
+
+    func stopObserving(_ token: UInt64) {
+        _ = state.withLock { $0.observers.removeValue(forKey: token) }
     }
 
     func record(_ description: String) {
-        last.withLock { $0 = Failure(at: .now, description: description) }
+        let failure = Failure(at: .now, description: description)
+        let observers = state.withLock { state in
+            state.last = failure
+            defer { state.observers = [:] }
+            return Array(state.observers.values)
+        }
+        observers.forEach { $0(failure) }
     }
 
     /// A logger that records the pool's "Connection creation failed" messages here.

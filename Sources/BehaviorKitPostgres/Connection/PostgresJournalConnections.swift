@@ -2,9 +2,9 @@ import BehaviorKitSync
 import Logging
 import PostgresNIO
 
-/// The journal's connections: a `PostgresClient` pool run in a task the journal owns, leases
-/// that fail at once when the pool cannot connect (postgres-nio's pool would retry forever),
-/// and a gate that `close()` shuts and waits on.
+/// The journal's connections: pooled (``PostgresJournalPools``), every request bounded by the
+/// reconnection deadline and tried again on a new connection when the server went away
+/// (``PostgresCommandJournal/Reconnection``), and a gate that `close()` shuts and waits on.
 final class PostgresJournalConnections: Sendable {
     private struct Gate {
         var open = true
@@ -12,58 +12,96 @@ final class PostgresJournalConnections: Sendable {
         var drained: [CheckedContinuation<Void, Never>] = []
     }
 
-    let client: PostgresClient
     let names: PostgresJournalNames
     /// The journal's logger (the user's, tagged with the journal), or one that logs nothing.
     let logger: Logger
-    private let failures: ConnectFailureLog
-    private let runTask: Task<Void, Never>
+    let reconnection: PostgresCommandJournal.Reconnection
+    let pools: PostgresJournalPools
     private let gate = LockedValue(Gate())
-    /// How long a request waits for a connection before it fails.
-    private let leaseTimeout: Duration
+    /// How long opening waits for its first connection.
+    let openTimeout: Duration
 
-    init(configuration: PostgresClient.Configuration, names: PostgresJournalNames, logger: Logger?) {
+    init(
+        configuration: PostgresClient.Configuration, names: PostgresJournalNames,
+        reconnection: PostgresCommandJournal.Reconnection, logger: Logger?
+    ) {
         var logger = logger ?? Logger(label: "BehaviorKitPostgres") { _ in SwiftLogNoOpLogHandler() }
         logger[metadataKey: "journal"] = "\(names.server)/\(names.database)/\(names.table)"
         self.logger = logger
-        let failures = ConnectFailureLog()
-        let client = PostgresClient(configuration: configuration, backgroundLogger: failures.logger)
-        self.client = client
         self.names = names
-        self.failures = failures
-        self.leaseTimeout = configuration.options.connectTimeout + .seconds(5)
-        self.runTask = Task { await client.run() }
+        self.reconnection = reconnection
+        self.pools = PostgresJournalPools(configuration: configuration)
+        self.openTimeout = configuration.options.connectTimeout + .seconds(5)
     }
 
-    deinit { runTask.cancel() }
-
-    /// Runs `body` on a pooled connection, as one request of the journal.
+    /// Runs `body` on a pooled connection, as one request of the journal; when the connection is
+    /// lost or the server cannot be reached, runs it again on a new connection until the
+    /// reconnection deadline. For requests that can run twice: reads.
     ///
-    /// - Throws: ``PostgresCommandJournalError``: `.closed` after ``close()``, `.cannotConnect` or
-    ///   `.authenticationFailed` as soon as the pool fails to connect, `.timedOut` when no
-    ///   connection was free in time; and what `body` throws, mapped.
+    /// - Throws: ``PostgresCommandJournalError``: `.closed` after ``close()``, `.unreachable`
+    ///   once the deadline passed, `.authenticationFailed` or `.cannotConnect` when the server
+    ///   refused the connection for good, `.timedOut` when no connection was free or the server
+    ///   did not answer in time; and what `body` throws, mapped.
     func withConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try enter()
         defer { leave() }
-        return try await withConnectionPastTheGate(body)
+        return try await retried(body)
     }
 
-    /// Runs `body` on a pooled connection without passing the gate: for the batches of
-    /// requests that passed it already, which ``close()`` waits for.
-    func withConnectionPastTheGate<T: Sendable>(
+    /// ``withConnection(_:)`` without passing the gate, for requests that passed it already.
+    ///
+    /// - Parameter idempotent: whether `body` may run again after its connection was lost while
+    ///   it ran; when not, that loss fails the request with `.outcomeUnknown`, and only the
+    ///   attempts that never reached `body` (no connection) are tried again.
+    func retried<T: Sendable>(
+        idempotent: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(PostgresCommandJournalError) -> T {
+        let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
+        return try await loop.run(
+            { deadline throws(AttemptFailure) in
+                do throws(ConnectionAttemptFailure) {
+                    return try await self.attempt(until: deadline, body)
+                } catch {
+                    switch error {
+                    case .lost(let reason):
+                        guard idempotent else { throw .final(self.names.error(.outcomeUnknown, reason)) }
+                        throw .retry(reason)
+                    case .abandoned:
+                        let reason = "the server did not answer within the deadline"
+                        throw .final(self.names.error(idempotent ? .timedOut : .outcomeUnknown, reason))
+                    case .failed(let failure): throw failure
+                    }
+                }
+            },
+            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) },
+            cancelled: { self.names.error(.ioFailed, $0) })
+    }
+
+    /// Runs `body` on the first connection, as opening does: no waiting when the server
+    /// cannot be reached, so that a wrong URL fails at once.
+    func withFirstConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        do {
-            return try await lease(body)
+    ) async throws(PostgresCommandJournalError) -> T {
+        try enter()
+        defer { leave() }
+        do throws(ConnectionAttemptFailure) {
+            return try await attempt(until: .now.advanced(by: openTimeout), failFast: true, body)
         } catch {
-            throw names.error(error)
+            switch error {
+            case .lost(let reason): throw names.error(.ioFailed, reason)
+            case .abandoned:
+                throw names.error(.timedOut, "no answer within \(PostgresJournalNames.seconds(openTimeout))")
+            case .failed(.final(let error)): throw error
+            case .failed(.retry(let reason)), .failed(.outOfTime(let reason)):
+                throw names.error(.cannotConnect, reason)
+            }
         }
     }
 
     /// Refuses new requests, waits for those under way (a group commit's batch among them), and
-    /// stops the pool. Calling it again does nothing more.
+    /// stops the pools. Calling it again does nothing more.
     func close() async {
         await withCheckedContinuation { continuation in
             let now = gate.withLock { gate -> Bool in
@@ -74,9 +112,10 @@ final class PostgresJournalConnections: Sendable {
             }
             if now { continuation.resume() }
         }
-        runTask.cancel()
-        await runTask.value
+        await pools.close()
     }
+
+    var isClosed: Bool { gate.withLock { !$0.open } }
 
     func enter() throws(PostgresCommandJournalError) {
         let open = gate.withLock { gate -> Bool in
@@ -95,54 +134,5 @@ final class PostgresJournalConnections: Sendable {
             return gate.drained
         }
         drained.forEach { $0.resume() }
-    }
-
-    private enum Outcome<T: Sendable>: Sendable {
-        case value(T)
-        case leased
-    }
-
-    /// Leases a connection for `body`, racing the lease against the pool's connect failures
-    /// and the lease timeout; once leased, `body` runs to its end.
-    private func lease<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws -> T {
-        let started = ContinuousClock.now
-        let leased = LockedValue(false)
-        let client = self.client
-        return try await withThrowingTaskGroup(of: Outcome<T>.self) { group in
-            group.addTask {
-                .value(
-                    try await client.withConnection { connection in
-                        leased.withLock { $0 = true }
-                        return try await body(connection)
-                    })
-            }
-            group.addTask { try await self.watch(leased, since: started) }
-            while let outcome = try await group.next() {
-                if case .value(let value) = outcome {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw names.error(.ioFailed, "the connection pool answered nothing")
-        }
-    }
-
-    /// Returns once `leased`; throws when the pool logs a failed connection attempt first, or
-    /// when the lease timeout passes.
-    private func watch<T: Sendable>(
-        _ leased: LockedValue<Bool>, since started: ContinuousClock.Instant
-    ) async throws -> Outcome<T> {
-        var interval = Duration.milliseconds(2)
-        while !leased.withLock({ $0 }) {
-            if let failure = failures.failure(since: started) { throw names.connectError(failure.description) }
-            if ContinuousClock.now - started > leaseTimeout {
-                throw names.error(.timedOut, "no connection was free within \(leaseTimeout)")
-            }
-            try await Task.sleep(for: interval)
-            interval = min(interval * 2, .milliseconds(50))
-        }
-        return .leased
     }
 }

@@ -7,6 +7,8 @@ struct PostgresJournalEndpoint: Sendable {
     /// `host:port`, or the Unix socket's path.
     var server: String
     var database: String
+    /// The URL's `reconnect_timeout`: how long a request keeps trying to reach the server.
+    var reconnectTimeout: Duration?
 
     init(configuration: PostgresClient.Configuration) {
         self.configuration = configuration
@@ -24,7 +26,8 @@ struct PostgresJournalEndpoint: Sendable {
     /// the Unix socket `.s.PGSQL.<port>` in it. Parameters: `host`, `port`, `user`, `password`,
     /// `dbname`, `sslmode` (`disable`, `allow`, `prefer`, `require`, `verify-ca`, `verify-full`, as
     /// libpq: only the `verify-` modes check the certificate), `connect_timeout` (seconds),
-    /// `application_name`.
+    /// `application_name`; and the journal's own `reconnect_timeout` (seconds: how long a request
+    /// keeps trying to reach the server; see ``PostgresCommandJournal/Reconnection``).
     init(url: String, table: String) throws(PostgresCommandJournalError) {
         let parts = try PostgresURLParts(url, table: table)
         let port = parts.port ?? 5432
@@ -46,6 +49,7 @@ struct PostgresJournalEndpoint: Sendable {
             configuration.options.additionalStartupParameters.append(("application_name", name))
         }
         self.init(configuration: configuration)
+        reconnectTimeout = parts.reconnectTimeout.map { .seconds($0) }
     }
 }
 
@@ -59,6 +63,7 @@ struct PostgresURLParts {
     var sslMode = "prefer"
     var connectTimeout: Int?
     var applicationName: String?
+    var reconnectTimeout: Int?
     let masked: String
     let table: String
 
@@ -148,11 +153,17 @@ struct PostgresURLParts {
                 throw Self.invalid(masked, table, "connect_timeout '\(value)' is not a whole number of seconds")
             }
             connectTimeout = seconds
+        case "reconnect_timeout":
+            guard let seconds = Int(value), seconds >= 0, seconds <= 86_400 else {
+                throw Self.invalid(
+                    masked, table, "reconnect_timeout '\(value)' is not a whole number of seconds from 0 to 86400")
+            }
+            reconnectTimeout = seconds
         default:
             throw Self.invalid(
                 masked, table,
                 "unknown parameter '\(name)' (known: host, port, user, password, dbname, sslmode, connect_timeout, "
-                    + "application_name)")
+                    + "application_name, reconnect_timeout)")
         }
     }
 

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Commands
 import Foundation
 import PostgresNIO
@@ -64,6 +65,9 @@ struct PostgresJournalNames: Sendable, Hashable {
         }
         let known: [(String, String)] = [
             ("Connection refused", "connection refused: no server listens there"),
+            ("Connection reset by peer", "the server reset the connection"),
+            ("Broken pipe", "the server closed the connection"),
+            ("Connection timed out", "the connection timed out"),
             ("No such file or directory", "no such socket: no server is running there"),
             ("Permission denied", "permission denied on the socket"),
             ("Network is unreachable", "the network is unreachable"),
@@ -72,14 +76,67 @@ struct PostgresJournalNames: Sendable, Hashable {
             ("NXDOMAIN", "unknown host name"),
         ]
         if let (_, reason) = known.first(where: { logged.contains($0.0) }) { return error(.cannotConnect, reason) }
-        return error(.cannotConnect, String(logged.prefix(400)))
+        let ends = [", ", ")"]
+        if let code = Self.field("code", in: logged, endingAlsoAt: ends) {
+            let underlying =
+                logged.range(of: "underlying: ").map { start in
+                    ": "
+                        + logged[start.upperBound...].trimmingCharacters(in: CharacterSet(charactersIn: ") ")).prefix(
+                            160)
+                } ?? ""
+            return error(.cannotConnect, "\(code)\(underlying)")
+        }
+        return error(.cannotConnect, String(logged.prefix(200)))
+    }
+
+    /// Whether a connection attempt the pool logged as failed may succeed later: the server
+    /// was away, starting, stopping or full; not when it refused the user or the database.
+    static func isTransient(connectFailure logged: String) -> Bool {
+        guard let state = field("sqlState", in: logged) else {
+            return !["unsupportedAuthMechanism", "authMechanismRequiresPassword", "saslError", "sslUnsupported"]
+                .contains { logged.contains($0) }
+        }
+        return isTransient(sqlState: state)
+    }
+
+    /// Whether a server's SQLSTATE says it went away or cannot take the connection now.
+    static func isTransient(sqlState state: String) -> Bool {
+        state.hasPrefix("08") || ["57P01", "57P02", "57P03", "53300", "53400"].contains(state)
+    }
+
+    /// Whether `error`, raised by a request on a connection, says the connection or the server
+    /// went away, rather than that the server refused the request.
+    static func isConnectionLoss(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        switch error.code {
+        case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true
+        case .server: return error.serverInfo?[.sqlState].map(isTransient(sqlState:)) ?? false
+        default: return false
+        }
+    }
+
+    /// The error of a request that could not reach the server for `deadline`.
+    func unreachable(for deadline: Duration, _ cause: String) -> PostgresCommandJournalError {
+        error(.unreachable, "for \(Self.seconds(deadline)): \(cause)")
+    }
+
+    /// `duration` as people read it: `30 s`, `2.5 s`, `250 ms`.
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = duration.wholeNanoseconds / 1_000_000
+        if milliseconds < 1_000 { return "\(milliseconds) ms" }
+        if milliseconds % 1_000 == 0 { return "\(milliseconds / 1_000) s" }
+        return "\(milliseconds / 1_000).\(milliseconds % 1_000 / 100) s"
     }
 
     /// The value of `name: value` in a PSQLError's debug description, up to the next field.
-    static func field(_ name: String, in text: String) -> String? {
+    static func field(_ name: String, in text: String, endingAlsoAt more: [String] = []) -> String? {
         guard let start = text.range(of: "\(name): ") else { return nil }
         let rest = text[start.upperBound...]
-        let ends = [", routine: ", ", position: ", ", localizedSeverity: ", ", severity: ", ", sqlState: ", "]"]
+        let fields = [
+            "routine", "position", "localizedSeverity", "severity", "sqlState", "file", "line", "message", "detail",
+            "hint",
+        ]
+        let ends = fields.map { ", \($0): " } + ["]"] + more
         let end = ends.compactMap { rest.range(of: $0)?.lowerBound }.min() ?? rest.endIndex
         return String(rest[..<end])
     }

@@ -66,21 +66,27 @@ public final class PostgresCommandJournal: CommandJournal {
     ///   - clock: the calendar time leases are judged by and records stamped with; `nil` (the
     ///     default) means the server's clock, so that workers on machines whose clocks
     ///     disagree still agree on leases. Give one (a `ManualClock`) in tests.
+    ///   - reconnection: how each request rides out a server that restarts or goes away for a
+    ///     while: tried again until a deadline, 30 seconds unless told otherwise (the URL's
+    ///     `reconnect_timeout`, in seconds, sets it too). See ``Reconnection``.
     ///   - logger: where the journal logs (its opening at `debug`, a failed commit at `error`,
     ///     postgres-nio's queries at `debug` and `trace`), with `journal` metadata naming the
     ///     server, database and table; `nil` logs nothing.
     /// - Throws: ``PostgresCommandJournalError``: `.invalidURL`, `.invalidTableName`,
-    ///   `.cannotConnect`, `.authenticationFailed`, `.notAJournal`, `.queryFailed`.
+    ///   `.cannotConnect`, `.authenticationFailed`, `.notAJournal`, `.queryFailed`. Opening does
+    ///   not wait for a server that cannot be reached.
     public convenience init(
         url: String, table: String = PostgresCommandJournal.defaultTable, clock: (any WallClock)? = nil,
-        logger: Logger? = nil
+        reconnection: Reconnection = Reconnection(), logger: Logger? = nil
     ) async throws(PostgresCommandJournalError) {
         let endpoint = try PostgresJournalEndpoint(url: url, table: table)
-        try await self.init(endpoint: endpoint, table: table, clock: clock, logger: logger)
+        var reconnection = reconnection
+        if let timeout = endpoint.reconnectTimeout { reconnection.deadline = timeout }
+        try await self.init(endpoint: endpoint, table: table, clock: clock, reconnection: reconnection, logger: logger)
     }
 
     /// Opens the journal on the server `configuration` describes, creating its table when it
-    /// is missing; see ``init(url:table:clock:logger:)``.
+    /// is missing; see ``init(url:table:clock:reconnection:logger:)``.
     ///
     /// ```swift
     /// var configuration = PostgresClient.Configuration(
@@ -90,27 +96,29 @@ public final class PostgresCommandJournal: CommandJournal {
     /// ```
     public convenience init(
         configuration: PostgresClient.Configuration, table: String = PostgresCommandJournal.defaultTable,
-        clock: (any WallClock)? = nil, logger: Logger? = nil
+        clock: (any WallClock)? = nil, reconnection: Reconnection = Reconnection(), logger: Logger? = nil
     ) async throws(PostgresCommandJournalError) {
         try await self.init(
-            endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock, logger: logger)
+            endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock,
+            reconnection: reconnection, logger: logger)
     }
 
     init(
-        endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?, logger: Logger?
+        endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?, reconnection: Reconnection,
+        logger: Logger?
     ) async throws(PostgresCommandJournalError) {
         let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: table)
         try Self.validate(table: table, names)
         let connections = PostgresJournalConnections(
-            configuration: endpoint.configuration, names: names, logger: logger)
+            configuration: endpoint.configuration, names: names, reconnection: reconnection, logger: logger)
         do {
             let logger = connections.logger
-            try await connections.withConnection { connection in
+            try await connections.withFirstConnection { connection in
                 try await PostgresJournalSchema.prepare(table, on: connection, names: names, logger: logger)
             }
         } catch {
             await connections.close()
-            throw error as? PostgresCommandJournalError ?? names.error(.ioFailed, "\(error)")
+            throw error
         }
         let writer = PostgresJournalWriter(
             statements: PostgresJournalStatements(PostgresJournalSQL(table: table)), names: names, clock: clock,

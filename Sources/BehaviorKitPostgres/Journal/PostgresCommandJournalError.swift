@@ -34,6 +34,15 @@ public struct PostgresCommandJournalError: Error, CustomStringConvertible, Senda
         case ioFailed
         /// The journal was closed (``PostgresCommandJournal/close()``).
         case closed
+        /// The server could not be reached until the request's deadline
+        /// (``PostgresCommandJournal/Reconnection/deadline``) passed: nothing of the request was
+        /// written. The reason names the last cause.
+        case unreachable
+        /// The connection was lost while a batch of writes was committing, and the server could
+        /// not tell whether it committed before the deadline: the request may or may not have
+        /// been written. Treat it as a lost lease: stop the work, and let the record's lease
+        /// expire so that a worker takes it over.
+        case outcomeUnknown
     }
 
     /// What went wrong.
@@ -56,8 +65,18 @@ public struct PostgresCommandJournalError: Error, CustomStringConvertible, Senda
         self.reason = reason
     }
 
-    /// Names the table, the database, the server, the problem and the server's own words.
+    /// Names the table, the database, the server, the problem and the server's own words, on
+    /// one line.
     public var description: String {
+        let reason = self.reason.split(whereSeparator: \.isNewline).joined(separator: " ")
+        switch code {
+        case .unreachable:
+            return "cannot reach PostgreSQL at \(server)/\(database) \(reason) (journal \(table); nothing was written)"
+        case .outcomeUnknown:
+            return "lost PostgreSQL at \(server)/\(database) while a write committed: it may or may not have been "
+                + "written (journal \(table); \(reason))"
+        default: break
+        }
         let place = "PostgreSQL command journal \(table) in database \(database) on \(server)"
         let problem =
             switch code {
@@ -71,6 +90,8 @@ public struct PostgresCommandJournalError: Error, CustomStringConvertible, Senda
             case .queryFailed: "the server refused the request; nothing of it was written"
             case .ioFailed: "the connection failed; the request may or may not have been written"
             case .closed: "the journal is closed"
+            case .unreachable: "unreachable"
+            case .outcomeUnknown: "outcome unknown"
             }
         return "\(place): \(problem) (\(reason))"
     }

@@ -28,6 +28,8 @@ final class PostgresTestCluster: @unchecked Sendable {
     let port: Int
     /// Whether commits wait for the disk (`fsync`); off makes tests faster.
     let durable: Bool
+    /// Whether the server also listens on TCP, on 127.0.0.1 at ``port``.
+    let tcp: Bool
 
     private let binaries: URL
     private let lock = NSLock()
@@ -93,14 +95,17 @@ final class PostgresTestCluster: @unchecked Sendable {
 
     /// Starts a new cluster; ``stop()`` it when done.
     ///
-    /// - Parameter durable: `fsync` on (for benchmarks); off by default, which is faster.
-    init(durable: Bool = false, port: Int = 5432) throws {
+    /// - Parameters:
+    ///   - durable: `fsync` on (for benchmarks); off by default, which is faster.
+    ///   - tcp: listen on 127.0.0.1 too, at `port` (then pick a free one: ``freePort()``).
+    init(durable: Bool = false, port: Int = 5432, tcp: Bool = false) throws {
         guard let binaries = Self.binaryFolder else {
             throw ClusterError(Self.unavailableReason ?? "PostgreSQL binaries not found")
         }
         self.binaries = binaries
         self.port = port
         self.durable = durable
+        self.tcp = tcp
         var template = Array("/tmp/bk-pg-XXXXXX".utf8CString)
         guard let made = mkdtemp(&template) else { throw ClusterError("cannot make a folder under /tmp") }
         folder = String(cString: made)
@@ -117,6 +122,30 @@ final class PostgresTestCluster: @unchecked Sendable {
     /// A URL for `database` on the cluster's socket.
     func url(database: String) -> String {
         "postgres://postgres@/\(database)?host=\(folder)&port=\(port)"
+    }
+
+    /// A URL for `database` over TCP, at 127.0.0.1 (for a cluster started with `tcp`).
+    func tcpURL(database: String) -> String {
+        "postgres://postgres@127.0.0.1:\(port)/\(database)"
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ClusterError("cannot open a socket to find a free port") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else { throw ClusterError("cannot bind a socket to find a free port") }
+        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Creates a new database named `prefix` and a number; returns its name.
@@ -152,6 +181,44 @@ final class PostgresTestCluster: @unchecked Sendable {
         try? FileManager.default.removeItem(atPath: folder)
     }
 
+    /// Restarts the server as an operator would (`pg_ctl restart -m fast`): every backend is
+    /// terminated, the server stops and starts again; returns once it accepts connections.
+    func restartServer() throws {
+        try run(
+            "pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-m", "fast", "-w", "-t", "60", "restart"],
+            asPostgres: true)
+    }
+
+    /// Stops the server (`pg_ctl stop -m fast`) and keeps its folder, for ``startServer()``.
+    func stopServer() throws {
+        try run("pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "-t", "60", "stop"], asPostgres: true)
+    }
+
+    /// Starts the server ``stopServer()`` stopped; returns once it accepts connections.
+    func startServer() throws {
+        try run(
+            "pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-t", "60", "-o", options, "start"],
+            asPostgres: true)
+    }
+
+    /// Terminates every backend connected to `database` (`pg_terminate_backend`); returns how many.
+    @discardableResult
+    func terminateBackends(database: String) throws -> Int {
+        let count = try psql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                + "WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        return Int(count.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// The server's options: its socket in the folder, no TCP.
+    private var options: String {
+        let durability = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+        let listen = tcp ? "127.0.0.1" : "''"
+        return
+            "-k \(folder) -p \(port) -c listen_addresses=\(listen) -c max_connections=300 -c shared_buffers=64MB"
+            + durability
+    }
+
     private func start() throws {
         if geteuid() == 0, let user = getpwnam("postgres") {
             guard chown(folder, user.pointee.pw_uid, user.pointee.pw_gid) == 0 else {
@@ -162,12 +229,7 @@ final class PostgresTestCluster: @unchecked Sendable {
             "initdb",
             ["-D", "\(folder)/data", "-U", "postgres", "-A", "trust", "-E", "UTF8", "--locale=C", "--no-sync"],
             asPostgres: true)
-        let durability = durable ? "" : " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-        let options =
-            "-k \(folder) -p \(port) -c listen_addresses='' -c max_connections=300 -c shared_buffers=64MB\(durability)"
-        try run(
-            "pg_ctl", ["-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-t", "60", "-o", options, "start"],
-            asPostgres: true)
+        try startServer()
     }
 
     /// Runs a binary of the cluster's folder; as root, as the postgres user when asked.

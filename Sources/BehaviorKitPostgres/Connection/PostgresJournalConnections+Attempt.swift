@@ -1,0 +1,190 @@
+import BehaviorKitSync
+import PostgresNIO
+
+/// How one attempt of a request on a pooled connection failed.
+enum ConnectionAttemptFailure: Error {
+    /// No connection was leased (try again, or not), or `body` failed on its own.
+    case failed(AttemptFailure)
+    /// The connection was lost while `body` ran, or it stopped answering (then it was closed and
+    /// `body` left behind); the reason says how.
+    case lost(String)
+    /// The deadline passed while `body` ran: its connection was closed and `body` left behind.
+    case abandoned
+}
+
+extension PostgresJournalConnections {
+    private enum Phase {
+        case leasing
+        case running(PostgresConnection, since: ContinuousClock.Instant)
+        case over
+    }
+
+    private enum Outcome<T: Sendable>: Sendable {
+        case value(T)
+        case failed(any Error, leased: Bool)
+        case connectFailed(String)
+        case deadline(leased: Bool)
+        case stalled(String)
+    }
+
+    /// Leases a connection of the current pool and runs `body` on it, answering by `deadline`
+    /// whatever happens: when the pool logs a failed connection attempt while the request
+    /// waits, at once (and the pool is replaced, so that the next attempt connects afresh);
+    /// when the deadline passes while `body` runs, or its connection closed and it still has no
+    /// answer, or it waited ``PostgresCommandJournal/Reconnection/requestTimeout`` for one, its
+    /// connection is closed (which fails its query, when postgres-nio has not lost it) and
+    /// `body` is left behind, after `onAbandon`. `body` never starts after the attempt answered.
+    func attempt<T: Sendable>(
+        until deadline: ContinuousClock.Instant, failFast: Bool = false,
+        onAbandon: @escaping @Sendable () -> Void = {},
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(ConnectionAttemptFailure) -> T {
+        let pool = pools.checkOut()
+        defer { pools.checkIn(pool) }
+        let started = ContinuousClock.now
+        let phase = LockedValue(Phase.leasing)
+        /// Ends the wait for a lease; false when the lease came first.
+        @Sendable func stopLeasing() -> Bool {
+            phase.withLock { phase in
+                guard case .leasing = phase else { return false }
+                phase = .over
+                return true
+            }
+        }
+        let answer = FirstAnswer<Outcome<T>>()
+        let outcome: Outcome<T>
+        do {
+            outcome = try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { continuation in
+                    answer.set(continuation)
+                    let worker = Task {
+                        do {
+                            let value = try await pool.client.withConnection { connection in
+                                let runs = phase.withLock { phase in
+                                    guard case .leasing = phase else { return false }
+                                    phase = .running(connection, since: .now)
+                                    return true
+                                }
+                                guard runs else { throw CancellationError() }
+                                return try await body(connection)
+                            }
+                            phase.withLock { $0 = .over }
+                            answer.answer(.success(.value(value)))
+                        } catch {
+                            let leased = phase.withLock { phase in
+                                defer { phase = .over }
+                                if case .running = phase { return true } else { return false }
+                            }
+                            answer.answer(.success(.failed(error, leased: leased)))
+                        }
+                    }
+                    let token = pool.failures.observe(since: started) { failure in
+                        guard stopLeasing() else { return }
+                        answer.answer(.success(.connectFailed(failure.description)))
+                        worker.cancel()
+                    }
+                    let timer = Task {
+                        let stalled = await self.watch(phase, until: deadline)
+                        if stopLeasing() {
+                            answer.answer(.success(.deadline(leased: false)))
+                            worker.cancel()
+                        } else if case .running(let connection, _) = phase.withLock({ $0 }),
+                            answer.answer(.success(stalled.map { .stalled($0) } ?? .deadline(leased: true)))
+                        {
+                            onAbandon()
+                            worker.cancel()
+                            self.logger.warning(
+                                "a request got no answer; its connection is closed",
+                                metadata: ["reason": "\(stalled ?? "the deadline passed")"])
+                            try? await connection.close()
+                        }
+                    }
+                    answer.onAnswer {
+                        timer.cancel()
+                        pool.failures.stopObserving(token)
+                    }
+                    answer.onCancel {
+                        worker.cancel()
+                        timer.cancel()
+                        // The caller gave up while `body` ran: the same as a deadline.
+                        guard case .running(let connection, _) = phase.withLock({ $0 }) else { return }
+                        onAbandon()
+                        Task { try? await connection.close() }
+                    }
+                }
+            } onCancel: {
+                answer.cancel()
+            }
+        } catch {
+            throw .failed(.final(names.error(.ioFailed, "cancelled")))
+        }
+        return try result(of: outcome, pool: pool, since: started, failFast: failFast)
+    }
+
+    /// Returns at `deadline`, or earlier with the reason when the request running on its
+    /// connection stalled: the connection closed 0.25 s ago and the request still has no answer,
+    /// or it has waited the request timeout. Returns `nil` when cancelled (the attempt answered).
+    private func watch(_ phase: LockedValue<Phase>, until deadline: ContinuousClock.Instant) async -> String? {
+        var closedAt: ContinuousClock.Instant?
+        while true {
+            let now = ContinuousClock.now
+            if now >= deadline { return nil }
+            if case .running(let connection, let since) = phase.withLock({ $0 }) {
+                if connection.isClosed {
+                    let closed = closedAt ?? now
+                    closedAt = closed
+                    if closed.duration(to: now) >= .milliseconds(250) {
+                        return "the connection closed and its request was never answered"
+                    }
+                }
+                if since.duration(to: now) >= reconnection.requestTimeout {
+                    return "no answer within \(PostgresJournalNames.seconds(reconnection.requestTimeout))"
+                }
+            }
+            do {
+                try await Task.sleep(for: min(.milliseconds(50), now.duration(to: deadline)))
+            } catch {
+                return nil
+            }
+        }
+    }
+
+    private func result<T: Sendable>(
+        of outcome: Outcome<T>, pool: PostgresJournalPools.Pool, since started: ContinuousClock.Instant,
+        failFast: Bool
+    ) throws(ConnectionAttemptFailure) -> T {
+        switch outcome {
+        case .value(let value):
+            return value
+        case .connectFailed(let logged):
+            let error = names.connectError(logged)
+            guard !failFast, PostgresJournalNames.isTransient(connectFailure: logged) else {
+                throw .failed(.final(error))
+            }
+            pools.replace(pool)
+            throw .failed(.retry(error.reason))
+        case .failed(let error, leased: true):
+            let mapped = names.error(error)
+            guard PostgresJournalNames.isConnectionLoss(error) else { throw .failed(.final(mapped)) }
+            throw .lost(mapped.reason)
+        case .failed(let error, leased: false):
+            if isClosed {
+                throw .failed(.final(names.error(.closed, "close() was called; open a new journal to go on")))
+            }
+            let logged = pool.failures.failure(since: pool.started).map { names.connectError($0.description).reason }
+            if failFast { throw .failed(.final(names.error(.cannotConnect, logged ?? names.error(error).reason))) }
+            pools.replace(pool)
+            throw .failed(.retry(logged ?? names.error(error).reason))
+        case .deadline(leased: false):
+            if let failure = pool.failures.failure(since: started) {
+                throw .failed(.retry(names.connectError(failure.description).reason))
+            }
+            throw .failed(
+                .outOfTime("no connection was made in time (the server did not answer, or every connection was busy)"))
+        case .deadline(leased: true):
+            throw .abandoned
+        case .stalled(let reason):
+            throw .lost(reason)
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import BehaviorKitSync
+import Logging
+import PostgresNIO
+
+/// Writes whose outcome is known even when the connection is lost while they commit.
+///
+/// `body` runs in a transaction the journal opens (`BEGIN`), after asking the server for the
+/// transaction's id (`txid_current()`), and commits it (`COMMIT`). When the connection is lost:
+/// - before `COMMIT` was sent, the server rolls the transaction back: the attempt runs again,
+///   on a new connection, until the reconnection deadline;
+/// - after, the outcome is unknown: the journal asks the server (`txid_status`) on a new
+///   connection. Rolled back: the attempt runs again. Committed: `body`'s answer stands. Still
+///   in progress (its backend has not noticed yet): the journal terminates that backend and
+///   asks again. When the server cannot tell before the deadline, or restarted meanwhile (a
+///   crash may reuse an id that never reached the WAL), the request fails with
+///   `.outcomeUnknown`.
+///
+/// So `body` may run more than once, and must change nothing but through its connection: only
+/// the run whose transaction committed leaves a trace. It costs three short round trips more
+/// per batch (`BEGIN`, the id, `COMMIT`) than one implicit transaction.
+extension PostgresJournalConnections {
+    /// What the server said about a transaction: its id, its backend, and the server's start.
+    struct Transaction: Sendable {
+        var id: Int64
+        var backend: Int32
+        var serverStarted: String
+    }
+
+    private enum Stage<T: Sendable>: Sendable {
+        case starting
+        case begun(Transaction)
+        case committing(Transaction, T)
+        /// The attempt gave up on `body` before its COMMIT: it must never send one.
+        case abandoned
+    }
+
+    /// The hook the journal's writer calls for each batch: runs `body` in a transaction whose
+    /// outcome is resolved, as above, retried until the reconnection deadline; or, when the
+    /// journal's ``PostgresCommandJournal/Reconnection/resolvesLostCommits`` is off, in one
+    /// implicit transaction, tried again only when it never reached a connection.
+    func withConnectionPastTheGate<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws -> T {
+        guard reconnection.resolvesLostCommits else { return try await retried(idempotent: false, body) }
+        return try await inResolvedTransaction(body)
+    }
+
+    /// Runs `body` in a transaction whose outcome is resolved; see above.
+    ///
+    /// - Throws: ``PostgresCommandJournalError``: `.unreachable` (nothing was written),
+    ///   `.outcomeUnknown`, `.timedOut` (nothing was written), `.closed`; what `body` throws,
+    ///   mapped, after a rollback.
+    func inResolvedTransaction<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(PostgresCommandJournalError) -> T {
+        let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
+        return try await loop.run(
+            { deadline throws(AttemptFailure) in try await self.transactionAttempt(until: deadline, body) },
+            giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) },
+            cancelled: { self.names.error(.ioFailed, $0) })
+    }
+
+    private func transactionAttempt<T: Sendable>(
+        until deadline: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(AttemptFailure) -> T {
+        let stage = LockedValue(Stage<T>.starting)
+        let logger = self.logger
+        let cause: String
+        do throws(ConnectionAttemptFailure) {
+            let abandon: @Sendable () -> Void = {
+                stage.withLock { stage in
+                    if case .committing = stage { return }
+                    stage = .abandoned
+                }
+            }
+            return try await attempt(until: deadline, onAbandon: abandon) { connection in
+                try await connection.query("BEGIN", logger: logger)
+                let rows = try await connection.query(
+                    "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text", logger: logger
+                ).collect()
+                guard let row = rows.first else { throw self.names.error(.ioFailed, "txid_current() gave no row") }
+                let (id, backend, started) = try row.decode((Int64, Int32, String).self)
+                let transaction = Transaction(id: id, backend: backend, serverStarted: started)
+                let begun = stage.withLock { stage in
+                    guard case .starting = stage else { return false }
+                    stage = .begun(transaction)
+                    return true
+                }
+                guard begun else { throw CancellationError() }
+                let value: T
+                do {
+                    value = try await body(connection)
+                } catch {
+                    if !PostgresJournalNames.isConnectionLoss(error) {
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                    }
+                    throw error
+                }
+                let commits = stage.withLock { stage in
+                    guard case .begun = stage else { return false }
+                    stage = .committing(transaction, value)
+                    return true
+                }
+                guard commits else { throw CancellationError() }  // abandoned: never commit
+                try await connection.query("COMMIT", logger: logger)
+                return value
+            }
+        } catch {
+            switch error {
+            case .failed(let failure): throw failure
+            case .lost(let reason): cause = reason
+            case .abandoned:
+                guard case .committing = stage.withLock({ $0 }) else {
+                    throw .final(
+                        names.error(.timedOut, "the server did not answer within the deadline; nothing was written"))
+                }
+                throw .final(names.error(.outcomeUnknown, "the server did not answer the COMMIT within the deadline"))
+            }
+        }
+        guard case .committing(let transaction, let value) = stage.withLock({ $0 }) else {
+            throw .retry(cause)  // COMMIT was not sent: the server rolled it back
+        }
+        return try await resolve(transaction, value, until: deadline, cause: cause)
+    }
+
+    /// Asks the server whether `transaction` committed, until it can tell or `deadline` passes.
+    func resolve<T: Sendable>(
+        _ transaction: Transaction, _ value: T, until deadline: ContinuousClock.Instant, cause: String
+    ) async throws(AttemptFailure) -> T {
+        var backoff = ReconnectBackoff(reconnection)
+        let logger = self.logger
+        let unknown = { (why: String) -> AttemptFailure in
+            .final(self.names.error(.outcomeUnknown, "\(cause); \(why)"))
+        }
+        while true {
+            var why = "the server could not be asked before the deadline"
+            var status: TransactionStatus?
+            do throws(ConnectionAttemptFailure) {
+                status = try await attempt(until: deadline) { connection in
+                    try await Self.status(of: transaction, on: connection, logger: logger)
+                }
+            } catch {
+                switch error {
+                case .failed(.final(let error)): throw unknown("cannot ask the server: \(error.reason)")
+                case .failed(.retry(let reason)), .failed(.outOfTime(let reason)), .lost(let reason): why = reason
+                case .abandoned: throw unknown("the server did not answer in time")
+                }
+            }
+            if let status {
+                switch status.state {
+                case "committed"? where status.serverStarted == transaction.serverStarted:
+                    logger.debug("a lost COMMIT had committed", metadata: ["transaction": "\(transaction.id)"])
+                    return value
+                case "committed"?:
+                    throw unknown(
+                        "transaction \(transaction.id) is marked committed, but the server restarted meanwhile")
+                case "aborted"?:
+                    throw .retry("\(cause); the transaction was rolled back")
+                case "in progress"?:
+                    why = "transaction \(transaction.id) was still in progress"
+                default:
+                    throw unknown("the server no longer knows transaction \(transaction.id)")
+                }
+            }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { throw unknown(why) }
+            do {
+                try await Task.sleep(for: min(backoff.next(), left))
+            } catch {
+                throw unknown("cancelled")
+            }
+        }
+    }
+
+    /// What the server says of a transaction, and when it started.
+    struct TransactionStatus: Sendable {
+        /// `committed`, `aborted`, `in progress`, or `nil` when the server no longer knows.
+        var state: String?
+        var serverStarted: String
+    }
+
+    /// Asks the server whether `transaction` committed (an id it never handed out was not);
+    /// terminates its backend when it is still in progress on the same server, so that it ends.
+    static func status(
+        of transaction: Transaction, on connection: PostgresConnection, logger: Logger
+    ) async throws -> TransactionStatus {
+        let id = transaction.id
+        let rows = try await connection.query(
+            """
+            SELECT CASE WHEN \(id)::bigint >= txid_snapshot_xmax(txid_current_snapshot()) THEN 'aborted' \
+            ELSE txid_status(\(id)::bigint) END, pg_postmaster_start_time()::text
+            """, logger: logger
+        ).collect()
+        guard let row = rows.first else { return TransactionStatus(state: nil, serverStarted: "") }
+        let (state, started) = try row.decode((String?, String).self)
+        if state == "in progress", started == transaction.serverStarted {
+            let backend = transaction.backend
+            _ = try? await connection.query("SELECT pg_terminate_backend(\(backend))", logger: logger).collect()
+        }
+        return TransactionStatus(state: state, serverStarted: started)
+    }
+}
