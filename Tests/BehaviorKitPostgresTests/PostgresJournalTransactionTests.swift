@@ -27,7 +27,7 @@ struct PostgresJournalTransactionTests {
                 }
                 try await connection.query("INSERT INTO marks VALUES (\(run))", logger: self.logger)
                 if run == 1 {  // the first run loses its connection before its COMMIT
-                    try await PostgresTestCluster.offThread { try cluster.terminateBackends(database: database) }
+                    _ = try await PostgresTestCluster.offThread { try cluster.terminateBackends(database: database) }
                     try await connection.query("SELECT 1", logger: self.logger)
                 }
                 return run

@@ -9,8 +9,11 @@ import PostgresNIO
 /// A caller's own refusal (a conflict, a lost lease) changes nothing and is its answer alone.
 /// When the server refuses the call (a value it cannot store), nothing of it was written: each
 /// write then runs alone, so that only the write at fault fails. A deadlock with another
-/// process runs the batch again. A connection lost during the call fails every caller with
-/// `.ioFailed`: the batch may or may not have committed.
+/// process runs the batch again. A connection lost during the call (a restart, a terminated
+/// backend, an outage) is ridden out by the connections: the batch runs in a transaction whose
+/// fate is read back with `txid_status` on a new connection, and runs again only if it did not
+/// commit; when that cannot be told before the journal's reconnection deadline, every caller
+/// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`).
 extension PostgresJournalWriter {
     /// How often a batch runs again after deadlocks before it fails.
     static let batchRetries = 5

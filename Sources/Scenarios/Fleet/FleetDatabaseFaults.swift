@@ -35,12 +35,8 @@ struct DatabaseFaults {
     }
 
     private static func run(_ line: String) async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", line]
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
-        guard process.terminationStatus == 0 else { throw Failed(command: line, status: process.terminationStatus) }
+        let child = try ChildProcess("/bin/sh", ["-c", line], log: nil)
+        let status = await child.exit()
+        guard status == 0 else { throw Failed(command: line, status: status) }
     }
 }

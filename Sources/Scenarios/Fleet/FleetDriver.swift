@@ -72,18 +72,20 @@ public enum Fleet {
             if options.pauses && random.next() % 2 == 0 {
                 pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
             } else {
-                try pool.killAndRestart(slot)
+                try await pool.killAndRestart(slot)
             }
+            try pool.reviveExited()
             try await faults.strike(after: pool.kills, of: options.kills, console: console)
         }
         try await enqueuing.value
-        let settled = try await waitUntilSettled(journal, timeout: .seconds(300))
+        let settled = try await waitUntilSettled(journal, timeout: .seconds(300)) { try pool.reviveExited() }
         await pool.stopAll()
         let elapsed = ContinuousClock.now - started
         var (report, violations) = try await check(
             journal, ledger, acknowledged: acknowledged.withLock { $0 }, kills: pool.killTimes, settled: settled)
         report.pauses = pool.pauses
         report.databaseFaults = faults.struck
+        report.revived = pool.revivals
         for violation in violations.prefix(20) { console.print("violation: \(violation)") }
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await journal.close()
@@ -93,9 +95,13 @@ public enum Fleet {
     }
 
     /// Waits until no root record of the queue is pending; returns whether that happened.
-    private static func waitUntilSettled(_ journal: any CommandJournal, timeout: Duration) async throws -> Bool {
+    /// `tick` runs at every look (the pool starts again the workers that exited on their own).
+    private static func waitUntilSettled(
+        _ journal: any CommandJournal, timeout: Duration, tick: () throws -> Void
+    ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
+            try tick()
             let open = try await journal.unfinished().contains {
                 $0.entry.parentKey == nil && $0.queue == FleetOrders.queue
             }
@@ -106,17 +112,19 @@ public enum Fleet {
     }
 }
 
-/// The worker processes: started, killed with SIGKILL and started again, paused and resumed.
-/// Each slot's worker has a stable owner id ("w2"), so that a restarted worker takes back at
-/// once what its killed incarnation held; each incarnation has a label of its own in the
-/// ledger ("w2.5": slot 2, fifth start).
+/// The worker processes: started, killed with SIGKILL and started again, paused and resumed,
+/// and started again when one exits on its own (a worker that could not open the journal while
+/// the database restarted). Each slot's worker has a stable owner id ("w2"), so that a restarted
+/// worker takes back at once what its killed incarnation held; each incarnation has a label of
+/// its own in the ledger ("w2.5": slot 2, fifth start).
 final class WorkerPool: Sendable {
     private struct State {
-        var processes: [Int: Process] = [:]
+        var processes: [Int: ChildProcess] = [:]
         var incarnations: [Int: Int] = [:]
         var killTimes: [String: Int64] = [:]
-        var paused: Set<Int32> = []
+        var paused: Set<pid_t> = []
         var pauses = 0
+        var revivals = 0
         var resumers: [Task<Void, Never>] = []
     }
 
@@ -128,6 +136,10 @@ final class WorkerPool: Sendable {
     var kills: Int { state.withLock { $0.killTimes.count } }
     /// When each killed incarnation died, by owner id, in milliseconds since 1970.
     var killTimes: [String: Int64] { state.withLock { $0.killTimes } }
+    /// How many times a worker was paused.
+    var pauses: Int { state.withLock { $0.pauses } }
+    /// How many workers exited on their own and were started again.
+    var revivals: Int { state.withLock { $0.revivals } }
 
     func start(_ slot: Int) throws {
         let incarnation = state.withLock { state -> Int in
@@ -135,72 +147,70 @@ final class WorkerPool: Sendable {
             return state.incarnations[slot, default: 1]
         }
         let label = "w\(slot).\(incarnation)"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: options.executable)
-        process.arguments = [
-            "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
-            "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
-            "--driver-pid", "\(getpid())",
-        ]
-        let log = options.directory + "/\(label).log"
-        _ = FileManager.default.createFile(atPath: log, contents: nil)
-        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: log))
-        process.standardOutput = handle
-        process.standardError = handle
-        try process.run()
-        state.withLock { $0.processes[slot] = process }
+        let child = try ChildProcess(
+            options.executable,
+            [
+                "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
+                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--driver-pid", "\(getpid())",
+            ], log: options.directory + "/\(label).log")
+        state.withLock { $0.processes[slot] = child }
     }
 
-    func killAndRestart(_ slot: Int) throws {
-        guard let process = state.withLock({ $0.processes[slot] }) else { return }
-        let label = "w\(slot).\(state.withLock { $0.incarnations[slot, default: 1] })"
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        state.withLock {
-            $0.killTimes[label] = FleetLedger.now()
-            $0.paused.remove(process.processIdentifier)
+    /// Starts again every worker that exited on its own.
+    func reviveExited() throws {
+        let exited = state.withLock { state in
+            state.processes.filter { !state.paused.contains($0.value.pid) && $0.value.poll() != nil }.map(\.key)
         }
-        try start(slot)
+        for slot in exited.sorted() {
+            state.withLock { $0.revivals += 1 }
+            try start(slot)
+        }
     }
-
-    /// How many times a worker was paused.
-    var pauses: Int { state.withLock { $0.pauses } }
 
     /// Stops the worker in `slot` with SIGSTOP and resumes it with SIGCONT after `duration`,
     /// unless it is paused already.
     func pause(_ slot: Int, for duration: Duration) {
         state.withLock { state in
-            guard let process = state.processes[slot], process.isRunning else { return }
-            let pid = process.processIdentifier
-            guard state.paused.insert(pid).inserted else { return }
+            guard let child = state.processes[slot], child.poll() == nil else { return }
+            guard state.paused.insert(child.pid).inserted else { return }
             state.pauses += 1
-            kill(pid, SIGSTOP)
+            child.signal(SIGSTOP)
             state.resumers.append(
                 Task { [self] in
                     try? await Task.sleep(for: duration)
-                    resume(pid)
+                    resume(child)
                 })
         }
     }
 
-    private func resume(_ pid: Int32) {
+    private func resume(_ child: ChildProcess) {
         state.withLock { state in
-            // Only a process still running under that pid and paused by us: a killed one is gone.
-            guard state.paused.remove(pid) != nil,
-                state.processes.values.contains(where: { $0.processIdentifier == pid && $0.isRunning })
+            // Only a child still in the pool and paused by us: a killed one is gone.
+            guard state.paused.remove(child.pid) != nil, state.processes.values.contains(where: { $0 === child })
             else { return }
-            kill(pid, SIGCONT)
+            child.signal(SIGCONT)
         }
+    }
+
+    func killAndRestart(_ slot: Int) async throws {
+        guard let child = state.withLock({ $0.processes[slot] }) else { return }
+        let label = "w\(slot).\(state.withLock { $0.incarnations[slot, default: 1] })"
+        child.signal(SIGKILL)
+        _ = await child.exit()
+        state.withLock {
+            $0.killTimes[label] = FleetLedger.now()
+            $0.paused.remove(child.pid)
+        }
+        try start(slot)
     }
 
     /// Kills every worker (a paused one too) and waits for it.
     func stopAll() async {
-        let (processes, resumers) = state.withLock { ($0.processes.values, $0.resumers) }
+        let (children, resumers) = state.withLock { ($0.processes.values, $0.resumers) }
         resumers.forEach { $0.cancel() }
         for task in resumers { await task.value }
-        for process in processes {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        for child in children { child.signal(SIGKILL) }
+        for child in children { _ = await child.exit() }
     }
 }

@@ -6,6 +6,9 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     public var pauses = 0
     /// Database restarts and terminated backends (PostgreSQL).
     public var databaseFaults = 0
+    /// Workers that exited on their own (one that could not open the journal while the database
+    /// restarted) and were started again.
+    public var revived = 0
     /// Orders whose enqueue returned (durable).
     public var acknowledged = 0
     /// Orders that completed.
@@ -24,12 +27,12 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     public var refusedStaleWrites = 0
 
     /// "52 kills, 10 pauses, 0 database faults, 2000 acknowledged, 1795 done, 205 compensated, 311 taken over,
-    /// 4 stale writes refused, longest wait for a dead worker's claim 1.2 s (298 measured)".
+    /// 4 stale writes refused, longest wait for a dead worker's claim 1.2 s (298 measured), 0 revived".
     public var description: String {
         let wait = Duration.milliseconds(longestWaitMilliseconds).display
         return "\(kills) kills, \(pauses) pauses, \(databaseFaults) database faults, \(acknowledged) acknowledged, "
             + "\(done) done, \(compensated) compensated, \(takenOver) taken over, "
             + "\(refusedStaleWrites) stale writes refused, "
-            + "longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured)"
+            + "longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured), \(revived) revived"
     }
 }
