@@ -34,6 +34,8 @@ public struct History<State: Hashable & Sendable, Event: Hashable & Sendable, Co
 ///
 /// Eventless transitions are taken until none is enabled; a cycle that never settles ends with
 /// ``Refusal/Reason/endlessLoop(_:)`` after ``StateMachineDefinition/microstepLimit`` steps.
+/// With `internal: true`, a transition from a compound state to one of its descendants keeps the
+/// state active, as ``On`` does.
 ///
 /// ```swift
 /// In(.checking) {
@@ -61,6 +63,36 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
         _ action: @escaping @Sendable (inout Context) -> Void
     ) {
         self.init(to: target, when: `guard`, actions: [Action("action", action)])
+    }
+
+    /// An eventless transition that, with `internal: true`, keeps its compound source active when
+    /// its target is a descendant (SCXML's `type="internal"`, as ``On`` has it).
+    ///
+    /// ```swift
+    /// In(.editing, initial: .clean) {
+    ///     // Taken once per change (its action clears the flag); `editing` is not exited.
+    ///     Always(to: .dirty, when: Guard("changed") { $0.changed }, internal: true) { $0.changed = false }
+    ///     In(.clean)
+    ///     In(.dirty)
+    /// }
+    /// ```
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, internal: Bool,
+        actions: [Action<Context, Event>] = []
+    ) {
+        element = StateElement(
+            kind: .rule(
+                RuleDraft(
+                    match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
+                    keepsSource: `internal`)))
+    }
+
+    /// An eventless transition, internal or not, with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, internal: Bool,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, internal: `internal`, actions: [Action("action", action)])
     }
 }
 
