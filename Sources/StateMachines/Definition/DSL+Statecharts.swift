@@ -5,6 +5,14 @@
 /// state below the parent. Before the parent has been left once, `default` is entered (the
 /// parent's initial child when there is none; ``StateMachineDefinition/validate()`` reports it).
 ///
+/// A transition to a history state exits what a transition to any child of the parent would
+/// exit, recording the history as it leaves the parent, and then enters what the history holds
+/// (SCXML's microstep: exit, then enter). So a transition from inside the parent exits the states
+/// between the parent and the remembered ones and enters them again: their `Exit` and `Entry`
+/// run once each and their timers and effects restart, as in sismic. SCXML's Appendix D
+/// pseudo-code instead computes the domain from the remembered states and enters those states
+/// again without exiting them: their `Entry` would run twice and their `Exit` never.
+///
 /// ```swift
 /// In(.operating, initial: .normal) {
 ///     History(.resume, .deep, default: .normal)
