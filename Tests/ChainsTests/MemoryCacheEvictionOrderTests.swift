@@ -2,8 +2,8 @@ import BehaviorKitTesting
 import Chains
 import Testing
 
-/// What Caffeine's users expect of a cache's limits: an expired entry goes before a live one.
-/// Each test written before its fix and seen failing.
+/// What Caffeine's users expect of a cache's limits: an expired entry goes before a live one,
+/// and a count limit of 0 stores nothing. Each test written before its fix and seen failing.
 struct MemoryCacheEvictionOrderTests {
     @Test func anExpiredEntryIsEvictedBeforeALiveOne() async {
         let clock = ManualClock()
@@ -31,4 +31,21 @@ struct MemoryCacheEvictionOrderTests {
         #expect(cache.keys == [3, 1])
     }
 
+    @Test func aCountLimitOfZeroStoresNothing() async throws {
+        let removals = MemoryCachePolicyTests.Removals()
+        let cache = MemoryCache<String, String>(countLimit: 0, onRemoval: removals.record)
+        #expect(cache.countLimit == 0)
+        cache.setValue("1", forKey: "a")
+        #expect(cache.count == 0)
+        #expect(cache.value(forKey: "a") == nil)
+        #expect(removals.lines == ["a size"])  // as Caffeine's maximumSize(0): evicted at once
+        cache.countLimit = -3  // a negative limit is 0
+        #expect(cache.countLimit == 0)
+        // In front of a source, every read goes through to it.
+        let source = CountingSource("source", table: [1: "one"])
+        let lookup = TieredLookup<Int, String>([MemoryCache<Int, String>(countLimit: 0), source])
+        #expect(try await lookup.value(for: 1) == "one")
+        #expect(try await lookup.value(for: 1) == "one")
+        #expect(source.calls == 2)
+    }
 }

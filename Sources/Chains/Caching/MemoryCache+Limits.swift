@@ -1,7 +1,7 @@
 import BehaviorKitSync
 
 extension MemoryCache {
-    /// The most entries kept (at least 1). Lowering it removes
+    /// The most entries kept; 0 stores nothing, and a negative limit is 0. Lowering it removes
     /// the expired entries, then evicts the least recently used ones, at once.
     ///
     /// ```swift
@@ -13,7 +13,7 @@ extension MemoryCache {
             let clock = self.clock
             notify(
                 storage.withLock { storage in
-                    storage.countLimit = max(1, newValue)
+                    storage.countLimit = max(0, newValue)
                     storage.evict(toCount: storage.countLimit, toCost: storage.costLimit, now: { clock.now })
                     return storage.takeRemovals()
                 })

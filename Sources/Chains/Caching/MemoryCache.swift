@@ -44,7 +44,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///
     /// - Parameters:
     ///   - name: the tier's name in statistics, `memory` by default.
-    ///   - countLimit: the most entries kept (at least 1).
+    ///   - countLimit: the most entries kept. With 0 the cache stores nothing: each entry is
+    ///     evicted as it is stored (cause ``RemovalCause/size``), as Caffeine's `maximumSize(0)`,
+    ///     so that a lookup in front of which it stands always reads through. A negative limit is 0.
     ///   - costLimit: the most total cost kept.
     ///   - timeToLive: how long an entry lives; `nil` for ever.
     ///   - weigher: the cost of a value stored without one (such as its size in bytes); without
@@ -61,7 +63,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.weigher = weigher
         self.storage = LockedValue(
             LRUStorage(
-                countLimit: max(1, countLimit), costLimit: costLimit.map { max(0, $0) }, timeToLive: timeToLive,
+                countLimit: max(0, countLimit), costLimit: costLimit.map { max(0, $0) }, timeToLive: timeToLive,
                 collectsRemovals: onRemoval != nil))
         self.clock = ClockReader(clock)
         self.onRemoval = onRemoval
