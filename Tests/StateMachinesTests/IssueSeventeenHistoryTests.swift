@@ -74,4 +74,31 @@ struct IssueSeventeenHistoryTests {
         let exits = machine.context.filter { $0 == "-m" }.count
         #expect(entries == exits)
     }
+
+    /// The states in between are entered anew: their timers of the earlier entry are stale and
+    /// new ones are armed, as for any other re-entry.
+    @Test func statesBetweenRestartTheirTimers() throws {
+        let definition = StateMachineDefinition<R, W, Int>(initial: .p) {
+            In(.p, initial: .m) {
+                History(.h, .deep)
+                On(.leave, to: .out)
+                In(.m, initial: .x) {
+                    After(.seconds(5), to: .y)
+                    In(.x) { On(.again, to: .h) }
+                    In(.y)
+                }
+            }
+            In(.out) { On(.resume, to: .h) }
+        }
+        var machine = StateMachine(definition, context: 0)
+        machine.send(.leave)
+        machine.send(.resume)
+        let before = try #require(machine.armedTimers.first)
+        machine.send(.again)
+        let after = try #require(machine.armedTimers.first)
+        #expect(after != before)
+        #expect(machine.fire(before) == nil)  // stale: m was exited
+        #expect(machine.fire(after) != nil)
+        #expect(machine.configuration == [.p, .m, .y])
+    }
 }
