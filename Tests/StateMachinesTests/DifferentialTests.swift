@@ -22,7 +22,7 @@ struct DifferentialTests {
             }
         }
         // The charts reach what the test is for: transitions into recorded history.
-        #expect(recordedHistoryEntries >= Self.charts / 4)  // 1,842 for the 4,000 charts of seed 17,002
+        if failures == 0 { #expect(recordedHistoryEntries >= Self.charts / 4) }
     }
 
     struct Difference: Error, CustomStringConvertible {

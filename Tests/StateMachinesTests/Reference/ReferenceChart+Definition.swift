@@ -5,7 +5,8 @@ extension ReferenceChart {
     typealias Builder = StateBuilder<Int, Int, DifferentialContext>
 
     /// The chart written with BehaviorKit's DSL: every state logs its entries and exits, every
-    /// transition logs itself, and an eventless transition spends one of the budget.
+    /// transition logs itself, an eventless or raising one spends one of the budget, and a raising
+    /// one raises its event while the budget lasts.
     func definition() -> StateMachineDefinition<Int, Int, DifferentialContext> {
         StateMachineDefinition(initial: initial) {
             for child in childStates(0) {
@@ -30,17 +31,22 @@ extension ReferenceChart {
             let check: Guard<DifferentialContext, Int>? =
                 condition == .none
                 ? nil : Guard("\(condition)") { (context: DifferentialContext) in context.holds(condition) }
-            if let event = transition.event {
-                let log = Action<DifferentialContext, Int>(name) { $0.log.append(name) }
-                parts += Builder.buildExpression(
-                    On(event, to: transition.target, when: check, internal: transition.isInternal, actions: [log]))
-            } else {
-                let spend = Action<DifferentialContext, Int>(name) {
+            let spends = transition.spends
+            var actions = [
+                Action<DifferentialContext, Int>(name) {
                     $0.log.append(name)
-                    $0.budget -= 1
+                    if spends { $0.budget -= 1 }
                 }
+            ]
+            if let raised = transition.raises {
+                actions.append(.raise("raise \(raised)") { context, _ in context.budget > 0 ? raised : nil })
+            }
+            if let event = transition.event {
                 parts += Builder.buildExpression(
-                    Always(to: transition.target, when: check, internal: transition.isInternal, actions: [spend]))
+                    On(event, to: transition.target, when: check, internal: transition.isInternal, actions: actions))
+            } else {
+                parts += Builder.buildExpression(
+                    Always(to: transition.target, when: check, internal: transition.isInternal, actions: actions))
             }
         }
         for child in nodes[state].children {

@@ -1,7 +1,8 @@
 extension ReferenceChart {
     /// A random chart of about `size` states: nesting up to three levels, parallel regions,
-    /// shallow and deep history states (in compound states), transitions on `events` events,
-    /// eventless, targetless and internal transitions, guards on the context's budget.
+    /// shallow and deep history states (in compound states, and in parallel ones with a default),
+    /// transitions on `events` events, eventless, targetless, internal and raising transitions,
+    /// guards on the context's budget.
     static func random(using random: inout SeededGenerator, size: Int = 12, events: Int = 3) -> ReferenceChart {
         var chart = ReferenceChart(nodes: [Node(parent: -1, kind: .compound)], initial: 1)
         var remaining = size
@@ -10,7 +11,7 @@ extension ReferenceChart {
         func addChildren(of parent: Int, depth: Int, regions: Bool) {
             let count = regions ? Int.random(in: 2...3, using: &random) : Int.random(in: 1...3, using: &random)
             let historyAt =
-                !regions && parent != 0 && Int.random(in: 0..<10, using: &random) < 5
+                parent != 0 && Int.random(in: 0..<10, using: &random) < 5
                 ? Int.random(in: 0...count, using: &random) : -1
             for position in 0...count {
                 if position == historyAt {
@@ -44,7 +45,7 @@ extension ReferenceChart {
             switch chart.nodes[state].kind {
             case .compound where Int.random(in: 0..<10, using: &random) < 3:
                 chart.nodes[state].initial = descendants(state).randomElement(using: &random)
-            case .history where Bool.random(using: &random):
+            case .history where Bool.random(using: &random) || chart.nodes[chart.nodes[state].parent].kind == .parallel:
                 chart.nodes[state].historyDefault = descendants(chart.nodes[state].parent).randomElement(
                     using: &random)
             default: break
@@ -58,10 +59,13 @@ extension ReferenceChart {
                     eventless
                     ? (Bool.random(using: &random) ? .budgetPositive : .budgetEven)
                     : (Int.random(in: 0..<10, using: &random) < 2 ? .budgetEven : .none)
+                let isInternal = target != nil && Int.random(in: 0..<10, using: &random) < 3
+                let raises =
+                    Int.random(in: 0..<10, using: &random) < 2 ? Int.random(in: 0..<events, using: &random) : nil
                 chart.nodes[state].transitions.append(
                     Transition(
                         event: eventless ? nil : Int.random(in: 0..<events, using: &random), target: target,
-                        isInternal: target != nil && Int.random(in: 0..<10, using: &random) < 3, condition: condition))
+                        isInternal: isInternal, condition: condition, raises: raises))
             }
         }
         return chart

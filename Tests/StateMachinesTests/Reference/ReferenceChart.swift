@@ -23,6 +23,12 @@ struct ReferenceChart: Sendable, CustomStringConvertible {
         /// SCXML's `type="internal"`.
         var isInternal: Bool
         var condition: Condition
+        /// An event the transition raises (while the budget lasts), or `nil`.
+        var raises: Int? = nil
+
+        /// Whether taking the transition spends one of the budget: eventless and raising ones do,
+        /// so that every chain of them ends.
+        var spends: Bool { event == nil || raises != nil }
     }
 
     struct Node: Sendable {
@@ -82,8 +88,11 @@ struct ReferenceChart: Sendable, CustomStringConvertible {
             for transition in node.transitions {
                 let trigger = transition.event.map { "On(\($0)" } ?? "Always("
                 let target = transition.target.map { "to: \($0)" } ?? "to: nil"
+                let raise = transition.raises.map { ", raises \($0)" } ?? ""
                 lines.append(
-                    indent + "    \(trigger), \(target), internal: \(transition.isInternal), \(transition.condition))")
+                    indent
+                        + "    \(trigger), \(target), internal: \(transition.isInternal), \(transition.condition)\(raise))"
+                )
             }
             for child in node.children { describe(child, indent: indent + "    ") }
         }
@@ -92,8 +101,8 @@ struct ReferenceChart: Sendable, CustomStringConvertible {
     }
 }
 
-/// The context both machines run on: a budget that eventless transitions spend (so that every
-/// chain of them ends), and the log of entries (`+s`), exits (`-s`) and transitions (`t s.i`).
+/// The context both machines run on: a budget that eventless and raising transitions spend (so
+/// that every chain of them ends), and the log of entries (`+s`), exits (`-s`) and transitions (`t s.i`).
 struct DifferentialContext: Equatable, Sendable {
     var budget = 3
     var log: [String] = []

@@ -8,7 +8,8 @@
 /// states, which enters the states in between a second time without exiting them.
 ///
 /// The names follow Appendix D's pseudo-code; its ordered sets are arrays, document order is
-/// the node number, and there is no data model, no invoke and no final state.
+/// the node number, and there is no data model, no invoke and no final state; `<raise>` is the
+/// one executable content.
 struct ReferenceInterpreter {
     struct TransitionID: Equatable {
         var source: Int
@@ -18,6 +19,7 @@ struct ReferenceInterpreter {
     let chart: ReferenceChart
     var configuration: Set<Int> = []
     var historyValue: [Int: [Int]] = [:]
+    var internalQueue: [Int] = []
     var context: DifferentialContext
     /// How many times a history state was entered with a recorded value: the generator's reach.
     var recordedHistoryEntries = 0
@@ -48,11 +50,15 @@ struct ReferenceInterpreter {
         settle()
     }
 
+    /// The rest of the macrostep: eventless transitions, else the internal queue's next event.
     mutating func settle() {
         while true {
-            let enabled = selectTransitions(event: nil)
-            if enabled.isEmpty { return }
-            microstep(enabled)
+            var enabled = selectTransitions(event: nil)
+            if enabled.isEmpty {
+                guard !internalQueue.isEmpty else { return }
+                enabled = selectTransitions(event: internalQueue.removeFirst())
+            }
+            if !enabled.isEmpty { microstep(enabled) }
         }
     }
 
@@ -147,7 +153,8 @@ struct ReferenceInterpreter {
     private mutating func executeTransitionContent(_ enabled: [TransitionID]) {
         for id in enabled {
             context.log.append("t\(id.source).\(id.index)")
-            if transition(id).event == nil { context.budget -= 1 }
+            if transition(id).spends { context.budget -= 1 }
+            if let raised = transition(id).raises, context.budget > 0 { internalQueue.append(raised) }
         }
     }
 
