@@ -1,7 +1,7 @@
 // One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
 // recording history; run the transitions' actions in order; enter the union of the entry sets,
-// computed from the history just recorded, outermost first, queueing done events for final states. And the loop that follows an event
-// until the configuration is stable.
+// computed from the history just recorded, outermost first, queueing done events for final
+// states. And the loop that follows an event until the configuration is stable.
 
 extension StateMachine {
     @inlinable
