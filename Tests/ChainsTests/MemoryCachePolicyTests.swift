@@ -82,8 +82,9 @@ struct MemoryCachePolicyTests {
         #expect(cache.keys == ["d", "c"])
         #expect(cache.evictionCount == 2)
         #expect(removals.lines == ["a size", "b size"])
-        cache.countLimit = 0  // at least 1
+        cache.countLimit = 1
         #expect(cache.countLimit == 1)
+        #expect(cache.keys == ["d"])
         cache.costLimit = nil
         cache.timeToLive = .seconds(5)
         cache.setValue("e", forKey: "e")

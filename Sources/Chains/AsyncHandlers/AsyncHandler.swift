@@ -32,9 +32,15 @@ public protocol AsyncHandler<Input, Output>: Sendable {
 
     /// Handles `input`: answers it, or passes it (possibly transformed) to `next`, or throws.
     ///
+    /// As with ``Handler/handle(_:next:)``, each call of `next` runs the rest of the chain once
+    /// more: calling it twice runs every later handler and the chain's end twice (their side
+    /// effects too), and the handler answers with whichever result it returns. Nothing stops or
+    /// detects a second call; call it again only on purpose, as a retry does.
+    ///
     /// - Parameters:
     ///   - input: the value to handle.
-    ///   - next: the rest of the chain; call it at most once to pass the input on.
+    ///   - next: the rest of the chain; call it once to pass the input on, or again to run the
+    ///     rest of the chain again.
     func handle(_ input: Input, next: nonisolated(nonsending) (Input) async throws -> Output) async throws -> Output
 }
 

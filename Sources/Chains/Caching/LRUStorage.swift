@@ -29,6 +29,9 @@ struct LRUStorage<Key: Hashable, Value> {
     @usableFromInline var newest = -1
     @usableFromInline var oldest = -1
     @usableFromInline var totalCost = 0
+    /// No entry expires before this (`nil`: none expires), so that an eviction reads the clock and
+    /// looks for expired entries only once one may have expired.
+    @usableFromInline var earliestExpiry: Duration?
     @usableFromInline var evictions = 0
     /// The reads of a ``TieredLookup`` whose front tier this cache is.
     @usableFromInline var frontCounters = FrontReadCounters()
@@ -144,10 +147,13 @@ struct LRUStorage<Key: Hashable, Value> {
         if oldest < 0 { oldest = slot }
     }
 
-    /// Inserts or replaces the value for `key` as the most recently used, then evicts the least
-    /// recently used entries while a limit is passed. A value whose cost alone passes the cost
-    /// limit is refused (and the value it would replace removed), evicting nothing else.
-    mutating func set(_ value: Value, forKey key: Key, cost: Int, expiry: Duration?, refreshAt: Duration?) {
+    /// Inserts or replaces the value for `key` as the most recently used, then, while a limit is
+    /// passed, removes the expired entries, then the least recently used ones (see ``evict``). A
+    /// value whose cost alone passes the cost limit is refused (and the value it would replace
+    /// removed), evicting nothing else.
+    mutating func set(
+        _ value: Value, forKey key: Key, cost: Int, expiry: Duration?, refreshAt: Duration?, now: () -> Duration
+    ) {
         let deadline = Self.deadline(expiry: expiry, refreshAt: refreshAt)
         if let costLimit, cost > costLimit {
             if let slot = slots[key] { remove(slot: slot, cause: .replaced) }
@@ -179,7 +185,8 @@ struct LRUStorage<Key: Hashable, Value> {
             totalCost = totalCost &+ cost
             link(slot)
         }
-        evict(toCount: countLimit, toCost: costLimit)
+        if let expiry { earliestExpiry = earliestExpiry.map { Swift.min($0, expiry) } ?? expiry }
+        evict(toCount: countLimit, toCost: costLimit, now: now)
     }
 
     /// Removes the entry in `slot` and returns its value.
@@ -199,23 +206,40 @@ struct LRUStorage<Key: Hashable, Value> {
         return value
     }
 
-    /// Removes least recently used entries until at most `countLimit` remain and their total
-    /// cost is at most `costLimit`.
-    mutating func evict(toCount countLimit: Int, toCost costLimit: Int?) {
+    /// Removes entries until at most `countLimit` remain and their total cost is at most
+    /// `costLimit`: the expired ones first (as Caffeine does: an expired entry never costs a live
+    /// one its place), then the least recently used. `now` is read only when an entry may have
+    /// expired.
+    ///
+    /// - Complexity: O(*k*) for *k* entries evicted; O(*n*) when an entry may have expired.
+    mutating func evict(toCount countLimit: Int, toCost costLimit: Int?, now: () -> Duration) {
+        guard count > countLimit || totalCost > (costLimit ?? .max) else { return }
+        if let earliestExpiry {
+            let time = now()
+            if time >= earliestExpiry { removeExpired(now: time) }
+        }
         while oldest >= 0 && (count > countLimit || totalCost > (costLimit ?? .max)) {
             remove(slot: oldest, cause: .size)
             evictions += 1
         }
     }
 
-    /// Removes every entry whose expiry is reached.
+    /// Removes every entry whose expiry is reached, and learns when the next one expires.
     mutating func removeExpired(now: Duration) {
+        var earliest: Duration?
         var slot = oldest
         while slot >= 0 {
             let newer = entries[slot].newer
-            if let expiry = expiries[slot], now >= expiry { remove(slot: slot, cause: .expired) }
+            if let expiry = expiries[slot] {
+                if now >= expiry {
+                    remove(slot: slot, cause: .expired)
+                } else {
+                    earliest = earliest.map { Swift.min($0, expiry) } ?? expiry
+                }
+            }
             slot = newer
         }
+        earliestExpiry = earliest
     }
 
     /// Removes every entry.
@@ -228,6 +252,7 @@ struct LRUStorage<Key: Hashable, Value> {
             }
         }
         (slots, entries, expiries, freeSlots, newest, oldest, totalCost) = ([:], [], [], [], -1, -1, 0)
+        earliestExpiry = nil
     }
 
     /// The removals since the last call, for the listener.

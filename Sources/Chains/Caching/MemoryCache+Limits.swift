@@ -1,8 +1,8 @@
 import BehaviorKitSync
 
 extension MemoryCache {
-    /// The most entries kept (at least 1). Lowering it evicts the least recently used entries
-    /// at once.
+    /// The most entries kept; 0 stores nothing, and a negative limit is 0. Lowering it removes
+    /// the expired entries, then evicts the least recently used ones, at once.
     ///
     /// ```swift
     /// cache.countLimit = 100   // under memory pressure
@@ -10,24 +10,26 @@ extension MemoryCache {
     public var countLimit: Int {
         get { storage.withLock { $0.countLimit } }
         set {
+            let clock = self.clock
             notify(
                 storage.withLock { storage in
-                    storage.countLimit = max(1, newValue)
-                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit)
+                    storage.countLimit = max(0, newValue)
+                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit, now: { clock.now })
                     return storage.takeRemovals()
                 })
         }
     }
 
-    /// The most total cost kept, or `nil` for no cost limit. Lowering it evicts the least
-    /// recently used entries at once.
+    /// The most total cost kept, or `nil` for no cost limit. Lowering it removes the expired
+    /// entries, then evicts the least recently used ones, at once.
     public var costLimit: Int? {
         get { storage.withLock { $0.costLimit } }
         set {
+            let clock = self.clock
             notify(
                 storage.withLock { storage in
                     storage.costLimit = newValue.map { max(0, $0) }
-                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit)
+                    storage.evict(toCount: storage.countLimit, toCost: storage.costLimit, now: { clock.now })
                     return storage.takeRemovals()
                 })
         }
@@ -40,25 +42,28 @@ extension MemoryCache {
         set { storage.withLock { $0.timeToLive = newValue } }
     }
 
-    /// Evicts the least recently used entries until at most `count` remain; the limit stays.
+    /// Removes the expired entries, then evicts the least recently used ones, until at most
+    /// `count` remain; the limit stays.
     ///
     /// ```swift
     /// cache.trim(toCount: cache.count / 2)   // after a memory warning
     /// ```
     public func trim(toCount count: Int) {
+        let clock = self.clock
         notify(
             storage.withLock { storage in
-                storage.evict(toCount: max(0, count), toCost: nil)
+                storage.evict(toCount: max(0, count), toCost: nil, now: { clock.now })
                 return storage.takeRemovals()
             })
     }
 
-    /// Evicts the least recently used entries until their total cost is at most `cost`; the
-    /// limit stays.
+    /// Removes the expired entries, then evicts the least recently used ones, until their total
+    /// cost is at most `cost`; the limit stays.
     public func trim(toCost cost: Int) {
+        let clock = self.clock
         notify(
             storage.withLock { storage in
-                storage.evict(toCount: .max, toCost: max(0, cost))
+                storage.evict(toCount: .max, toCost: max(0, cost), now: { clock.now })
                 return storage.takeRemovals()
             })
     }

@@ -4,7 +4,7 @@ public import BehaviorKitSync
 /// and an optional time-to-live, safe to use from many tasks.
 ///
 /// Eviction is exact LRU: every hit makes its entry the most recently used, and when a limit
-/// is passed the least recently used entries go first. Time-to-live is measured on the clock
+/// is passed the expired entries go first, then the least recently used. Time-to-live is measured on the clock
 /// you inject and checked on **every** read: an expired value is never returned. The limits
 /// can change while the cache is in use, and a listener hears of every entry that leaves, with
 /// its ``RemovalCause`` (as Caffeine's removal listener).
@@ -44,7 +44,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///
     /// - Parameters:
     ///   - name: the tier's name in statistics, `memory` by default.
-    ///   - countLimit: the most entries kept (at least 1).
+    ///   - countLimit: the most entries kept. With 0 the cache stores nothing: each entry is
+    ///     evicted as it is stored (cause ``RemovalCause/size``), as Caffeine's `maximumSize(0)`,
+    ///     so that a lookup in front of which it stands always reads through. A negative limit is 0.
     ///   - costLimit: the most total cost kept.
     ///   - timeToLive: how long an entry lives; `nil` for ever.
     ///   - weigher: the cost of a value stored without one (such as its size in bytes); without
@@ -61,7 +63,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         self.weigher = weigher
         self.storage = LockedValue(
             LRUStorage(
-                countLimit: max(1, countLimit), costLimit: costLimit.map { max(0, $0) }, timeToLive: timeToLive,
+                countLimit: max(0, countLimit), costLimit: costLimit.map { max(0, $0) }, timeToLive: timeToLive,
                 collectsRemovals: onRemoval != nil))
         self.clock = ClockReader(clock)
         self.onRemoval = onRemoval
@@ -79,8 +81,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
         return value
     }
 
-    /// Stores `value` for `key` as the most recently used entry, then evicts the least recently
-    /// used entries while a limit is passed.
+    /// Stores `value` for `key` as the most recently used entry, then, while a limit is passed,
+    /// removes the expired entries (cause ``RemovalCause/expired``) and then evicts the least
+    /// recently used ones.
     ///
     /// An entry whose cost alone passes the cost limit is not kept, and evicts nothing: the
     /// value it would have replaced is removed, the others stay.
@@ -91,7 +94,8 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     ///   - cost: what the entry counts towards ``costLimit`` (its size in bytes, say); `nil` for
     ///     the ``weigher``'s answer, or 0 without one. A negative cost counts as 0.
     ///   - timeToLive: how long this entry lives, instead of the cache's ``timeToLive``.
-    /// - Complexity: O(1), amortised.
+    /// - Complexity: O(1), amortised; O(*n*) when the cache is full and an entry may have
+    ///   expired (the expired entries are then all removed).
     public func setValue(_ value: Value, forKey key: Key, cost: Int? = nil, timeToLive: Duration? = nil) {
         setValue(value, forKey: key, cost: cost, timeToLive: timeToLive, refreshAfter: nil)
     }
@@ -106,7 +110,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             let now = lifetime != nil || refreshAfter != nil ? clock.now : .zero
             storage.set(
                 value, forKey: key, cost: cost, expiry: lifetime.map { now + $0 },
-                refreshAt: refreshAfter.map { now + $0 })
+                refreshAt: refreshAfter.map { now + $0 }, now: { clock.now })
             return storage.takeRemovals()
         }
         notify(removals)

@@ -28,9 +28,22 @@ public protocol Handler<Input, Output>: Sendable {
 
     /// Handles `input`: answers it, or passes it (possibly transformed) to `next`, or throws.
     ///
+    /// Each call of `next` runs the rest of the chain, every handler after this one and the
+    /// chain's end, once more: calling it twice runs them twice (their side effects too), and
+    /// the handler answers with whichever result it returns. Nothing stops or detects a second
+    /// call, in a composed chain or a ``HandlerList`` alike; call it again only on purpose, as a
+    /// retry does:
+    ///
+    /// ```swift
+    /// let retryOnce = ClosureHandler<Request, Response> { request, next in
+    ///     do { return try next(request) } catch { return try next(request) }  // the rest runs again
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - input: the value to handle.
-    ///   - next: the rest of the chain; call it at most once to pass the input on.
+    ///   - next: the rest of the chain; call it once to pass the input on, or again to run the
+    ///     rest of the chain again.
     func handle(_ input: Input, next: (Input) throws -> Output) throws -> Output
 }
 

@@ -80,8 +80,9 @@ struct ChartShape: Sendable {
 /// The statechart compiled into tables: each rule's transition domain and entry set computed
 /// once, as SCXML's Appendix D computes them on every step.
 ///
-/// A rule whose target is a history state depends on what the history holds, so its domain and
-/// entry set are computed when it is taken; every other rule's are read from here.
+/// A rule whose target is a history state enters what the history holds once the rule's own
+/// exits have recorded it, so its entry set is computed when it is taken; every other entry set,
+/// and every domain, is read from here.
 @usableFromInline
 struct ChartTables: Sendable {
     /// Whether `send` needs the statechart algorithm: nesting, regions, history, eventless or done
@@ -89,7 +90,8 @@ struct ChartTables: Sendable {
     @usableFromInline let isChart: Bool
     @usableFromInline let shape: ChartShape
     /// Per rule: its domain (-1: the top level, -2: none, for a targetless rule), its entry set,
-    /// and whether both must be computed when it is taken (a history target).
+    /// and whether the entry set must be computed when the rule is taken, after its exits have
+    /// recorded the history (a history target).
     @usableFromInline let ruleDomain: [Int]
     @usableFromInline let ruleEntry: [StateSet]
     @usableFromInline let ruleIsDynamic: [Bool]
@@ -124,11 +126,11 @@ struct ChartTables: Sendable {
             hasKinds || raises || hasEventless
             || nodes.contains { $0.parent >= 0 || $0.kind != .atomic || !$0.doneRules.isEmpty }
 
-        // With no history recorded: right for every target but a history state.
+        // The domain is the declared target's, a history state's too (see `domain`); the entry set
+        // is computed with no history recorded: right for every target but a history state.
         let none: (Int) -> StateSet? = { _ in nil }
         func plan(source: Int, target: Int, keepsSource: Bool) -> (Int, StateSet, Bool) {
-            let targets = shape.effectiveTargets(target, history: none)
-            let domain = shape.domain(source: source, targets: targets, keepsSource: keepsSource)
+            let domain = shape.domain(source: source, targets: [target], keepsSource: keepsSource)
             let entry = shape.entrySet(targets: [target], domain: domain, history: none)
             return (domain, entry, nodes[target].kind == .history)
         }
@@ -189,6 +191,12 @@ extension ChartShape {
 
     /// SCXML's `getTransitionDomain`: the state whose descendants the transition exits and
     /// enters; -1 for the top level.
+    ///
+    /// `targets` are the declared targets: a history state, not what it holds. Appendix D reads
+    /// the remembered states, and so, when they lie below the history's parent, enters the states
+    /// between them and the parent again without exiting them; with the history state itself the
+    /// domain is the one a transition to any child of the parent has, and those states are exited
+    /// and entered again (as sismic does).
     func domain(source: Int, targets: [Int], keepsSource: Bool) -> Int {
         if keepsSource && kind[source] == .compound && targets.allSatisfy({ isDescendant($0, of: source) }) {
             return source

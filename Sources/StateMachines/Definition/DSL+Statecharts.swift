@@ -5,6 +5,14 @@
 /// state below the parent. Before the parent has been left once, `default` is entered (the
 /// parent's initial child when there is none; ``StateMachineDefinition/validate()`` reports it).
 ///
+/// A transition to a history state exits what a transition to any child of the parent would
+/// exit, recording the history as it leaves the parent, and then enters what the history holds
+/// (SCXML's microstep: exit, then enter). So a transition from inside the parent exits the states
+/// between the parent and the remembered ones and enters them again: their `Exit` and `Entry`
+/// run once each and their timers and effects restart, as in sismic. SCXML's Appendix D
+/// pseudo-code instead computes the domain from the remembered states and enters those states
+/// again without exiting them: their `Entry` would run twice and their `Exit` never.
+///
 /// ```swift
 /// In(.operating, initial: .normal) {
 ///     History(.resume, .deep, default: .normal)
@@ -34,6 +42,8 @@ public struct History<State: Hashable & Sendable, Event: Hashable & Sendable, Co
 ///
 /// Eventless transitions are taken until none is enabled; a cycle that never settles ends with
 /// ``Refusal/Reason/endlessLoop(_:)`` after ``StateMachineDefinition/microstepLimit`` steps.
+/// With `internal: true`, a transition from a compound state to one of its descendants keeps the
+/// state active, as ``On`` does.
 ///
 /// ```swift
 /// In(.checking) {
@@ -61,6 +71,36 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
         _ action: @escaping @Sendable (inout Context) -> Void
     ) {
         self.init(to: target, when: `guard`, actions: [Action("action", action)])
+    }
+
+    /// An eventless transition that, with `internal: true`, keeps its compound source active when
+    /// its target is a descendant (SCXML's `type="internal"`, as ``On`` has it).
+    ///
+    /// ```swift
+    /// In(.editing, initial: .clean) {
+    ///     // Taken once per change (its action clears the flag); `editing` is not exited.
+    ///     Always(to: .dirty, when: Guard("changed") { $0.changed }, internal: true) { $0.changed = false }
+    ///     In(.clean)
+    ///     In(.dirty)
+    /// }
+    /// ```
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, internal: Bool,
+        actions: [Action<Context, Event>] = []
+    ) {
+        element = StateElement(
+            kind: .rule(
+                RuleDraft(
+                    match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
+                    keepsSource: `internal`)))
+    }
+
+    /// An eventless transition, internal or not, with one unnamed action on the context.
+    public init(
+        to target: State? = nil, when guard: Guard<Context, Event>? = nil, internal: Bool,
+        _ action: @escaping @Sendable (inout Context) -> Void
+    ) {
+        self.init(to: target, when: `guard`, internal: `internal`, actions: [Action("action", action)])
     }
 }
 

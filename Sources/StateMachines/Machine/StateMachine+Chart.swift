@@ -121,13 +121,13 @@ extension StateMachine {
         var kept = 0
         for candidate in 0..<count {
             let rule = buffer[candidate]
-            let exits = plan(rule: rule).exit
+            let exits = exitSet(rule: rule)
             var preempted = false
             var survivors = 0
             var toRemove: [Int] = []
             for other in 0..<kept {
                 let otherRule = buffer[other]
-                if exits.intersects(plan(rule: otherRule).exit) {
+                if exits.intersects(exitSet(rule: otherRule)) {
                     if storage.chart.shape.isDescendant(
                         storage.chart.ruleSource[rule], of: storage.chart.ruleSource[otherRule])
                     {
@@ -149,29 +149,29 @@ extension StateMachine {
         return kept
     }
 
-    /// The states a rule exits (the active descendants of its domain) and enters.
+    /// The states a rule exits: the active descendants of its domain (none for a targetless rule).
     @inlinable
-    mutating func plan(rule: Int) -> (exit: StateSet, entry: StateSet) {
-        if storage.chart.ruleIsDynamic[rule] {
-            let definition = storage.rules[rule]
-            return dynamicPlan(
-                source: definition.sourceIndex, target: definition.targetIndex, keepsSource: definition.keepsSource)
-        }
+    mutating func exitSet(rule: Int) -> StateSet {
         let domain = storage.chart.ruleDomain[rule]
-        if domain == -2 { return (StateSet(count: storage.chart.shape.count), storage.chart.ruleEntry[rule]) }
-        return (run.active.intersection(storage.chart.shape.below(domain)), storage.chart.ruleEntry[rule])
+        if domain == -2 { return StateSet(count: storage.chart.shape.count) }
+        return run.active.intersection(storage.chart.shape.below(domain))
     }
 
-    /// The plan of a transition to a history state, from what the history holds now.
+    /// The states a rule enters, computed after its exits (SCXML's `enterStates` follows
+    /// `exitStates`): a rule to a history state enters what the history holds now, which its
+    /// exits may just have recorded.
+    @inlinable
+    mutating func entrySet(rule: Int) -> StateSet {
+        guard storage.chart.ruleIsDynamic[rule] else { return storage.chart.ruleEntry[rule] }
+        return historyEntry(target: storage.chart.ruleTarget[rule], domain: storage.chart.ruleDomain[rule])
+    }
+
+    /// The entry set of a transition to the history state `target` with domain `domain`, from
+    /// what the history holds now.
     @usableFromInline
-    func dynamicPlan(source: Int, target: Int, keepsSource: Bool) -> (exit: StateSet, entry: StateSet) {
-        let shape = storage.chart.shape
+    func historyEntry(target: Int, domain: Int) -> StateSet {
         let run = self.run
-        let history: (Int) -> StateSet? = { run.remembered($0) }
-        let targets = shape.effectiveTargets(target, history: history)
-        let domain = shape.domain(source: source, targets: targets, keepsSource: keepsSource)
-        let entry = shape.entrySet(targets: [target], domain: domain, history: history)
-        return (run.active.intersection(shape.below(domain)), entry)
+        return storage.chart.shape.entrySet(targets: [target], domain: domain, history: { run.remembered($0) })
     }
 
     @inlinable

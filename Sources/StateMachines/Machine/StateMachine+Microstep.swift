@@ -1,7 +1,7 @@
 // One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
-// recording history; run the transitions' actions in order; enter the union of the entry sets
-// outermost first, queueing done events for final states. And the loop that follows an event
-// until the configuration is stable.
+// recording history; run the transitions' actions in order; enter the union of the entry sets,
+// computed from the history just recorded, outermost first, queueing done events for final
+// states. And the loop that follows an event until the configuration is stable.
 
 extension StateMachine {
     @inlinable
@@ -11,22 +11,16 @@ extension StateMachine {
     ) {
         if count == 1 {
             let rule = rules[0]
-            let plan = plan(rule: rule)
-            exitStates(plan.exit, event: event)
+            exitStates(exitSet(rule: rule), event: event)
             runChartActions(
                 storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
                 to: storage.table.ruleActionStart[rule &+ 1], event: event)
-            enterStates(plan.entry, event: event)
+            enterStates(entrySet(rule: rule), event: event)
             if let onTransition { onTransition(transition(ofRule: rule, trigger: trigger)) }
             return
         }
         var exits = StateSet(count: storage.chart.shape.count)
-        var entries = exits
-        for position in 0..<count {
-            let plan = plan(rule: rules[position])
-            exits.formUnion(plan.exit)
-            entries.formUnion(plan.entry)
-        }
+        for position in 0..<count { exits.formUnion(exitSet(rule: rules[position])) }
         exitStates(exits, event: event)
         for position in 0..<count {
             let rule = rules[position]
@@ -34,6 +28,9 @@ extension StateMachine {
                 storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
                 to: storage.table.ruleActionStart[rule &+ 1], event: event)
         }
+        // After the exits, which record the history that a transition to a history state enters.
+        var entries = StateSet(count: storage.chart.shape.count)
+        for position in 0..<count { entries.formUnion(entrySet(rule: rules[position])) }
         enterStates(entries, event: event)
         if let onTransition {
             for position in 0..<count { onTransition(transition(ofRule: rules[position], trigger: trigger)) }

@@ -93,17 +93,9 @@ extension StateMachine {
             onTransition?(transition)
             return transition
         }
-        let plan: (exit: StateSet, entry: StateSet)
         let chart = storage.chart
-        if chart.timerIsDynamic[timer.stateIndex][timer.timerIndex] {
-            plan = dynamicPlan(source: timer.stateIndex, target: rule.targetIndex, keepsSource: false)
-        } else {
-            plan = (
-                run.active.intersection(chart.shape.below(chart.timerDomain[timer.stateIndex][timer.timerIndex])),
-                chart.timerEntry[timer.stateIndex][timer.timerIndex]
-            )
-        }
-        exitStates(plan.exit, event: nil)
+        let domain = chart.timerDomain[timer.stateIndex][timer.timerIndex]
+        exitStates(run.active.intersection(chart.shape.below(domain)), event: nil)
         for action in rule.actions {
             if case .raise(let make) = action.body {
                 if let raised = make(context, nil) { run.queue.append(.raised(raised)) }
@@ -111,7 +103,12 @@ extension StateMachine {
                 action.body.run(&context, nil)
             }
         }
-        enterStates(plan.entry, event: nil)
+        // After the exits, which record the history that a transition to a history state enters.
+        let entry =
+            chart.timerIsDynamic[timer.stateIndex][timer.timerIndex]
+            ? historyEntry(target: rule.targetIndex, domain: domain)
+            : chart.timerEntry[timer.stateIndex][timer.timerIndex]
+        enterStates(entry, event: nil)
         onTransition?(transition)
         _ = settle(onTransition: onTransition)
         return transition
