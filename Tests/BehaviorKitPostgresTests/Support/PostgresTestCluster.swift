@@ -78,6 +78,7 @@ final class PostgresTestCluster: @unchecked Sendable {
     }
 
     /// Runs `work`, which blocks, on a new thread; returns what it returned.
+    @discardableResult
     static func offThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
         try await withCheckedThrowingContinuation { continuation in
             Thread { continuation.resume(with: Result { try work() }) }.start()
