@@ -26,10 +26,49 @@ final class KeySource: @unchecked Sendable {
     }
 }
 
+/// The temporary folders this process made and has not removed yet: each sample removes its own, and the
+/// teardown after every benchmark (its own process) removes what is left, the 1,000,000-record journal among them.
+final class TemporaryFolders: @unchecked Sendable {
+    private let lock = NSLock()
+    private var folders: Set<String> = []
+
+    /// A new folder, remembered until ``remove(_:)`` or ``removeAll()``.
+    func make() -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("JournalBenchmarks-\(UUID())").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        lock.lock()
+        defer { lock.unlock() }
+        folders.insert(folder)
+        return folder
+    }
+
+    /// Deletes `folder` (which ``make()`` gave) and everything in it.
+    func remove(_ folder: String) {
+        lock.lock()
+        let known = folders.remove(folder) != nil
+        lock.unlock()
+        if known { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    func removeAll() {
+        lock.lock()
+        let all = folders
+        folders = []
+        lock.unlock()
+        for folder in all { try? FileManager.default.removeItem(atPath: folder) }
+    }
+}
+
+let temporaryFolders = TemporaryFolders()
+
+/// A path named `name` in a new temporary folder (`temporaryFolders` removes it).
 func temporaryPath(_ name: String) -> String {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("JournalBenchmarks-\(UUID())")
-    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    return folder.appendingPathComponent(name).path
+    (temporaryFolders.make() as NSString).appendingPathComponent(name)
+}
+
+/// Removes the temporary folder holding `path`, once its database is closed.
+func removeTemporaryFolder(of path: String) {
+    temporaryFolders.remove((path as NSString).deletingLastPathComponent)
 }
 
 /// Runs `append(index)` for `appends` indices spread over `tasks` concurrent tasks.
@@ -45,6 +84,7 @@ func fanOut(_ append: @escaping @Sendable (Int) async throws -> Void) async thro
 }
 
 let benchmarks: @Sendable () -> Void = {
+    Benchmark.teardown = { temporaryFolders.removeAll() }
     openBenchmarks()
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput], scalingFactor: .kilo, maxDuration: .seconds(5), maxIterations: 30)
@@ -53,7 +93,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // The journal: new records begun from 64 tasks share transactions and flushes (group commit).
     Benchmark("Journal.append64") { benchmark in
-        let journal = try SQLiteCommandJournal(path: temporaryPath("journal.sqlite"))
+        let path = temporaryPath("journal.sqlite")
+        let journal = try SQLiteCommandJournal(path: path)
         let lease = JournalLease(owner: "benchmark", duration: .seconds(3600))
         let keys = KeySource()
         benchmark.startMeasurement()
@@ -64,13 +105,16 @@ let benchmarks: @Sendable () -> Void = {
                 lease: lease)
         }
         benchmark.stopMeasurement()
+        try await journal.close()
+        removeTemporaryFolder(of: path)
     }
 
     // Floor: the same rows from the same 64 tasks, one write transaction (one WAL flush) each.
     Benchmark("Journal.append64.floor") { benchmark in
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        let database = try DatabasePool(path: temporaryPath("floor.sqlite"), configuration: configuration)
+        let path = temporaryPath("floor.sqlite")
+        let database = try DatabasePool(path: path, configuration: configuration)
         try await database.writeWithoutTransaction { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             try db.execute(
@@ -102,6 +146,8 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         benchmark.stopMeasurement()
+        try database.close()
+        removeTemporaryFolder(of: path)
     }
 }
 

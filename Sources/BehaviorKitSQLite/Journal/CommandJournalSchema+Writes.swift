@@ -4,6 +4,10 @@ import GRDB
 
 /// The journal's writes, each a few statements inside the batch's write transaction (an
 /// IMMEDIATE one: SQLite's single writer makes each of them atomic across processes).
+///
+/// Every statement comes from the connection's statement cache (`cachedStatement(sql:)`), so that
+/// its SQL is prepared, and checked by GRDB's authorizer, once per connection rather than once per
+/// write: its text is a constant, and values go in as arguments only.
 extension CommandJournalSchema {
     static func begin(
         _ entry: CommandJournalEntry, _ lease: JournalLease, now: Int64, _ db: Database, path: String
@@ -40,7 +44,7 @@ extension CommandJournalSchema {
     ) throws {
         guard
             let row = try Row.fetchOne(
-                db, sql: "SELECT parentKey, status FROM commandRecord WHERE key = ?", arguments: [key])
+                db.cachedStatement(sql: "SELECT parentKey, status FROM commandRecord WHERE key = ?"), arguments: [key])
         else { throw CommandJournalError.unknownKey(key) }
         let parentKey: String? = row["parentKey"]
         let status: String = row["status"]
@@ -48,14 +52,14 @@ extension CommandJournalSchema {
         try checkHolds(parentKey ?? key, lease, db)
         let output: Data? = if case .done(let output?) = settlement { Data(output) } else { nil }
         let reason: String? = if case .failed(let reason) = settlement { reason } else { nil }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE commandRecord SET status = ?, output = coalesce(?, output),
                     failureReason = CASE WHEN ? = 'done' THEN NULL ELSE coalesce(?, failureReason) END,
                     leaseExpiresAt = CASE WHEN parentKey IS NULL THEN NULL ELSE leaseExpiresAt END, updatedAt = ?
                 WHERE key = ?
-                """,
-            arguments: [settlement.status.rawValue, output, settlement.status.rawValue, reason, now, key])
+                """
+        ).execute(arguments: [settlement.status.rawValue, output, settlement.status.rawValue, reason, now, key])
     }
 
     /// Settles `change`, writing a child that is not there yet with its entry.
@@ -77,13 +81,13 @@ extension CommandJournalSchema {
     static func renew(_ attempts: [String: Int], _ lease: JournalLease, now: Int64, _ db: Database) throws -> [String] {
         var kept: [String] = []
         let until = saturating(now, lease.duration)
+        let statement = try db.cachedStatement(
+            sql: """
+                UPDATE commandRecord SET leaseExpiresAt = ?
+                WHERE key = ? AND owner = ? AND attempts = ? AND status = 'pending' AND parentKey IS NULL
+                """)
         for (key, token) in attempts.sorted(by: { $0.key < $1.key }) {
-            try db.execute(
-                sql: """
-                    UPDATE commandRecord SET leaseExpiresAt = ?
-                    WHERE key = ? AND owner = ? AND attempts = ? AND status = 'pending' AND parentKey IS NULL
-                    """,
-                arguments: [until, key, lease.owner, token])
+            try statement.execute(arguments: [until, key, lease.owner, token])
             if db.changesCount == 1 { kept.append(key) }
         }
         return kept
@@ -91,13 +95,13 @@ extension CommandJournalSchema {
 
     static func release(_ key: String, _ lease: JournalLease, after delay: Duration, now: Int64, _ db: Database) throws
     {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE commandRecord SET owner = NULL, leaseExpiresAt = ?, updatedAt = ?
                 WHERE key = ? AND owner = ? AND (? IS NULL OR attempts = ?) AND status = 'pending'
                     AND parentKey IS NULL
-                """,
-            arguments: [saturating(now, delay), now, key, lease.owner, lease.token, lease.token])
+                """
+        ).execute(arguments: [saturating(now, delay), now, key, lease.owner, lease.token, lease.token])
     }
 
     static func claim(
@@ -108,12 +112,12 @@ extension CommandJournalSchema {
         if let concurrency {
             let running =
                 try Int.fetchOne(
-                    db,
-                    sql: """
-                        SELECT count(*) FROM commandRecord
-                        WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND owner IS NOT NULL
-                            AND leaseExpiresAt > ?
-                        """,
+                    db.cachedStatement(
+                        sql: """
+                            SELECT count(*) FROM commandRecord
+                            WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND owner IS NOT NULL
+                                AND leaseExpiresAt > ?
+                            """),
                     arguments: [queue, now]) ?? 0
             room = min(room, max(0, concurrency - running))
         }
@@ -121,13 +125,13 @@ extension CommandJournalSchema {
         var previousOwners: [String: String] = [:]
         if room > 0 {
             let rows = try Row.fetchAll(
-                db,
-                sql: """
-                    SELECT key, owner FROM commandRecord
-                    WHERE status = 'pending' AND parentKey IS NULL AND queue IS ?
-                        AND (leaseExpiresAt <= ? OR (owner = ? AND leaseExpiresAt IS NOT NULL))
-                    ORDER BY sequence LIMIT ?
-                    """,
+                db.cachedStatement(
+                    sql: """
+                        SELECT key, owner FROM commandRecord
+                        WHERE status = 'pending' AND parentKey IS NULL AND queue IS ?
+                            AND (leaseExpiresAt <= ? OR (owner = ? AND leaseExpiresAt IS NOT NULL))
+                        ORDER BY sequence LIMIT ?
+                        """),
                 arguments: [queue, now, deadOwner, room])
             let until = saturating(now, lease.duration)
             for row in rows {
@@ -138,11 +142,11 @@ extension CommandJournalSchema {
             }
         }
         let next = try Int64.fetchOne(
-            db,
-            sql: """
-                SELECT min(leaseExpiresAt) FROM commandRecord
-                WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND leaseExpiresAt > ?
-                """,
+            db.cachedStatement(
+                sql: """
+                    SELECT min(leaseExpiresAt) FROM commandRecord
+                    WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND leaseExpiresAt > ?
+                    """),
             arguments: [queue, now])
         return CommandJournalClaim(
             records: claimed, nextDue: next.map { .milliseconds($0 &- now) }, previousOwners: previousOwners)
@@ -175,17 +179,16 @@ extension CommandJournalSchema {
         _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?, now: Int64, _ db: Database
     ) throws -> CommandJournalRecord {
         let attempts = owner == nil ? 0 : 1
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 INSERT INTO commandRecord
                     (key, kind, payload, parentKey, status, owner, leaseExpiresAt, queue, attempts, createdAt, updatedAt)
                 VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
-                """,
-            arguments: [
-                entry.idempotencyKey, entry.kind, Data(entry.payload), entry.parentKey, owner, until, queue, attempts,
-                now,
-                now,
-            ])
+                """
+        ).execute(arguments: [
+            entry.idempotencyKey, entry.kind, Data(entry.payload), entry.parentKey, owner, until, queue, attempts, now,
+            now,
+        ])
         return CommandJournalRecord(
             sequence: db.lastInsertedRowID, entry: entry, status: .pending, owner: owner,
             leaseExpiresAt: until.map(Date.init(journalMilliseconds:)), queue: queue, attempts: attempts,
@@ -193,19 +196,20 @@ extension CommandJournalSchema {
     }
 
     private static func hold(_ key: String, _ lease: JournalLease, until: Int64, now: Int64, _ db: Database) throws {
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE commandRecord SET owner = ?, leaseExpiresAt = ?, attempts = attempts + 1, updatedAt = ?
                 WHERE key = ?
-                """,
-            arguments: [lease.owner, until, now, key])
+                """
+        ).execute(arguments: [lease.owner, until, now, key])
     }
 
     /// Throws unless `lease`'s owner holds the pending root `key`, at the lease's token when it
     /// names one.
     private static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
         let row = try Row.fetchOne(
-            db, sql: "SELECT owner, status, parentKey, attempts FROM commandRecord WHERE key = ?", arguments: [key])
+            db.cachedStatement(sql: "SELECT owner, status, parentKey, attempts FROM commandRecord WHERE key = ?"),
+            arguments: [key])
         let owner: String? = row?["owner"]
         let status: String? = row?["status"]
         let parentKey: String? = row?["parentKey"]

@@ -98,9 +98,12 @@ enum CommandJournalSchema {
             updatedAt: Date(journalMilliseconds: row["updatedAt"]))
     }
 
-    /// The record with `key` in `db`, or `nil`.
+    /// The SQL of ``fetch(_:_:path:)``: one text, so that the connection's statement cache keeps it.
+    static let selectByKey = "SELECT \(selectColumns) FROM commandRecord WHERE key = ?"
+
+    /// The record with `key` in `db`, or `nil`; its statement comes from `db`'s statement cache.
     static func fetch(_ key: String, _ db: Database, path: String) throws -> CommandJournalRecord? {
-        try Row.fetchOne(db, sql: "SELECT \(selectColumns) FROM commandRecord WHERE key = ?", arguments: [key])
+        try Row.fetchOne(db.cachedStatement(sql: selectByKey), arguments: [key])
             .map { row throws(SQLiteCommandJournalError) in try record(row, path: path) }
     }
 }
