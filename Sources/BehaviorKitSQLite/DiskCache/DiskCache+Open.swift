@@ -31,23 +31,6 @@ extension DiskCache {
         }
     }
 
-    /// Runs `open` again while it fails on another connection's lock, for at most `limit`.
-    private static func retryingWhileBusy<T>(for limit: Duration, _ open: () throws -> T) throws -> T {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        var pause = Duration.milliseconds(1)
-        while true {
-            do {
-                return try open()
-            } catch let error as DatabaseError
-                where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-            {
-                if ContinuousClock.now >= deadline { throw error }
-                Thread.sleep(forTimeInterval: Double(pause.milliseconds) / 1_000)
-                pause = min(pause * 2, .milliseconds(100))
-            }
-        }
-    }
-
     /// Creates the folder of `path` and the folders above it, naming what is in the way.
     static func createFolder(of path: String) throws(DiskCacheError) {
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path

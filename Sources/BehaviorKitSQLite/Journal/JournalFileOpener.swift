@@ -58,21 +58,4 @@ enum JournalFileOpener {
         try db.execute(sql: "PRAGMA user_version = \(Int32.random(in: 1...Int32.max))")
     }
 
-    /// Runs `open` again while it fails because another process holds a lock (a first open
-    /// switching the file to WAL), for at most `limit`.
-    private static func retryingWhileBusy<T>(for limit: Duration, _ open: () throws -> T) throws -> T {
-        let deadline = ContinuousClock.now.advanced(by: limit)
-        var pause = Duration.milliseconds(1)
-        while true {
-            do {
-                return try open()
-            } catch let error as DatabaseError
-                where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
-            {
-                if ContinuousClock.now >= deadline { throw error }
-                Thread.sleep(forTimeInterval: pause.timeInterval)
-                pause = min(pause * 2, .milliseconds(100))
-            }
-        }
-    }
 }

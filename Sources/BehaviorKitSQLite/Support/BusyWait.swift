@@ -19,3 +19,22 @@ extension Database.BusyMode {
         }
     }
 }
+
+/// Runs `open` again while it fails because another process holds a lock (a first open
+/// switching the file to WAL, which SQLite refuses without calling the busy handler), for at
+/// most `limit`: the journal's opener and the disk cache's share it.
+func retryingWhileBusy<T>(for limit: Duration, _ open: () throws -> T) throws -> T {
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    var pause = Duration.milliseconds(1)
+    while true {
+        do {
+            return try open()
+        } catch let error as DatabaseError
+            where error.resultCode == .SQLITE_BUSY || error.resultCode == .SQLITE_LOCKED
+        {
+            if ContinuousClock.now >= deadline { throw error }
+            Thread.sleep(forTimeInterval: pause.timeInterval)
+            pause = min(pause * 2, .milliseconds(100))
+        }
+    }
+}
