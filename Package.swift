@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "StateMachines", targets: ["StateMachines"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "Chains", targets: ["Chains"]),
+        .library(name: "DurableMachines", targets: ["DurableMachines"]),
         .library(name: "BehaviorKitTesting", targets: ["BehaviorKitTesting"]),
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
@@ -66,8 +67,14 @@ let package = Package(
             dependencies: ["StateMachines", "Commands", "Chains", "BehaviorKitSync"] + observability
         ),
 
+        // Where StateMachines and Commands meet: statecharts whose instances are durable, keyed and
+        // shared by a fleet, on a store beside the journals. The two core modules still never
+        // import each other.
+        .target(
+            name: "DurableMachines", dependencies: ["StateMachines", "Commands", "BehaviorKitSync"] + observability),
+
         // Manual clock and conformance kits for users' tests.
-        .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit"]),
+        .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit", "DurableMachines"]),
 
         // Durable adapters on SQLite (GRDB), so that the core modules stay dependency-free.
         .target(
@@ -122,6 +129,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ] + observabilityTesting
         ),
+        .testTarget(
+            name: "DurableMachinesTests", dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"]),
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",

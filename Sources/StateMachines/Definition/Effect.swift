@@ -17,14 +17,21 @@ public struct Effect<State: Hashable & Sendable, Event: Hashable & Sendable, Con
         self.name = name
         self.body = body
     }
+
+    /// Runs the effect's body with `context` and `send`: for a runtime of your own (a durable
+    /// machine's worker, a test). ``StateMachineRuntime`` runs effects itself.
+    public func run(_ context: Context, sending send: EventSender<Event>) async {
+        await body(context, send)
+    }
 }
 
 /// Feeds events from an ``Effect`` back into the runtime that started it.
 public struct EventSender<Event: Sendable>: Sendable {
     private let deliver: @Sendable (Event) -> Void
 
-    @usableFromInline
-    init(_ deliver: @escaping @Sendable (Event) -> Void) {
+    /// Creates a sender that hands each event to `deliver`: for a runtime of your own (a durable
+    /// machine's worker, a test) that runs an ``Effect``'s body.
+    public init(_ deliver: @escaping @Sendable (Event) -> Void) {
         self.deliver = deliver
     }
 

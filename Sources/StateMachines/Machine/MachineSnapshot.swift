@@ -20,6 +20,12 @@ public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Se
     public var timers: [PendingTimer<State>]?
     /// The machine's context.
     public var context: Context
+    /// When each state of ``configuration`` (or ``state``, when the configuration is empty) was
+    /// entered, as the machine's entry count (``StateMachine/entryCount``), in the same order;
+    /// `nil` when unknown. Restoring them keeps the identity of each visit, so that a timer or an
+    /// effect saved with its ``TimerIdentity`` or ``EffectIdentity`` is still told from those of
+    /// a later visit of the same state.
+    public var visits: [UInt64]?
 
     /// Creates a snapshot of one state and a context.
     public init(state: State, context: Context) {
@@ -37,6 +43,7 @@ public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Se
         self.history = history
         self.timers = timers
         self.context = context
+        self.visits = nil
     }
 }
 
@@ -77,7 +84,7 @@ extension MachineSnapshot: Equatable where Context: Equatable {}
 
 extension MachineSnapshot: Codable where State: Codable, Context: Codable {
     enum CodingKeys: String, CodingKey {
-        case version, state, configuration, history, timers, context
+        case version, state, configuration, history, timers, context, visits
     }
 
     /// Reads a snapshot of any version up to ``currentVersion``; a version 1 snapshot (`state`
@@ -90,6 +97,7 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         history = try container.decodeIfPresent([HistoryRecord<State>].self, forKey: .history) ?? []
         timers = try container.decodeIfPresent([PendingTimer<State>].self, forKey: .timers)
         context = try container.decode(Context.self, forKey: .context)
+        visits = try container.decodeIfPresent([UInt64].self, forKey: .visits)
     }
 
     /// Writes the snapshot with its version, so that a later library can still read it.
@@ -101,6 +109,7 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         try container.encode(history, forKey: .history)
         try container.encodeIfPresent(timers, forKey: .timers)
         try container.encode(context, forKey: .context)
+        try container.encodeIfPresent(visits, forKey: .visits)
     }
 }
 

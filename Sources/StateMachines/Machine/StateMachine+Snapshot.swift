@@ -1,7 +1,11 @@
 extension StateMachine {
-    /// The configuration, history and context (no timers: a value machine has no clock).
+    /// The configuration, history, context and visits (no timers: a value machine has no clock).
     public var snapshot: MachineSnapshot<State, Context> {
-        guard storage.chart.isChart else { return MachineSnapshot(state: state, context: context) }
+        guard storage.chart.isChart else {
+            var snapshot = MachineSnapshot(state: state, context: context)
+            snapshot.visits = [epoch]
+            return snapshot
+        }
         var history: [HistoryRecord<State>] = []
         for index in storage.chart.shape.historyChildren.joined() {
             if let remembered = run.remembered(index) {
@@ -10,8 +14,10 @@ extension StateMachine {
                 )
             }
         }
-        return MachineSnapshot(
+        var snapshot = MachineSnapshot(
             state: state, configuration: configuration, history: history, timers: nil, context: context)
+        snapshot.visits = run.active.indices.map { run.stamps[$0] }
+        return snapshot
     }
 
     /// Every active state in document order: ancestors before descendants, regions in order.
@@ -30,6 +36,10 @@ extension StateMachine {
 
     /// Puts the machine in the snapshot's configuration, history and context, without running
     /// entry actions (the states were entered before the snapshot was taken).
+    ///
+    /// When the snapshot has ``MachineSnapshot/visits`` for each state of its configuration, the
+    /// machine takes them back, so that the identities of its timers and effects are those
+    /// saved; otherwise every state counts as entered anew.
     ///
     /// - Throws: ``StateMachineError/unknownStates(_:)`` naming every state the definition does
     ///   not have, ``StateMachineError/invalidConfiguration(_:)``, or
@@ -50,7 +60,7 @@ extension StateMachine {
         guard storage.chart.isChart else {
             stateIndex = leaf
             context = snapshot.context
-            epoch &+= 1
+            if let visits = snapshot.visits, visits.count == 1 { epoch = visits[0] } else { epoch &+= 1 }
             return
         }
         let shape = storage.chart.shape
@@ -77,9 +87,16 @@ extension StateMachine {
             run.history[index] = remembered
             run.hasHistory[index] = true
         }
-        epoch &+= 1
         run.active = active
-        active.forEachAscending { run.stamps[$0] = epoch }
+        if let visits = snapshot.visits, !snapshot.configuration.isEmpty, visits.count == snapshot.configuration.count {
+            for (state, visit) in zip(snapshot.configuration, visits) {
+                if let index = storage.index[state] { run.stamps[index] = visit }
+            }
+            epoch = Swift.max(epoch, visits.max() ?? 0)
+        } else {
+            epoch &+= 1
+            active.forEachAscending { run.stamps[$0] = epoch }
+        }
         run.isDone = active.indices.contains { shape.parent[$0] < 0 && shape.isFinal[$0] }
         self.run = run
         self.context = snapshot.context

@@ -1,0 +1,164 @@
+import BehaviorKitSync
+import Commands
+import StateMachines
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A step computed, ready to commit.
+struct Planned<State: Hashable & Sendable, Event: Hashable & Sendable>: Sendable {
+    var commit: MachineCommit
+    var step: MachineStep<State, Event>
+}
+
+/// What a durable effect's record holds: which effect of which visit, and the context on entry.
+struct EffectBody<State: Hashable & Sendable & Codable, Context: Sendable & Codable>: Codable, Sendable {
+    var effect: EffectIdentity<State>
+    var context: Context
+}
+
+extension DurableMachine {
+    /// The commit that takes the instance from `before` (and `record`) to `after`: the new
+    /// snapshot and states, the history row, the timers and effects of the visits that began,
+    /// and the deletion of those of the visits that ended (and of the timer that fired).
+    func plan(
+        key: MachineKey, record: MachineInstanceRecord?, before: StateMachine<State, Event, Context>?,
+        after: StateMachine<State, Event, Context>, trigger: MachineTrigger<State, Event>,
+        outcome: Outcome<State, Event>?, transitions: [Transition<State, Event>], eventID: String?,
+        fired: TimerIdentity<State>?
+    ) throws -> Planned<State, Event> {
+        let now = self.now
+        let version = (record?.version ?? 0) + 1
+        let snapshot = after.snapshot
+        let configuration = after.configuration
+        let step = MachineStep(
+            sequence: version, eventID: eventID, at: now, trigger: trigger, outcome: outcome,
+            transitions: transitions, configuration: configuration)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        func encode(_ value: some Encodable) throws -> [UInt8] {
+            do {
+                return Array(try encoder.encode(value))
+            } catch {
+                throw DurableMachineError.encodingFailed(key, "\(error)")
+            }
+        }
+
+        // The active states: a state still in its visit keeps its entry time.
+        let visits = snapshot.visits ?? []
+        let previous = Dictionary(
+            (record?.states ?? []).map { ($0.state, $0.enteredAt) }, uniquingKeysWith: { first, _ in first })
+        let previousVisits = before.map { Dictionary(zip(visitStates($0), $0.snapshot.visits ?? []), uniquingKeysWith: { a, _ in a }) } ?? [:]
+        var states: [MachineStateEntry] = []
+        for (position, state) in visitStates(after).enumerated() {
+            let name = "\(state)"
+            let visit = position < visits.count ? visits[position] : nil
+            let kept = visit != nil && previousVisits[state] == visit ? previous[name] : nil
+            states.append(MachineStateEntry(key: key.key, state: name, enteredAt: kept ?? now))
+        }
+
+        // Timers and effects: those of visits that began are added, those of visits that ended go.
+        let timersBefore = Set(before.map { machine in machine.armedTimers.map(machine.identity(of:)) } ?? [])
+        var armed: [MachineTimerRecord] = []
+        var timersAfter = Set<TimerIdentity<State>>()
+        for timer in after.armedTimers {
+            let identity = after.identity(of: timer)
+            timersAfter.insert(identity)
+            guard !timersBefore.contains(identity) else { continue }
+            armed.append(
+                MachineTimerRecord(
+                    key: key, id: identity.description, dueAt: now.adding(timer.delay), body: try encode(identity)))
+        }
+        var disarmed = timersBefore.subtracting(timersAfter).map(\.description)
+        if let fired, !disarmed.contains(fired.description) { disarmed.append(fired.description) }
+
+        let effectsBefore = Set(before?.activeEffects ?? [])
+        let effectsAfter = after.activeEffects
+        var started: [MachineEffectRecord] = []
+        for effect in effectsAfter where !effectsBefore.contains(effect) {
+            started.append(
+                MachineEffectRecord(
+                    key: key, id: effect.description,
+                    body: try encode(EffectBody(effect: effect, context: after.context))))
+        }
+        let stopped = effectsBefore.subtracting(effectsAfter).map(\.description)
+
+        let commit = MachineCommit(
+            key: key, expectedVersion: record?.version ?? 0, snapshot: try encode(snapshot), states: states,
+            step: MachineStepRecord(sequence: version, eventID: eventID, at: now, body: try encode(step)),
+            armedTimers: armed, disarmedTimers: disarmed.sorted(), startedEffects: started,
+            stoppedEffects: stopped.sorted())
+        return Planned(commit: commit, step: step)
+    }
+
+    /// The states the snapshot's visits are listed for: the configuration, or the state alone.
+    func visitStates(_ machine: StateMachine<State, Event, Context>) -> [State] {
+        let configuration = machine.snapshot.configuration
+        return configuration.isEmpty ? [machine.state] : configuration
+    }
+
+    /// A machine in the instance's stored configuration, history, context and visits.
+    func restore(_ record: MachineInstanceRecord) throws -> StateMachine<State, Event, Context> {
+        let snapshot = try decodeSnapshot(record)
+        var machine =
+            template.withLock { $0 }
+            ?? {
+                let made = StateMachine(definition, context: snapshot.context)
+                template.withLock { $0 = made }
+                return made
+            }()
+        do {
+            try machine.restore(snapshot)
+        } catch {
+            if case .unknownStates(let names) = error { throw DurableMachineError.unknownStates(record.key, names) }
+            throw DurableMachineError.unreadableSnapshot(record.key, "\(error)")
+        }
+        return machine
+    }
+
+    /// The stored snapshot, read (or migrated).
+    func decodeSnapshot(_ record: MachineInstanceRecord) throws -> MachineSnapshot<State, Context> {
+        do {
+            return try JSONDecoder().decode(MachineSnapshot<State, Context>.self, from: Data(record.snapshot))
+        } catch {
+            if let migrate { return try migrate(record.snapshot) }
+            let unknown = unknownStateNames(in: record.snapshot)
+            if !unknown.isEmpty { throw DurableMachineError.unknownStates(record.key, unknown) }
+            throw DurableMachineError.unreadableSnapshot(record.key, "\(error)")
+        }
+    }
+
+    /// The state names a stored snapshot holds that do not decode as `State`.
+    func unknownStateNames(in bytes: [UInt8]) -> [String] {
+        guard let stored = try? JSONDecoder().decode(StoredStateNames.self, from: Data(bytes)) else { return [] }
+        var unknown: [String] = []
+        for value in stored.all {
+            guard let data = try? JSONEncoder().encode([value]), (try? JSONDecoder().decode([State].self, from: data)) == nil
+            else { continue }
+            let name = value.description
+            if !unknown.contains(name) { unknown.append(name) }
+        }
+        return unknown
+    }
+
+    /// The instance a record holds.
+    func instance(from record: MachineInstanceRecord) throws -> DurableInstance<State, Context> {
+        DurableInstance(
+            key: record.key.key, version: record.version, snapshot: try decodeSnapshot(record), states: record.states,
+            createdAt: record.createdAt, updatedAt: record.updatedAt)
+    }
+
+    /// A stored step, read.
+    func decodeStep(_ record: MachineStepRecord, key: MachineKey, replay: Bool) throws -> MachineStep<State, Event> {
+        do {
+            var step = try JSONDecoder().decode(MachineStep<State, Event>.self, from: Data(record.body))
+            step.isReplay = replay
+            return step
+        } catch {
+            throw DurableMachineError.unreadableSnapshot(key, "step \(record.sequence): \(error)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import StateMachines
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension DurableMachine {
+    /// Starts the instance `key` in the definition's initial configuration with `context` (its
+    /// entry actions run, its timers are armed, its effects start); a key that exists is left as
+    /// it stands.
+    ///
+    /// - Returns: the instance as it stands after the call (started now, or before).
+    @discardableResult
+    public func start(_ key: String, context: Context) async throws -> DurableInstance<State, Context> {
+        let machineKey = machineKey(key)
+        for _ in 0..<2 {
+            if let existing = try await store.instance(machineKey) { return try instance(from: existing) }
+            let machine = StateMachine(definition, context: context)
+            let planned = try plan(
+                key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil,
+                transitions: [], eventID: nil, fired: nil)
+            if case .committed = try await store.commit(planned.commit) {
+                return DurableInstance(
+                    key: key, version: 1, snapshot: machine.snapshot, states: planned.commit.states,
+                    createdAt: planned.step.at, updatedAt: planned.step.at)
+            }
+        }
+        guard let existing = try await store.instance(machineKey) else { throw DurableMachineError.notStarted(machineKey) }
+        return try instance(from: existing)
+    }
+
+    /// Sends `event` to the instance `key`, in any process: computed from its latest version and
+    /// committed with everything it changes, one event at a time per key.
+    ///
+    /// With an `id`, the event is applied at most once: sending it again (a retried request)
+    /// answers the step recorded the first time, with ``MachineStep/isReplay`` set.
+    ///
+    /// - Returns: the committed step: its outcome (a transition, or a refusal, which is recorded
+    ///   too), every transition taken and the configuration after it.
+    /// - Throws: ``DurableMachineError/notStarted(_:)`` for a key never started (nothing is
+    ///   created); ``DurableMachineError/contention(_:attempts:)``; the store's errors.
+    @discardableResult
+    public func send(_ event: Event, to key: String, id: String? = nil) async throws -> MachineStep<State, Event> {
+        guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
+            throw DurableMachineError.notStarted(machineKey(key))
+        }
+        return step
+    }
+
+    /// Computes the step `trigger` makes on `key` and commits it, again while another writer
+    /// commits first. `nil` when the trigger no longer applies (a timer or effect of a visit
+    /// that ended).
+    func apply(
+        _ trigger: MachineTrigger<State, Event>, to key: MachineKey, eventID: String?
+    ) async throws -> MachineStep<State, Event>? {
+        let attempts = 1_000
+        for _ in 0..<attempts {
+            guard let record = try await store.instance(key) else { throw DurableMachineError.notStarted(key) }
+            guard let planned = try step(trigger, on: record, eventID: eventID) else { return nil }
+            switch try await store.commit(planned.commit) {
+            case .committed: return planned.step
+            case .duplicateEvent(let recorded): return try decodeStep(recorded, key: key, replay: true)
+            case .versionConflict: await Task.yield()
+            }
+        }
+        throw DurableMachineError.contention(key, attempts: attempts)
+    }
+
+    /// The step `trigger` makes on the instance `record` holds, planned as a commit.
+    func step(
+        _ trigger: MachineTrigger<State, Event>, on record: MachineInstanceRecord, eventID: String?
+    ) throws -> Planned<State, Event>? {
+        let before = try restore(record)
+        var machine = before
+        var transitions: [Transition<State, Event>] = []
+        var outcome: Outcome<State, Event>?
+        var fired: TimerIdentity<State>?
+        switch trigger {
+        case .start: return nil
+        case .event(let event):
+            outcome = machine.send(event) { transitions.append($0) }
+        case .timer(let identity):
+            fired = identity
+            guard let timer = machine.armedTimer(identity) else { return nil }
+            machine.fire(timer) { transitions.append($0) }
+        case .missedTimer(let identity):
+            fired = identity
+            guard machine.armedTimer(identity) != nil else { return nil }
+        case .effect(let identity, let event):
+            guard machine.isCurrent(identity) else { return nil }
+            outcome = machine.send(event) { transitions.append($0) }
+        }
+        return try plan(
+            key: record.key, record: record, before: before, after: machine, trigger: trigger, outcome: outcome,
+            transitions: transitions, eventID: eventID, fired: fired)
+    }
+}

@@ -1,0 +1,84 @@
+public import Commands
+public import StateMachines
+import BehaviorKitSync
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// A statechart whose instances are durable, keyed and shared by every process of a fleet: a
+/// definition, a name and a store. An instance is a key.
+///
+/// ```swift
+/// let orders = DurableMachine("order", definition: orderLifecycle, store: try SQLiteMachineStore(path: "app.db"))
+/// try await orders.start("order-42", context: Order(total: 990))
+/// let step = try await orders.send(.pay, to: "order-42", id: request.id)  // applied at most once
+/// try await orders.runTimersAndEffects(owner: "web-1")                    // in one task per process
+/// ```
+///
+/// - **One event at a time, at most once.** Each step is computed from the instance's latest
+///   version and committed only while the instance is still at it, with its history row, the
+///   timers it arms and disarms and the effects it starts and stops, all or nothing; a step that
+///   lost the race is computed again. An event with an id is applied at most once: sending it
+///   again answers the step recorded the first time. Refusals are steps too.
+/// - **Durable timers.** `After` is a record due at an absolute time, for one visit of its state:
+///   leaving the state deletes it in the same commit, so it never fires into a later visit.
+///   Any worker fires it once; see ``MissedTimerPolicy`` for deadlines that passed while no
+///   worker ran.
+/// - **Durable effects.** An `Effect` of a durable state runs on one worker at a time under a
+///   lease (taken over when that worker stops); each event it sends is delivered to its instance
+///   at most once, and only while the visit that started it lasts.
+/// - **Actions are pure.** Guards and actions may run more than once for one committed step (a
+///   step that lost the race is computed again): they change the context and decide, and leave
+///   side effects to effects and to the app.
+public final class DurableMachine<
+    State: Hashable & Sendable & Codable, Event: Hashable & Sendable & Codable, Context: Sendable & Codable
+>: Sendable {
+    /// The machine's name: one definition's instances in a store.
+    public let name: String
+    /// The definition every instance runs.
+    public let definition: StateMachineDefinition<State, Event, Context>
+    /// Where instances, history, timers and effects are kept.
+    public let store: any MachineStore
+    /// The calendar clock timers are due by (every process that shares the store must agree on it).
+    public let clock: any WallClock
+    /// What a timer found late does.
+    public let missedTimers: MissedTimerPolicy
+    /// Reads a stored snapshot the definition cannot restore (states renamed or removed), or
+    /// `nil` to refuse it with ``DurableMachineError/unknownStates(_:_:)``.
+    let migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)?
+    /// A machine made once per process, restored for each step, so that the initial state's
+    /// entry actions are not run for every step.
+    let template = LockedValue<StateMachine<State, Event, Context>?>(nil)
+
+    /// Creates a durable machine.
+    ///
+    /// - Parameters:
+    ///   - name: the machine's name in `store` (instances of two definitions need two names).
+    ///   - definition: what every instance runs.
+    ///   - store: where instances live: ``InMemoryMachineStore``, `SQLiteMachineStore`,
+    ///     `PostgresMachineStore`.
+    ///   - clock: the calendar clock timers are due by.
+    ///   - missedTimers: what a timer found late does (fire, by default).
+    ///   - migrate: reads a stored snapshot the definition cannot restore (renamed states).
+    public init(
+        _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
+        clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
+        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil
+    ) {
+        self.name = name
+        self.definition = definition
+        self.store = store
+        self.clock = clock
+        self.missedTimers = missedTimers
+        self.migrate = migrate
+    }
+
+    /// The store's key of `key`.
+    func machineKey(_ key: String) -> MachineKey { MachineKey(machine: name, key: key) }
+
+    /// The time now, to the millisecond, as stores keep it.
+    var now: Date { Date(journalMilliseconds: clock.currentDate.journalMilliseconds) }
+}

@@ -1,0 +1,26 @@
+/// An error from a durable machine, naming the instance and the problem.
+public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// An event or a read for a key that was never started; nothing was created.
+    case notStarted(MachineKey)
+    /// The stored snapshot names states the definition no longer has (all of them, by name);
+    /// give the machine a `migrate` hook to map old snapshots.
+    case unknownStates(MachineKey, [String])
+    /// The stored snapshot cannot be read or restored (the reason says why).
+    case unreadableSnapshot(MachineKey, String)
+    /// A value could not be encoded for the store (the reason says why); nothing was written.
+    case encodingFailed(MachineKey, String)
+    /// Other writers kept committing first: the step was computed and refused `attempts` times.
+    case contention(MachineKey, attempts: Int)
+
+    /// One line naming the instance and the problem.
+    public var description: String {
+        switch self {
+        case .notStarted(let key): "durable machine '\(key.machine)' has no instance '\(key.key)': start it first"
+        case .unknownStates(let key, let states):
+            "the snapshot of \(key) names states the definition does not have: \(states.joined(separator: ", "))"
+        case .unreadableSnapshot(let key, let reason): "the snapshot of \(key) cannot be read: \(reason)"
+        case .encodingFailed(let key, let reason): "a step of \(key) cannot be encoded: \(reason)"
+        case .contention(let key, let attempts): "\(key): \(attempts) attempts lost to other writers"
+        }
+    }
+}
