@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: [
-                "Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
+                "Chains", "Commands", "DurableMachines", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
             ] + observability
         ),
 
@@ -134,7 +134,7 @@ let package = Package(
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
-            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync"]
                 + observabilityTesting
         ),
         .testTarget(
