@@ -105,7 +105,10 @@ let package = Package(
         // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
         .target(
             name: "Scenarios",
-            dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
+            dependencies: [
+                "BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres", "DurableMachines",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         .executableTarget(
