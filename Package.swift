@@ -137,7 +137,9 @@ let package = Package(
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
-            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync"]
+            dependencies: [
+                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines", "BehaviorKitSync",
+            ]
                 + observabilityTesting
         ),
         .testTarget(
