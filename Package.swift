@@ -89,7 +89,8 @@ let package = Package(
         .target(
             name: "BehaviorKitServiceLifecycle",
             dependencies: [
-                "Commands", "StateMachines", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Commands", "StateMachines", "DurableMachines",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -162,7 +163,7 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitServiceLifecycleTests",
             dependencies: [
-                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite",
+                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
