@@ -134,7 +134,8 @@ let package = Package(
             ] + observabilityTesting
         ),
         .testTarget(
-            name: "DurableMachinesTests", dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"]),
+            name: "DurableMachinesTests",
+            dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"] + observabilityTesting),
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
