@@ -15,12 +15,11 @@ public enum LifecycleScenario {
 
     /// Runs the scenario in a folder of its own, deleted after.
     public static func run(console: Console) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-lifecycle-\(getpid())").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-lifecycle-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/parcels.sqlite"
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let executable = try behaviorkit()
         let child = try ChildProcess(executable, ["lifecycle", "--child", "--store", path], log: folder + "/child.log")
         let store = try await waitForPayment(path, child: child)
         child.signal(SIGKILL)
@@ -43,6 +42,17 @@ public enum LifecycleScenario {
             console.print("  \(step.sequence). \(step.trigger) → \(step.configuration.map { "\($0)" }.joined(separator: ", "))")
         }
         try await store.close()
+    }
+
+    /// The `behaviorkit` binary: this process, or the one beside it (a test bundle's).
+    static func behaviorkit() throws -> String {
+        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        if (this as NSString).lastPathComponent == "behaviorkit" { return this }
+        let beside = ((this as NSString).deletingLastPathComponent as NSString).appendingPathComponent("behaviorkit")
+        guard FileManager.default.isExecutableFile(atPath: beside) else {
+            throw MachineStoreLocationError(description: "the lifecycle scenario runs a child 'behaviorkit': none beside \(this)")
+        }
+        return beside
     }
 
     /// The child's side: starts p1, pays it, and waits to be killed.
