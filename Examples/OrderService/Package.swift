@@ -21,8 +21,10 @@ let package = Package(
             dependencies: [
                 .product(name: "StateMachines", package: "BehaviorKit"),
                 .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "DurableMachines", package: "BehaviorKit"),
                 .product(name: "Chains", package: "BehaviorKit"),
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
                 .product(name: "BehaviorKitServiceLifecycle", package: "BehaviorKit"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

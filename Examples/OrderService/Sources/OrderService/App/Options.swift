@@ -4,6 +4,11 @@ import Logging
 /// The command line: `OrderService [--data DIR] [--host H] [--port P] [--lease S] …`.
 struct Options: Sendable {
     var data = "data"
+    /// Where the journal and the order lifecycles are kept: `nil` for SQLite files in the data
+    /// folder, or a PostgreSQL URL (`postgres://user@host/database`) that several processes share.
+    var database: String?
+    /// Where the port the server listens on is written (default `<data>/server.port`).
+    var portFile: String?
     var host = "127.0.0.1"
     /// 0: any free port (the port chosen is written to `<data>/server.port`).
     var port = 8080
@@ -14,6 +19,8 @@ struct Options: Sendable {
     var paymentLatency: Duration = .zero
     /// How long the product catalog takes to answer.
     var catalogLatency: Duration = .milliseconds(50)
+    /// How long an order may stay unpaid before it is cancelled.
+    var paymentDeadline: Duration = .seconds(1_800)
     /// How long after shipping the reminder is sent.
     var reminderDelay: Duration = .seconds(86_400)
     /// How a checkout taken over after a crash is settled.
@@ -21,9 +28,11 @@ struct Options: Sendable {
     var logLevel: Logger.Level = .info
 
     static let usage = """
-        usage: OrderService [--data DIR] [--host 127.0.0.1] [--port 8080] [--lease SECONDS]
+        usage: OrderService [--data DIR] [--database postgres://USER@HOST/DATABASE] [--host 127.0.0.1]
+                            [--port 8080] [--port-file FILE] [--lease SECONDS]
                             [--payment-latency SECONDS] [--catalog-latency SECONDS]
-                            [--reminder-delay SECONDS] [--checkout-recovery compensate|complete]
+                            [--payment-deadline SECONDS] [--reminder-delay SECONDS]
+                            [--checkout-recovery compensate|complete]
                             [--log-level trace|debug|info|notice|warning|error|critical]
         """
 
@@ -37,11 +46,18 @@ struct Options: Sendable {
             guard let value = rest.popFirst() else { throw .missingValue(option) }
             switch option {
             case "--data": data = value
+            case "--database":
+                guard value.hasPrefix("postgres://") || value.hasPrefix("postgresql://") else {
+                    throw .badValue(option, value, "a PostgreSQL URL, postgres://USER@HOST/DATABASE")
+                }
+                database = value
+            case "--port-file": portFile = value
             case "--host": host = value
             case "--port": port = try Self.number(value, option, in: 0...65_535)
             case "--lease": lease = try Self.seconds(value, option, atLeast: 0.1)
             case "--payment-latency": paymentLatency = try Self.seconds(value, option)
             case "--catalog-latency": catalogLatency = try Self.seconds(value, option)
+            case "--payment-deadline": paymentDeadline = try Self.seconds(value, option, atLeast: 0.1)
             case "--reminder-delay": reminderDelay = try Self.seconds(value, option)
             case "--checkout-recovery":
                 guard let recovery = DurableTransactionRecovery(rawValue: value) else {

@@ -1,5 +1,6 @@
 import BehaviorKitServiceLifecycle
 import Commands
+import DurableMachines
 import Foundation
 import Hummingbird
 import Logging
@@ -37,11 +38,8 @@ enum OrderServiceApp {
     }
 
     static func run(_ options: Options, prometheus: PrometheusCollectorRegistry, logger: Logger) async throws {
-        // The journal and partners open, and the orders come back from their snapshots, before
-        // any service runs: recovery and the checkout worker send events to the lifecycles.
-        let shop = try Shop(options: options, logger: logger)
-        await shop.enqueueMissingCheckouts()
-        let portFile = URL(fileURLWithPath: options.data).appendingPathComponent("server.port")
+        let shop = try await Shop(options: options, logger: logger)
+        let portFile = URL(fileURLWithPath: options.portFile ?? "\(options.data)/server.port")
         try? FileManager.default.removeItem(at: portFile)
         let server = Application(
             router: Routes.router(shop: shop, prometheus: prometheus),
@@ -54,13 +52,13 @@ enum OrderServiceApp {
             logger: logger)
         // A ServiceGroup starts them together and, on SIGTERM, stops them one at a time in the
         // reverse order: the server stops taking requests, the workers let their checkouts and
-        // reminders settle, recovery waits for its own work, the lifecycles stop (after the work
-        // that sends them events), and the journal closes last.
+        // reminders settle (sending events to the lifecycles in the store), recovery waits for
+        // its own work, the lifecycles' timers stop, and the journal closes last.
         let group = ServiceGroup(
             configuration: .init(
                 services: [
                     CommandJournalService(shop.journal),
-                    OrderBookService(book: shop.book),
+                    DurableMachineService(shop.orders, owner: shop.invoker.owner),
                     RecoveryService(
                         shop.invoker, every: .seconds(30),
                         onReport: { report in if !report.isEmpty { logger.notice("\(report)") } }),
@@ -71,6 +69,7 @@ enum OrderServiceApp {
                 gracefulShutdownSignals: [.sigterm, .sigint],
                 logger: logger))
         try await group.run()
+        try await shop.orders.store.close()
         logger.info(
             "stopped gracefully",
             metadata: [

@@ -1,22 +1,26 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 import Chains
 import Commands
+import DurableMachines
 import Foundation
 import Logging
-import StateMachines
 
 /// Everything the service is made of, opened on a data folder:
 ///
 /// ```text
 /// <data>/journal.sqlite   the command journal: checkouts and reminders, queued and run
-/// <data>/orders/<id>.json each order with its lifecycle's snapshot
+/// <data>/orders.sqlite    the order lifecycles: each order, its state, history and timers
 /// <data>/partners/        the simulated warehouse, payment provider and carrier
 /// <data>/server.port      the port the server listens on, once it does
 /// ```
+///
+/// With `--database postgres://…`, the journal and the lifecycles are in that database instead,
+/// and any number of processes share them.
 struct Shop: Sendable {
-    let journal: SQLiteCommandJournal
+    let journal: any CommandJournal
+    let orders: OrderLifecycles
     let invoker: JournaledInvoker
-    let book: OrderBook
     let products: TieredLookup<String, Product>
     let inventory: Inventory
     let gateway: PaymentGateway
@@ -28,18 +32,24 @@ struct Shop: Sendable {
     let options: Options
     let logger: Logger
 
-    /// Opens the journal and the partners, and restores the orders from their snapshots.
-    init(options: Options, logger: Logger) throws {
+    /// Opens the journal, the lifecycles' store and the partners.
+    init(options: Options, logger: Logger) async throws {
         let data = URL(fileURLWithPath: options.data, isDirectory: true)
         let partners = data.appendingPathComponent("partners", isDirectory: true)
         try FileManager.default.createDirectory(at: partners, withIntermediateDirectories: true)
         self.options = options
         self.logger = logger
         metrics = ShopMetrics()
-        journal = try SQLiteCommandJournal(path: data.appendingPathComponent("journal.sqlite").path)
-        book = OrderBook(
-            files: try OrderFiles(folder: data.appendingPathComponent("orders", isDirectory: true)), metrics: metrics,
-            logger: logger)
+        let store: any MachineStore
+        if let url = options.database {
+            journal = try await PostgresCommandJournal(url: url, logger: logger)
+            _ = url
+            throw PartnerError("PENDING-POSTGRES-STORE")
+        } else {
+            journal = try SQLiteCommandJournal(path: data.appendingPathComponent("journal.sqlite").path)
+            store = try SQLiteMachineStore(path: data.appendingPathComponent("orders.sqlite").path)
+        }
+        orders = OrderLifecycle.machine(store: store, journal: journal, options: options, logger: logger)
         products = ProductLookup.make(catalogLatency: options.catalogLatency)
         inventory = try Inventory(
             file: partners.appendingPathComponent("inventory.json"),
@@ -48,36 +58,23 @@ struct Shop: Sendable {
             file: partners.appendingPathComponent("payments.json"), latency: options.paymentLatency)
         carrier = try Carrier(file: partners.appendingPathComponent("shipments.json"))
 
-        let reminders = Reminders(
-            queue: CommandQueue(Reminders.queueName, journal: journal), delay: options.reminderDelay)
         var registry = CommandRegistry()
         CheckoutSteps(
-            book: book, inventory: inventory, gateway: gateway, carrier: carrier, reminders: reminders, logger: logger
+            orders: orders, inventory: inventory, gateway: gateway, carrier: carrier, metrics: metrics, logger: logger
         ).register(in: &registry)
-        Reminders.register(in: &registry, book: book, logger: logger)
+        Reminders.register(in: &registry, orders: orders, logger: logger)
         invoker = JournaledInvoker(
             journal: journal, registry: registry, owner: JournaledInvoker.uniqueOwner(prefix: "orderservice"),
             leaseDuration: options.lease)
         checkout = Checkout(queue: CommandQueue(Checkout.queueName, journal: journal), invoker: invoker)
         checkoutWorker = QueueWorker(checkout.queue, invoker: invoker, slots: 4, pollInterval: .milliseconds(200))
-        reminderWorker = QueueWorker(reminders.queue, invoker: invoker, slots: 1, pollInterval: .seconds(1))
-
-        let restored = try book.restore()
+        reminderWorker = QueueWorker(
+            CommandQueue(Reminders.queueName, journal: journal), invoker: invoker, slots: 1, pollInterval: .seconds(1))
         logger.info(
-            "opened", metadata: ["data": "\(data.path)", "owner": "\(invoker.owner)", "orders": "\(restored.count)"])
-    }
-
-    /// Enqueues the checkout of every order still `placed`: a process killed between saving an
-    /// order and enqueuing its checkout left it without one. Enqueuing one that exists changes
-    /// nothing; one that cannot be enqueued is logged, and the others still are.
-    func enqueueMissingCheckouts() async {
-        for entry in book.all where entry.lifecycle.state == .placed {
-            do {
-                try await checkout.enqueue(entry.order)
-            } catch {
-                logger.error(
-                    "cannot enqueue the checkout", metadata: ["order": "\(entry.order.id)", "error": "\(error)"])
-            }
-        }
+            "opened",
+            metadata: [
+                "data": "\(data.path)", "database": "\(options.database == nil ? "sqlite" : "postgres")",
+                "owner": "\(invoker.owner)",
+            ])
     }
 }

@@ -1,4 +1,5 @@
 import Commands
+import DurableMachines
 import Hummingbird
 import Prometheus
 
@@ -6,7 +7,8 @@ import Prometheus
 enum MetricsRoutes {
     static func add(to router: Router<BasicRequestContext>, shop: Shop, prometheus: PrometheusCollectorRegistry) {
         router.get("metrics") { _, _ in
-            shop.metrics.record(orders: shop.book.all, checkoutWorker: shop.checkoutWorker.statistics)
+            shop.metrics.record(
+                orders: try await shop.orders.countsByState(), checkoutWorker: shop.checkoutWorker.statistics)
             return Response(
                 status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
                 body: .init(byteBuffer: ByteBuffer(string: prometheus.emitToString())))

@@ -2,10 +2,10 @@ import Commands
 import Foundation
 import Hummingbird
 import Logging
-import StateMachines
+import DurableMachines
 
 /// `POST /orders` places an order and enqueues its checkout; `GET /orders/{id}` shows one;
-/// `GET /orders` lists them.
+/// `GET /orders` lists them, state by state.
 enum OrderRoutes {
     static func add(to router: Router<BasicRequestContext>, shop: Shop) {
         router.post("orders") { request, context in
@@ -13,41 +13,53 @@ enum OrderRoutes {
         }
         router.get("orders/{id}") { _, context in
             let id = try context.parameters.require("id")
-            guard let entry = shop.book[id] else { throw HTTPError(.notFound, message: "no order '\(id)'") }
-            return try await OrderView(entry, shop: shop)
+            guard let instance = try await shop.orders.instance(id) else {
+                throw HTTPError(.notFound, message: "no order '\(id)'")
+            }
+            return try await OrderView(instance, shop: shop)
         }
         router.get("orders") { _, _ in
-            shop.book.all.map {
-                OrderSummary(id: $0.order.id, state: $0.lifecycle.state.rawValue, totalCents: $0.order.totalCents)
+            var orders: [OrderSummary] = []
+            for state in OrderState.leaves {
+                var page = try await shop.orders.keys(in: state)
+                while !page.isEmpty {
+                    orders += page.map { OrderSummary(id: $0.key, state: state.rawValue) }
+                    page = try await shop.orders.keys(in: state, after: page.last)
+                }
             }
+            return orders.sorted { $0.id < $1.id }
         }
     }
 
-    /// Saves the order in `placed`, then enqueues its checkout (durable once this returns), and
-    /// answers 202 with the order. With an `Idempotency-Key` header, the key is the order's id:
-    /// the same request sent again answers 200 with the order it placed, and places nothing.
+    /// Starts the order's lifecycle in `placed`, then enqueues its checkout (durable once this
+    /// returns), and answers 202 with the order. With an `Idempotency-Key` header, the key is the
+    /// order's id: the same request sent again answers 200 with the order it placed, and
+    /// enqueues its checkout again, which changes nothing unless the first request stopped before.
     private static func place(
         _ request: Request, context: BasicRequestContext, shop: Shop
     ) async throws -> EditedResponse<OrderView> {
         let body = try await request.decode(as: PlaceOrderRequest.self, context: context)
         let id = try orderID(request)
         let order = try await body.order(id: id, recovery: shop.options.checkoutRecovery, shop: shop)
-        let (entry, isNew) = try shop.book.place(order)
-        guard entry.order.lines == order.lines, entry.order.country == order.country else {
+        let instance = try await shop.orders.start(id, context: OrderProgress(order: order))
+        let placed = instance.context.order
+        // Only the request that started the lifecycle finds its own order there (placedAt included).
+        let isNew = placed == order
+        guard placed.lines == order.lines, placed.country == order.country else {
             throw HTTPError(.conflict, message: "the idempotency key '\(id)' was used for a different order")
         }
+        do {
+            try await shop.checkout.enqueue(placed)
+        } catch CommandJournalError.conflictingEntry(let key) {
+            throw HTTPError(.conflict, message: "the journal holds another checkout under '\(key)'")
+        }
         if isNew {
-            do {
-                try await shop.checkout.enqueue(entry.order)
-            } catch CommandJournalError.conflictingEntry(let key) {
-                throw HTTPError(.conflict, message: "the journal holds another checkout under '\(key)'")
-            }
             shop.metrics.placedOrder()
             shop.logger.info("order placed", metadata: ["order": "\(id)", "totalCents": "\(order.totalCents)"])
         }
         return EditedResponse(
             status: isNew ? .accepted : .ok, headers: [.location: "/orders/\(id)"],
-            response: try await OrderView(entry, shop: shop))
+            response: try await OrderView(instance, shop: shop))
     }
 
     private static func orderID(_ request: Request) throws -> String {

@@ -1,7 +1,7 @@
 import Commands
 import Foundation
 import Hummingbird
-import StateMachines
+import DurableMachines
 
 /// An order as `GET /orders/{id}` shows it: its lifecycle's state, its checkout as the journal
 /// has it, and what the partners did for it.
@@ -35,15 +35,18 @@ struct OrderView: ResponseEncodable {
     var paymentID: String?
     var tracking: String?
     var reminders: Int
+    /// The lifecycle's steps, oldest first: what caused each, and the state it left
+    /// (`event pay → paying`, `timer unpaid#0@1 → cancelled`, `event cancel: refused`).
+    var history: [String]
     var checkout: CheckoutView?
     var payments: [Payment]
     var shipment: Shipment?
 
-    init(_ entry: OrderBook.Entry, shop: Shop) async throws {
-        let order = entry.order
-        let progress = entry.lifecycle.context
+    init(_ instance: DurableInstance<OrderState, OrderProgress>, shop: Shop) async throws {
+        let progress = instance.context
+        let order = progress.order
         id = order.id
-        state = entry.lifecycle.state.rawValue
+        state = instance.state.rawValue
         country = order.country
         lines = order.lines
         totalCents = order.totalCents
@@ -51,8 +54,11 @@ struct OrderView: ResponseEncodable {
         paymentID = progress.paymentID
         tracking = progress.tracking
         reminders = progress.reminders
-        payments = shop.gateway.payments(order: order.id)
-        shipment = shop.carrier.shipment(order: order.id)
+        history = try await shop.orders.history(of: order.id).map { step in
+            step.isRefusal ? "\(step.trigger): refused" : "\(step.trigger) → \(step.configuration.last.map { "\($0)" } ?? "")"
+        }
+        payments = try shop.gateway.payments(order: order.id)
+        shipment = try shop.carrier.shipment(order: order.id)
         let (record, steps) = try await shop.checkout.records(of: order.id)
         checkout = record.map { record in
             CheckoutView(
@@ -71,5 +77,4 @@ struct OrderView: ResponseEncodable {
 struct OrderSummary: ResponseEncodable {
     var id: String
     var state: String
-    var totalCents: Int
 }

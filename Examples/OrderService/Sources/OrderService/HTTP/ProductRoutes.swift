@@ -16,7 +16,7 @@ enum ProductRoutes {
             return EditedResponse(
                 headers: [.lookupTier: answer.tier],
                 response: ProductView(
-                    product: answer.value, stock: shop.inventory.stock(of: answer.value.sku), tier: answer.tier))
+                    product: answer.value, stock: try shop.inventory.stock(of: answer.value.sku), tier: answer.tier))
         }
     }
 

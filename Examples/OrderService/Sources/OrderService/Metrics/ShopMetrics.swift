@@ -1,6 +1,7 @@
 import Commands
 import Metrics
 import StateMachines
+import DurableMachines
 
 /// The application's own metrics, through swift-metrics (exported by Prometheus at
 /// `GET /metrics`):
@@ -9,9 +10,11 @@ import StateMachines
 /// - `checkouts_total{outcome="completed"|"compensated"}`: checkouts that ended, counted when
 ///   the order's lifecycle enters `shipped` or `cancelled` — in the process that settled them,
 ///   the one that recovered a checkout included;
-/// - `order_transitions_total{to}`: every lifecycle transition that changed the state;
+/// - `order_transitions_total{to}`: every lifecycle transition a checkout made that changed the
+///   state (the payment deadline's are in `behaviorkit_machine_steps_total{trigger="timer"}`,
+///   counted by the durable machine);
 /// - `product_lookups_total{tier}`: which tier of the product lookup answered;
-/// - `orders{state}`: the orders in each state now (all of them, restored ones too), and
+/// - `orders{state}`: the orders in each state now, in the store every process shares, and
 ///   `checkout_queue_records{outcome}`: what this process's checkout worker did (claimed,
 ///   taken over, done, compensated, failed) — both gauges, set when `/metrics` is read.
 struct ShopMetrics: Sendable {
@@ -23,13 +26,16 @@ struct ShopMetrics: Sendable {
         placed.increment()
     }
 
-    func took(_ transition: Transition<OrderState, OrderEvent>) {
-        guard !transition.isInternal else { return }  // a reminder: the order stays where it is
-        Counter(label: "order_transitions_total", dimensions: [("to", transition.target.rawValue)]).increment()
-        switch transition.target {
-        case .shipped: completed.increment()
-        case .cancelled: compensated.increment()
-        case .placed, .paying, .paid: break
+    /// Counts the transitions of a step the checkout applied (not a replay).
+    func took(_ step: MachineStep<OrderState, OrderEvent>) {
+        // A reminder is internal: the order stays where it is.
+        for transition in step.transitions where !transition.isInternal {
+            Counter(label: "order_transitions_total", dimensions: [("to", transition.target.rawValue)]).increment()
+            switch transition.target {
+            case .shipped: completed.increment()
+            case .cancelled: compensated.increment()
+            case .unpaid, .placed, .paying, .paid: break
+            }
         }
     }
 
@@ -38,11 +44,9 @@ struct ShopMetrics: Sendable {
     }
 
     /// Sets the gauges from the orders and the checkout worker, before an export.
-    func record(orders: [OrderBook.Entry], checkoutWorker statistics: QueueWorkerStatistics) {
-        var counts = Dictionary(uniqueKeysWithValues: OrderState.allCases.map { ($0, 0) })
-        for entry in orders { counts[entry.lifecycle.state, default: 0] += 1 }
-        for (state, count) in counts {
-            Gauge(label: "orders", dimensions: [("state", state.rawValue)]).record(count)
+    func record(orders counts: [String: Int], checkoutWorker statistics: QueueWorkerStatistics) {
+        for state in OrderState.leaves {
+            Gauge(label: "orders", dimensions: [("state", state.rawValue)]).record(counts[state.rawValue] ?? 0)
         }
         let queue: [(String, Int)] = [
             ("claimed", statistics.claimed), ("taken_over", statistics.takenOver), ("done", statistics.done),

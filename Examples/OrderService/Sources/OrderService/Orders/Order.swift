@@ -1,6 +1,5 @@
 import Commands
 import Foundation
-import StateMachines
 
 /// One line of an order: a product, how many, and the price it was sold at.
 struct OrderLine: Codable, Hashable, Sendable {
@@ -9,9 +8,10 @@ struct OrderLine: Codable, Hashable, Sendable {
     var unitCents: Int
 }
 
-/// An order as it was placed. Its progress lives in its lifecycle (`OrderBook`).
+/// An order as it was placed. It is kept in its lifecycle's context (`OrderProgress`), with what
+/// its checkout recorded.
 struct Order: Codable, Hashable, Sendable {
-    /// The order's id, also the key of its checkout in the journal (`checkout-<id>`).
+    /// The order's id: the key of its lifecycle, and of its checkout in the journal (`checkout-<id>`).
     var id: String
     var lines: [OrderLine]
     /// Where it ships to (ISO 3166 code).
@@ -23,10 +23,4 @@ struct Order: Codable, Hashable, Sendable {
 
     /// The total, in cents. Quantities and prices are bounded when the order is placed.
     var totalCents: Int { lines.reduce(0) { $0 + $1.quantity * $1.unitCents } }
-}
-
-/// An order and its lifecycle's snapshot, as `OrderFiles` keeps it.
-struct SavedOrder: Codable, Sendable {
-    var order: Order
-    var lifecycle: MachineSnapshot<OrderState, OrderProgress>
 }

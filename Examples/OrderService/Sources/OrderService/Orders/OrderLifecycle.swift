@@ -1,11 +1,19 @@
+import Commands
+import DurableMachines
+import Logging
 import StateMachines
 
-/// Where an order is in its life.
+/// Where an order is in its life. `unpaid` is `placed` or `paying`: the payment deadline runs
+/// while the order is in either.
 enum OrderState: String, Codable, Hashable, Sendable, CaseIterable {
-    case placed, paying, paid, shipped, cancelled
+    case unpaid, placed, paying, paid, shipped, cancelled
+
+    /// The states an order is in one of (`unpaid` holds two of them).
+    static let leaves: [OrderState] = [.placed, .paying, .paid, .shipped, .cancelled]
 }
 
-/// What moves an order along: the checkout's steps send them (see `CheckoutSteps`).
+/// What moves an order along: the checkout's steps send them (see `CheckoutSteps`), the
+/// reminder sends `remind`.
 enum OrderEvent: PayloadEvent, Codable {
     case pay
     case confirmPayment(id: String)
@@ -26,23 +34,32 @@ enum OrderEvent: PayloadEvent, Codable {
     }
 }
 
-/// What the lifecycle remembers beside its state: it is saved in every snapshot.
+/// The context of an order's lifecycle, committed with every step: the order as it was placed,
+/// and what its checkout recorded.
 struct OrderProgress: Codable, Hashable, Sendable {
+    var order: Order
     var paymentID: String?
     var tracking: String?
     var reminders = 0
 }
 
-/// The order lifecycle: placed → paying → paid → shipped, or cancelled on the way.
+/// Every order's lifecycle, one durable instance per order id, shared by every process on the
+/// store.
+typealias OrderLifecycles = DurableMachine<OrderState, OrderEvent, OrderProgress>
+
+/// The order lifecycle: placed → paying → paid → shipped, or cancelled on the way; an order
+/// not paid within the payment deadline is cancelled by a durable timer.
 ///
 /// ```mermaid
 /// stateDiagram-v2
-///     [*] --> placed
-///     placed --> paying : pay
+///     [*] --> unpaid
+///     state unpaid {
+///         [*] --> placed
+///         placed --> paying : pay
+///     }
 ///     paying --> paid : confirmPayment
+///     unpaid --> cancelled : cancel, or after the payment deadline
 ///     paid --> shipped : ship
-///     placed --> cancelled : cancel
-///     paying --> cancelled : cancel
 ///     paid --> cancelled : cancel
 ///     shipped --> cancelled : cancel
 ///     cancelled --> [*]
@@ -53,27 +70,48 @@ struct OrderProgress: Codable, Hashable, Sendable {
 enum OrderLifecycle {
     typealias Definition = StateMachineDefinition<OrderState, OrderEvent, OrderProgress>
 
-    static let definition = Definition(initial: .placed) {
-        In(.placed) {
-            On(.pay, to: .paying)
-            On(.cancel, to: .cancelled)
-        }
-        In(.paying) {
-            On(.confirmPayment, to: .paid) { progress, event in
-                if case .confirmPayment(let id) = event { progress.paymentID = id }
+    static func definition(paymentDeadline: Duration) -> Definition {
+        Definition(initial: .unpaid) {
+            In(.unpaid, initial: .placed) {
+                On(.cancel, to: .cancelled)
+                // A record due at an absolute time: it fires in whichever process runs the
+                // timers then, after a restart too; paying deletes it in the same commit.
+                After(paymentDeadline, to: .cancelled)
+                In(.placed) {
+                    On(.pay, to: .paying)
+                }
+                In(.paying) {
+                    On(.confirmPayment, to: .paid) { progress, event in
+                        if case .confirmPayment(let id) = event { progress.paymentID = id }
+                    }
+                }
             }
-            On(.cancel, to: .cancelled)
-        }
-        In(.paid) {
-            On(.ship, to: .shipped) { progress, event in
-                if case .ship(let tracking) = event { progress.tracking = tracking }
+            In(.paid) {
+                On(.ship, to: .shipped) { progress, event in
+                    if case .ship(let tracking) = event { progress.tracking = tracking }
+                }
+                On(.cancel, to: .cancelled)
             }
-            On(.cancel, to: .cancelled)
+            In(.shipped) {
+                On(.remind) { $0.reminders += 1 }
+                On(.cancel, to: .cancelled)
+            }
+            In(.cancelled, final: true)
         }
-        In(.shipped) {
-            On(.remind) { $0.reminders += 1 }
-            On(.cancel, to: .cancelled)
+    }
+
+    /// The lifecycles, kept in `store`. The step that ships an order emits its reminder (a
+    /// command on the `reminders` queue, due `reminderDelay` later) in the step's own commit:
+    /// the order never ships without it.
+    static func machine(
+        store: any MachineStore, journal: any CommandJournal, options: Options, logger: Logger
+    ) -> OrderLifecycles {
+        OrderLifecycles(
+            "order", definition: definition(paymentDeadline: options.paymentDeadline), store: store, logger: logger,
+            journal: journal
+        ) { step, progress in
+            guard case .event(.ship) = step.trigger, !step.isRefusal else { return [] }
+            return [try Reminders.command(for: progress.order.id, after: options.reminderDelay)]
         }
-        In(.cancelled, final: true)
     }
 }

@@ -39,7 +39,7 @@ final class Carrier: Sendable {
     }
 
     /// The parcel of `order`, if any.
-    func shipment(order: String) -> Shipment? {
-        file.read { $0.values.first { $0.order == order } }
+    func shipment(order: String) throws -> Shipment? {
+        try file.read { $0.values.first { $0.order == order } }
     }
 }

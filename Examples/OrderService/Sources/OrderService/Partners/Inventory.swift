@@ -19,8 +19,8 @@ final class Inventory: Sendable {
         file = try JSONFile(url, initial: Books(stock: initialStock))
     }
 
-    func stock(of sku: String) -> Int? {
-        file.read { $0.stock[sku] }
+    func stock(of sku: String) throws -> Int? {
+        try file.read { $0.stock[sku] }
     }
 
     /// Reserves every quantity or none; the same key reserves once.

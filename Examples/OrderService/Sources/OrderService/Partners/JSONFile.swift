@@ -1,46 +1,64 @@
 import Foundation
-import Synchronization
 
-/// A value kept in a JSON file and replaced atomically on every change: the state of the
-/// simulated partners (stock, payments, parcels), which outlives the order service's process
-/// as a real partner's would.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A value kept in a JSON file: the books of a simulated partner (stock, payments, parcels),
+/// which outlive the order service's processes and serve all of them, as a real partner's would.
+///
+/// Every read and change holds an exclusive lock on `<file>.lock` (`flock`, released when its
+/// descriptor closes, so a killed process holds none) and reads the file; a change writes it
+/// back, atomically, before the lock is released. Processes sharing the file never lose each
+/// other's changes.
 final class JSONFile<Value: Codable & Sendable>: Sendable {
     let url: URL
-    private let value: Mutex<Value>
 
-    /// Reads `url`, or starts from `initial` when there is no such file.
+    /// Opens `url`, and writes `initial` there when there is no such file.
     init(_ url: URL, initial: @autoclosure () -> Value) throws {
         self.url = url
-        if FileManager.default.fileExists(atPath: url.path) {
-            do {
-                value = Mutex(try JSONDecoder().decode(Value.self, from: Data(contentsOf: url)))
-            } catch {
-                throw PartnerError("cannot read \(url.path): \(error)")
-            }
-        } else {
-            let start = initial()
-            value = Mutex(start)
-            try Self.write(start, to: url)
+        try locked {
+            if !FileManager.default.fileExists(atPath: url.path) { try write(initial()) }
         }
     }
 
-    func read<Result>(_ body: (Value) throws -> Result) rethrows -> Result {
-        try value.withLock { try body($0) }
+    func read<Result>(_ body: (Value) throws -> Result) throws -> Result {
+        try locked { try body(try load()) }
     }
 
     /// Changes the value and writes it down before returning; when `body` throws, nothing
     /// changes.
-    func update<Result: Sendable>(_ body: (inout Value) throws -> Result) throws -> Result {
-        try value.withLock { current in
-            var changed = current
-            let result = try body(&changed)
-            try Self.write(changed, to: url)
-            current = changed
+    func update<Result>(_ body: (inout Value) throws -> Result) throws -> Result {
+        try locked {
+            var value = try load()
+            let result = try body(&value)
+            try write(value)
             return result
         }
     }
 
-    private static func write(_ value: Value, to url: URL) throws {
+    private func locked<Result>(_ body: () throws -> Result) throws -> Result {
+        let path = url.path + ".lock"
+        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw PartnerError("cannot open \(path): \(String(cString: strerror(errno)))") }
+        defer { close(descriptor) }
+        guard flock(descriptor, LOCK_EX) == 0 else {
+            throw PartnerError("cannot lock \(path): \(String(cString: strerror(errno)))")
+        }
+        return try body()
+    }
+
+    private func load() throws -> Value {
+        do {
+            return try JSONDecoder().decode(Value.self, from: Data(contentsOf: url))
+        } catch {
+            throw PartnerError("cannot read \(url.path): \(error)")
+        }
+    }
+
+    private func write(_ value: Value) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(value).write(to: url, options: .atomic)

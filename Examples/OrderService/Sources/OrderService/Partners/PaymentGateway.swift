@@ -36,13 +36,13 @@ final class PaymentGateway: Sendable {
     }
 
     /// The payment made under `key`, if any.
-    func payment(idempotencyKey key: String) -> Payment? {
-        file.read { $0[key] }
+    func payment(idempotencyKey key: String) throws -> Payment? {
+        try file.read { $0[key] }
     }
 
     /// The payments of `order`.
-    func payments(order: String) -> [Payment] {
-        file.read { $0.values.filter { $0.order == order }.sorted { $0.id < $1.id } }
+    func payments(order: String) throws -> [Payment] {
+        try file.read { $0.values.filter { $0.order == order }.sorted { $0.id < $1.id } }
     }
 
     /// Refunds the payment `id`; refunding twice changes nothing.
