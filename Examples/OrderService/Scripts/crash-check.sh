@@ -1,15 +1,21 @@
 #!/usr/bin/env bash
 # The order service's crash check. Builds the example (debug), starts it on 127.0.0.1 with a data
 # folder, places orders over HTTP, kills it with SIGKILL in the middle of a checkout, restarts it,
-# and checks over HTTP that the checkout was settled, consistently in the order's lifecycle, the
-# journal and the partners, and that GET /metrics counts it:
+# and checks over HTTP that the checkout was settled, consistently in the order's lifecycle (a
+# durable machine), the journal and the partners, and that GET /metrics counts it:
 #
 #   phase 1  a checkout killed while the payment provider answers is rolled back after the
 #            restart (the order's recovery is `compensate`): refunded, stock released, cancelled;
 #   phase 2  the same crash with `complete`: charged once, shipped, and the reminder sent;
 #   phase 3  SIGTERM in the middle of a checkout whose last step fails: the graceful shutdown
-#            waits until it rolled back (refund with the payment id the journal kept) while the
-#            lifecycles still take events, and the process exits 0.
+#            waits until it rolled back (refund with the payment id the journal kept), and the
+#            process exits 0;
+#   phase 4  killed before an unpaid order's payment deadline: the restarted process's durable
+#            timer cancels it, and the checkout, taken over later, rolls back;
+#   phase 5  two processes on one database (PostgreSQL when Scripts/postgres-cluster.sh can start
+#            one, else SQLite files in one folder), each SIGKILLed in the middle of checkouts, both
+#            restarted: every order settles, the same in both, the lifecycle, the journal and the
+#            partners agreeing.
 #
 # The kill lands mid-checkout because the payment provider answers PAYMENT_LATENCY seconds after
 # it has charged: the script waits until the order shows the stock reserved and the payment
@@ -18,7 +24,8 @@
 # process's owner id, because the checkout is queued work, which only a QueueWorker claims, and
 # the lease is what keeps a live process's work safe without knowing who else runs.
 #
-#   Examples/OrderService/Scripts/crash-check.sh       # KEEP=1 keeps the data folder and the log
+#   Examples/OrderService/Scripts/crash-check.sh       # KEEP=1 keeps the data folders and the logs;
+#                                                      # POSTGRES=0 runs phase 5 on SQLite files
 set -euo pipefail
 shopt -s inherit_errexit  # a failure inside $(…) stops the script too
 cd "$(dirname "$0")/.."
@@ -33,19 +40,27 @@ data="$work/data"
 log="$work/server.log"
 pid=""
 port=""
+pids=()     # every process started, killed at exit
+pg_dir=""   # the PostgreSQL cluster of phase 5, if any
 
 cleanup() {
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid" 2>/dev/null || true; fi
+    local started_pid
+    for started_pid in "${pids[@]}"; do
+        if kill -0 "$started_pid" 2>/dev/null; then kill -KILL "$started_pid" 2>/dev/null || true; fi
+    done
+    if [ -n "$pg_dir" ]; then ../../Scripts/postgres-cluster.sh stop "$pg_dir" || true; fi
     if [ "${KEEP:-}" = 1 ]; then echo "kept $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
 
 fail() {
     echo "crash-check: FAILED: $*" >&2
-    if [ -s "$log" ]; then
-        echo "--- the server's log, last 40 lines ---" >&2
-        tail -40 "$log" >&2
-    fi
+    local file
+    for file in "$work"/*.log; do
+        [ -s "$file" ] || continue
+        echo "--- $(basename "$file"), last 30 lines ---" >&2
+        tail -30 "$file" >&2
+    done
     exit 1
 }
 
@@ -67,25 +82,34 @@ build_seconds=$((SECONDS - started))
 binary="$(swift build --show-bin-path)/OrderService"
 echo "built in ${build_seconds} s"
 
-# start_server OPTION…: starts the service on a free port and waits until it answers.
-start_server() {
-    rm -f "$data/server.port"
-    "$binary" --data "$data" --port 0 --lease "$LEASE" --payment-latency "$PAYMENT_LATENCY" \
-        --reminder-delay 1 "$@" >>"$log" 2>&1 &
-    pid=$!
+# launch LOG PORT-FILE OPTION…: starts a service process on a free port, logging to LOG, and
+# waits until it answers; sets launched_pid and launched_port.
+launch() {
+    local process_log=$1 port_file=$2
+    shift 2
+    rm -f "$port_file"
+    "$binary" --port 0 --port-file "$port_file" --lease "$LEASE" --payment-latency "$PAYMENT_LATENCY" \
+        --reminder-delay 1 "$@" >>"$process_log" 2>&1 &
+    launched_pid=$!
+    pids+=("$launched_pid")
     local deadline=$((SECONDS + 30))
     while [ $SECONDS -lt $deadline ]; do
-        kill -0 "$pid" 2>/dev/null || fail "the server exited at start"
-        if [ -s "$data/server.port" ]; then
-            port=$(cat "$data/server.port")
-            if curl -sf --max-time 5 "http://127.0.0.1:$port/health" >/dev/null; then
-                echo "started process $pid on 127.0.0.1:$port ($*)"
-                return 0
-            fi
+        kill -0 "$launched_pid" 2>/dev/null || fail "the server exited at start ($process_log)"
+        if [ -s "$port_file" ]; then
+            launched_port=$(cat "$port_file")
+            if curl -sf --max-time 5 "http://127.0.0.1:$launched_port/health" >/dev/null; then return 0; fi
         fi
         sleep 0.1
     done
-    fail "the server did not answer within 30 s"
+    fail "the server did not answer within 30 s ($process_log)"
+}
+
+# start_server OPTION…: starts the service on the data folder; it becomes the one `api` asks.
+start_server() {
+    launch "$log" "$data/server.port" --data "$data" "$@"
+    pid=$launched_pid
+    port=$launched_port
+    echo "started process $pid on 127.0.0.1:$port${*:+ ($*)}"
 }
 
 kill_server() {
@@ -249,7 +273,7 @@ expect "$two" '.shipment.invoice == .paymentID and .tracking == .shipment.tracki
 wait_until 30 /orders/crash-2 '.reminders == 1' "reminder for crash-2 (a delayed command on the durable queue)" >/dev/null
 expect_metric 'checkouts_total{outcome="completed"}' 1
 expect_metric 'orders{state="shipped"}' 1
-expect_metric 'orders{state="cancelled"}' 1  # crash-1, restored from its snapshot
+expect_metric 'orders{state="cancelled"}' 1  # crash-1, in the store since phase 1
 echo "crash-2 completed by $(jq -r .checkout.owner <<<"$two"): charged once ($(jq -r .paymentID <<<"$two")), shipped $(jq -r .tracking <<<"$two"), reminder sent; /metrics counts it"
 phase2=$((SECONDS - phase_started))
 
@@ -271,12 +295,147 @@ echo "rollback-3 settled during the graceful shutdown: $(jq -r '.checkout.steps[
 stop_server
 phase3=$((SECONDS - phase_started))
 
+phase_started=$SECONDS
+step "phase 4: killed before an unpaid order's payment deadline: the restarted process's durable timer cancels it"
+DEADLINE=5
+DEADLINE_LEASE=12  # longer than the deadline: the timer fires while the killed process still holds the checkout
+start_server --lease "$DEADLINE_LEASE" --payment-deadline "$DEADLINE"
+mugs=$(mug_stock)
+place deadline-4 '{"items": [{"sku": "mug", "quantity": 1}], "country": "DE"}'
+kill_mid_checkout deadline-4
+start_server
+four=$(wait_until 20 /orders/deadline-4 '.state == "cancelled"' "cancellation of deadline-4 at its payment deadline")
+expect "$four" '.history[-1] | startswith("timer ")' "deadline-4: not cancelled by its payment deadline's timer"
+expect "$four" ".checkout.status == \"pending\" and .checkout.owner == \"$killed_owner\"" \
+    "deadline-4: cancelled only after its checkout was taken over"
+expect_metric 'behaviorkit_machine_steps_total{machine="order",trigger="timer",outcome="transitioned"}' 1
+echo "deadline-4 cancelled at its ${DEADLINE} s deadline by the restarted process's timer ($(jq -r '.history[-1]' <<<"$four")), its checkout still held by the killed process"
+four=$(settled deadline-4)
+expect "$four" '.checkout.status == "compensated" and .state == "cancelled"' \
+    "deadline-4: the checkout taken over after the deadline was not compensated"
+expect "$four" '(.payments | length) == 1 and .payments[0].refunded and .shipment == null' \
+    "deadline-4: the payment was not refunded, or a parcel left"
+[ "$(mug_stock)" = "$mugs" ] || fail "deadline-4: the stock of mugs is $(mug_stock), not $mugs again"
+echo "deadline-4's checkout taken over after the ${DEADLINE_LEASE} s lease and rolled back: payment $(jq -r '.payments[0].id' <<<"$four") refunded, stock released"
+stop_server
+phase4=$((SECONDS - phase_started))
+
+phase_started=$SECONDS
+shared="$work/shared"
+mkdir -p "$shared"
+database=()
+store="SQLite files in one folder"
+pg_candidate=$(mktemp -d /tmp/pg-XXXXXX)
+if [ "${POSTGRES:-1}" != 0 ] &&
+    url=$(../../Scripts/postgres-cluster.sh start "$pg_candidate" orderservice 2>"$work/postgres.txt"); then
+    pg_dir=$pg_candidate
+    database=(--database "$url")
+    store="PostgreSQL"
+else
+    rm -rf "$pg_candidate"
+    echo "(no PostgreSQL cluster: $(tail -1 "$work/postgres.txt" 2>/dev/null || echo POSTGRES=0); the two processes share SQLite files)"
+fi
+step "phase 5: two processes on $store, each SIGKILLed mid-checkout, both restarted"
+declare -A member_pid member_port member_recovery=([a]=compensate [b]=complete)
+
+# start_member NAME: starts process NAME (a or b) on the shared data folder and database.
+start_member() {
+    launch "$work/$1.log" "$shared/$1.port" --data "$shared" "${database[@]}" --payment-latency 2 \
+        --checkout-recovery "${member_recovery[$1]}"
+    member_pid[$1]=$launched_pid
+    member_port[$1]=$launched_port
+    echo "started $1: process $launched_pid on 127.0.0.1:$launched_port (recovery ${member_recovery[$1]})"
+}
+
+# use NAME: the helpers above (api, wait_until, kill_server, stop_server) act on process NAME.
+use() {
+    pid=${member_pid[$1]}
+    port=${member_port[$1]}
+    log="$work/$1.log"
+}
+
+start_member a
+start_member b
+use a
+skus=(mug tee cap sticker)
+declare -A stock_before
+for sku in "${skus[@]}"; do stock_before[$sku]=$(get "/products/$sku" | jq .stock); done
+shared_orders=()
+# place_on NAME COUNT: places COUNT orders through process NAME.
+place_on() {
+    local i key
+    use "$1"
+    for ((i = 0; i < $2; i++)); do
+        key="shared-$((${#shared_orders[@]} + 1))"
+        country=DE
+        [ ${#shared_orders[@]} = 3 ] && country=AQ
+        place "$key" "{\"items\": [{\"sku\": \"${skus[$((${#shared_orders[@]} % 4))]}\", \"quantity\": $((${#shared_orders[@]} % 3 + 1))}], \"country\": \"$country\"}" >/dev/null
+        shared_orders+=("$key")
+    done
+}
+place_on a 4
+place_on b 4
+echo "placed ${shared_orders[*]} (4 through each process, shared-4 to AQ)"
+use a
+wait_until 30 /orders/shared-1 '.state == "paying" and (.payments | length) == 1' "checkout of shared-1 mid-charge" >/dev/null
+kill_server
+member_pid[a]=""
+echo "killed a with SIGKILL mid-checkout; b goes on, and takes a's checkouts over once their ${LEASE} s leases expire"
+use b
+sleep $((LEASE + 2))
+place_on b 2
+use b
+wait_until 30 /orders/shared-10 '.state == "paying" and (.payments | length) == 1' "checkout of shared-10 mid-charge" >/dev/null
+kill_server
+echo "killed b with SIGKILL mid-checkout (placed shared-9 and shared-10 just before)"
+start_member a
+start_member b
+use a
+for key in "${shared_orders[@]}"; do
+    wait_until "$SETTLE_TIMEOUT" "/orders/$key" '.checkout.status != "pending" and (.state == "shipped" or .state == "cancelled")' \
+        "settled checkout of $key" >/dev/null
+done
+from_a=$(for key in "${shared_orders[@]}"; do get "/orders/$key"; done | jq -s .)
+use b
+from_b=$(for key in "${shared_orders[@]}"; do get "/orders/$key"; done | jq -s .)
+view='[.[] | {id, state, checkout: .checkout.status, paymentID, tracking}]'
+[ "$(jq -c "$view" <<<"$from_a")" = "$(jq -c "$view" <<<"$from_b")" ] ||
+    fail "a and b do not answer the same orders: $(jq -c "$view" <<<"$from_a") and $(jq -c "$view" <<<"$from_b")"
+consistent='(.state == "shipped" and .checkout.status == "done" and (.payments | length) == 1
+    and (.payments[0].refunded | not) and .paymentID == .payments[0].id and .shipment.invoice == .paymentID
+    and (.shipment.recalled | not) and .tracking == .shipment.tracking)
+  or (.state == "cancelled" and .checkout.status == "compensated" and all(.payments[]; .refunded)
+    and (.shipment == null or .shipment.recalled))'
+jq -e "all(.[]; $consistent)" <<<"$from_a" >/dev/null ||
+    fail "orders the lifecycle, the journal and the partners disagree on: $(jq -c ".[] | select(($consistent) | not)
+        | {id, state, checkout: .checkout.status, paymentID, payments, shipment}" <<<"$from_a")"
+expect "$from_a" '.[3].state == "cancelled"' "shared-4, shipped to AQ, is not cancelled"
+use a
+for sku in "${skus[@]}"; do
+    shipped=$(jq --arg sku "$sku" '[.[] | select(.state == "shipped") | .lines[] | select(.sku == $sku) | .quantity] | add // 0' <<<"$from_a")
+    [ "$(get "/products/$sku" | jq .stock)" = "$((stock_before[$sku] - shipped))" ] ||
+        fail "the stock of $sku is $(get "/products/$sku" | jq .stock), expected ${stock_before[$sku]} - $shipped shipped"
+done
+jq -r '.[] | "  \((.id + "  ")[:10]) \((.state + "  ")[:9])  checkout \(.checkout.status) after \(.checkout.attempts) attempt(s)"
+    + "\(if .checkout.attempts > 1 then ", taken over by \(.checkout.owner)" else "" end)"' <<<"$from_a"
+settled_summary=$(jq -r '"\([.[] | select(.state == "shipped")] | length) shipped, \([.[] | select(.state == "cancelled")] | length) cancelled, \([.[] | select(.checkout.attempts > 1)] | length) checkouts taken over"' <<<"$from_a")
+echo "every order settled, the same in a and b: $settled_summary; payments, parcels and stock agree"
+use a
+stop_server
+use b
+stop_server
+phase5=$((SECONDS - phase_started))
+
 cat <<SUMMARY
 
-crash-check passed in $((SECONDS - started)) s (build ${build_seconds} s; phases ${phase1} s, ${phase2} s, ${phase3} s)
+crash-check passed in $((SECONDS - started)) s (build ${build_seconds} s; phases ${phase1} s, ${phase2} s, ${phase3} s, ${phase4} s, ${phase5} s)
   crash-1     SIGKILL mid-charge, restarted, taken over after the ${LEASE} s lease: compensated, refunded, cancelled
   crash-2     SIGKILL mid-charge, restarted, taken over: completed, charged once, shipped, reminder sent
   rollback-3  SIGTERM mid-charge: the shutdown waited for the checkout, whose shipping to AQ failed:
               compensated, refunded with the payment id from the journal, cancelled
+  deadline-4  SIGKILL before its ${DEADLINE} s payment deadline: the restarted process's durable timer
+              cancelled it; the checkout, taken over later, refunded and released the stock
+  shared-*    two processes on $store, both SIGKILLed mid-checkout and restarted:
+              $settled_summary; lifecycle, journal and partners agree
   /metrics counted each settlement in the process that settled it
 SUMMARY
