@@ -1,7 +1,7 @@
 import Commands
 import DurableMachines
-import StateMachines
 import Logging
+import StateMachines
 
 /// The arguments of the checkout's steps, as the journal keeps them.
 struct ReserveStock: Codable, Sendable {

@@ -1,8 +1,8 @@
 import Commands
+import DurableMachines
 import Foundation
 import Hummingbird
 import Logging
-import DurableMachines
 
 /// `POST /orders` places an order and enqueues its checkout; `GET /orders/{id}` shows one;
 /// `GET /orders` lists them, state by state.

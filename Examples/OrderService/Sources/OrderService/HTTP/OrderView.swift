@@ -1,7 +1,7 @@
 import Commands
+import DurableMachines
 import Foundation
 import Hummingbird
-import DurableMachines
 
 /// An order as `GET /orders/{id}` shows it: its lifecycle's state, its checkout as the journal
 /// has it, and what the partners did for it.
@@ -55,7 +55,8 @@ struct OrderView: ResponseEncodable {
         tracking = progress.tracking
         reminders = progress.reminders
         history = try await shop.orders.history(of: order.id).map { step in
-            step.isRefusal ? "\(step.trigger): refused" : "\(step.trigger) → \(step.configuration.last.map { "\($0)" } ?? "")"
+            let state = step.configuration.last.map { "\($0)" } ?? ""
+            return step.isRefusal ? "\(step.trigger): refused" : "\(step.trigger) → \(state)"
         }
         payments = try shop.gateway.payments(order: order.id)
         shipment = try shop.carrier.shipment(order: order.id)

@@ -1,15 +1,15 @@
 import Commands
+import DurableMachines
 import Metrics
 import StateMachines
-import DurableMachines
 
 /// The application's own metrics, through swift-metrics (exported by Prometheus at
 /// `GET /metrics`):
 ///
 /// - `orders_placed_total`: orders accepted by `POST /orders`;
 /// - `checkouts_total{outcome="completed"|"compensated"}`: checkouts that ended, counted when
-///   the order's lifecycle enters `shipped` or `cancelled` — in the process that settled them,
-///   the one that recovered a checkout included;
+///   a checkout step moves the order's lifecycle to `shipped` or `cancelled` — in the process
+///   that settled them, the one that recovered a checkout included;
 /// - `order_transitions_total{to}`: every lifecycle transition a checkout made that changed the
 ///   state (the payment deadline's are in `behaviorkit_machine_steps_total{trigger="timer"}`,
 ///   counted by the durable machine);
