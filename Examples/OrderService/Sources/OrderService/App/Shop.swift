@@ -43,8 +43,9 @@ struct Shop: Sendable {
         let store: any MachineStore
         if let url = options.database {
             journal = try await PostgresCommandJournal(url: url, logger: logger)
-            _ = url
-            throw PartnerError("PENDING-POSTGRES-STORE")
+            // PostgresMachineStore(url:) once BehaviorKitPostgres has it (branch machines-postgres).
+            throw OptionsError.badValue(
+                "--database", url, "SQLite for now: this build has no PostgreSQL machine store yet")
         } else {
             journal = try SQLiteCommandJournal(path: data.appendingPathComponent("journal.sqlite").path)
             store = try SQLiteMachineStore(path: data.appendingPathComponent("orders.sqlite").path)
