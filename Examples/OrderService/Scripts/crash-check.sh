@@ -376,18 +376,25 @@ place_on() {
 place_on a 4
 place_on b 4
 echo "placed ${shared_orders[*]} (4 through each process, shared-4 to AQ)"
+# held_by OWNER: the orders whose checkout OWNER holds, unsettled (asked of the process `use` chose).
+held_by() {
+    local key
+    for key in "${shared_orders[@]}"; do get "/orders/$key"; done |
+        jq -rs --arg owner "$1" '[.[] | select(.checkout.status == "pending" and .checkout.owner == $owner) | .id] | join(" ")'
+}
 use a
+owner_a=$(get /health | jq -r .owner)
 wait_until 30 /orders/shared-1 '.state == "paying" and (.payments | length) == 1' "checkout of shared-1 mid-charge" >/dev/null
 kill_server
-member_pid[a]=""
-echo "killed a with SIGKILL mid-checkout; b goes on, and takes a's checkouts over once their ${LEASE} s leases expire"
 use b
+echo "killed a with SIGKILL while it held the checkouts of $(held_by "$owner_a"); b goes on, and takes them over once their ${LEASE} s leases expire"
 sleep $((LEASE + 2))
 place_on b 2
-use b
+owner_b=$(get /health | jq -r .owner)
 wait_until 30 /orders/shared-10 '.state == "paying" and (.payments | length) == 1' "checkout of shared-10 mid-charge" >/dev/null
+held=$(held_by "$owner_b")
 kill_server
-echo "killed b with SIGKILL mid-checkout (placed shared-9 and shared-10 just before)"
+echo "killed b with SIGKILL while it held the checkouts of $held (shared-9 and shared-10 placed just before)"
 start_member a
 start_member b
 use a
