@@ -80,7 +80,8 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: [
-                "Chains", "Commands", "DurableMachines", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
+                "Chains", "Commands", "DurableMachines", "BehaviorKitSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ] + observability
         ),
 
@@ -140,7 +141,8 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: [
-                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines", "BehaviorKitSync",
+                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync",
             ]
                 + observabilityTesting
         ),

@@ -25,7 +25,8 @@ struct DurableMachineCommandsTests {
         _ store: any MachineStore, journal: (any CommandJournal)?
     ) -> DurableMachine<OrderState, OrderEvent, String> {
         DurableMachine("order", definition: lifecycle, store: store, journal: journal) { step, order in
-            step.transitions.contains { $0.target == .paid } ? [try MachineCommand(Ship(order: order), on: "shipping")] : []
+            step.transitions.contains { $0.target == .paid }
+                ? [try MachineCommand(Ship(order: order), on: "shipping")] : []
         }
     }
 
@@ -36,7 +37,8 @@ struct DurableMachineCommandsTests {
         try await orders.start("o1", context: "o1")
         try await orders.send(.pay, to: "o1", id: "pay-1")
         try await orders.send(.pay, to: "o1", id: "pay-1")  // a replay emits nothing
-        #expect(try await journal.allRecords().isEmpty, "the command waits in the step's outbox until a worker relays it")
+        #expect(
+            try await journal.allRecords().isEmpty, "the command waits in the step's outbox until a worker relays it")
 
         #expect(try await orders.runEffects(owner: "w1") == 1)
         let records = try await journal.allRecords()
@@ -53,7 +55,8 @@ struct DurableMachineCommandsTests {
             machine: "order", owner: "dead", now: now, leaseExpiresAt: now, limit: 10)
         try #require(claimed.count == 1)
         _ = try await journal.enqueue(
-            CommandJournalEntry(idempotencyKey: "order/o2/2/0", kind: "test.ship", payload: Array(#"{"order":"o2"}"#.utf8)),
+            CommandJournalEntry(
+                idempotencyKey: "order/o2/2/0", kind: "test.ship", payload: Array(#"{"order":"o2"}"#.utf8)),
             queue: "shipping", after: .zero)
         #expect(try await orders.runEffects(owner: "w2") == 1)
         #expect(try await journal.allRecords().map(\.entry.idempotencyKey) == ["order/o1/2/0", "order/o2/2/0"])

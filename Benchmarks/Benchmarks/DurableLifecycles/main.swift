@@ -82,7 +82,8 @@ let shape = oneKey ? "one key" : "lifecycles=\(count)"
 print(
     "behaviorkit sqlite \(shape) events=\(events) concurrency=\(concurrency): \(Int((1 / ours).rounded())) events/s, "
         + "\(Int((ours * 1e6).rounded())) us/event")
-let floor = try await LifecycleFloor.sqlite(path + "-floor", keys: oneKey ? 1 : count, events: events, concurrency: concurrency)
+let floor = try await LifecycleFloor.sqlite(
+    path + "-floor", keys: oneKey ? 1 : count, events: events, concurrency: concurrency)
 print(
     "floor sqlite \(shape) concurrency=\(concurrency): \(Int((floor * 1e6).rounded())) us/event by hand; "
         + "durable machines are \(String(format: "%.2f", ours / floor))x the floor")

@@ -1,6 +1,6 @@
+import BehaviorKitSync
 import Commands
 public import StateMachines
-import BehaviorKitSync
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

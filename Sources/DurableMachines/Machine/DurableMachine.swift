@@ -1,7 +1,7 @@
+import BehaviorKitSync
 public import Commands
 public import Logging
 public import StateMachines
-import BehaviorKitSync
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials

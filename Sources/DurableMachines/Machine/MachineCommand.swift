@@ -19,7 +19,9 @@ public struct MachineCommand: Hashable, Sendable {
 
     /// `command` on `queue`, due `delay` after it is enqueued, under `key` (default: the
     /// machine, the instance, the step and the command's place in it).
-    public init<C: JournaledCommand>(_ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero)
+    public init<C: JournaledCommand>(
+        _ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero
+    )
         throws(CommandRegistryError)
     {
         self.queue = queue
