@@ -97,8 +97,8 @@ let package = Package(
         .target(
             name: "BehaviorKitPostgres",
             dependencies: [
-                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Commands", "DurableMachines", "BehaviorKitSync",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitPostgresTests",
             dependencies: [
-                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync",
+                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
