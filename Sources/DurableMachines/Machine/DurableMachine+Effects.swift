@@ -1,5 +1,5 @@
 import Commands
-import StateMachines
+public import StateMachines
 import BehaviorKitSync
 
 #if canImport(FoundationEssentials)
@@ -11,7 +11,7 @@ import Foundation
 extension DurableMachine {
     /// Claims up to `limit` effects that no live worker holds and runs them, each under a lease
     /// of `leaseDuration` renewed while it runs, until they finish; returns how many ran to the
-    /// end.
+    /// end (or until their state was left) while this worker held them.
     ///
     /// Each event an effect sends is delivered to its instance at most once (a run taken over
     /// after a crash sends its events again under the same ids), and only while the visit that
@@ -30,6 +30,18 @@ extension DurableMachine {
             for try await ran in group where ran { finished += 1 }
         }
         return finished
+    }
+
+    /// Delivers `event`, sent by the effect `effect`, to the instance `key`, at most once for
+    /// `id`, and only while the visit that started the effect lasts: for effects run by a worker
+    /// of your own. ``runEffects(owner:leaseDuration:limit:)`` delivers its effects' events so.
+    ///
+    /// - Returns: the step, or `nil` when the visit ended (the event is dropped).
+    @discardableResult
+    public func deliver(
+        _ event: Event, from effect: EffectIdentity<State>, to key: String, id: String
+    ) async throws -> MachineStep<State, Event>? {
+        try await apply(.effect(effect, event), to: machineKey(key), eventID: id)
     }
 
     /// Runs one claimed effect; `true` when it finished while its worker still held it.
@@ -83,7 +95,9 @@ extension DurableMachine {
             }
             group.cancelAll()
             if lost.withLock({ $0 }) { return false }
-            return try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            // `false` when the effect's own event left its state: the commit that did so deleted it.
+            _ = try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            return true
         }
     }
 }

@@ -1,0 +1,69 @@
+public import DurableMachines
+import StateMachines
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The checks every `MachineStore` must pass: the in-memory store here, a SQLite or a
+/// PostgreSQL one elsewhere. They drive a small order lifecycle (placed → paid → shipped, a
+/// timer that cancels an unpaid order, an effect that ships a paid one) through
+/// `DurableMachine` and the store directly: starting, one event at a time per key (16
+/// concurrent senders on one key), event ids applied at most once, refusals recorded, stale
+/// versions refused, commits all or nothing, durable timers (due once, cancelled on leaving, never
+/// into a later visit, missed-timer policy), effects (leases fenced by their token, events
+/// delivered once and only to their visit), keys by state, history and its pruning, unknown
+/// states.
+///
+/// ```swift
+/// @Test func sqliteMachineStoreConforms() async throws {
+///     try await MachineStoreConformance.check { try SQLiteMachineStore(path: temporaryFile()) }
+/// }
+/// ```
+public enum MachineStoreConformance {
+    /// Runs every check, each on a new, empty store from `makeStore`.
+    public static func check(_ makeStore: () async throws -> any MachineStore) async throws {
+        for check in checks {
+            let store = try await makeStore()
+            let result: Result<Void, any Error>
+            do {
+                try await check(store, ManualClock())
+                result = .success(())
+            } catch {
+                result = .failure(error)
+            }
+            try await store.close()
+            try result.get()
+        }
+    }
+
+    typealias Check = @Sendable (any MachineStore, ManualClock) async throws -> Void
+
+    static var checks: [Check] {
+        [
+            startingCreatesOnceAndAnswersHowItStands, eventsForKeysNeverStartedAreRefused,
+            eventsApplyInOrderAndMakeTheHistory, anEventIdIsAppliedAtMostOnce, refusalsAreRecorded,
+            concurrentSendersOnOneKeyApplyEveryEventOnce, aStaleVersionIsRefused, aCommitIsAllOrNothing,
+            aTimerFiresOnceWhenDue, leavingAStateCancelsItsTimer, computedAndGuardedDelaysWork,
+            lateTimersFollowThePolicy, effectsRunUnderAFencedLease, effectEventsReachOnlyTheirVisit,
+            keysAreIndexedByState, historyIsPrunedButTheLatestStepStays, unknownStatesAreNamed,
+        ]
+    }
+
+    static func expect(_ condition: Bool, _ check: String, _ detail: @autoclosure () -> String) throws {
+        if !condition { throw MachineStoreConformanceFailure(check: check, detail: detail()) }
+    }
+}
+
+/// A rule of ``MachineStoreConformance`` a store broke, and what it did.
+public struct MachineStoreConformanceFailure: Error, CustomStringConvertible, Sendable {
+    /// The rule checked.
+    public let check: String
+    /// What the store did.
+    public let detail: String
+
+    /// "<check>: <detail>".
+    public var description: String { "\(check): \(detail)" }
+}
