@@ -1,5 +1,6 @@
 import BehaviorKitPostgres
 import BehaviorKitSync
+import BehaviorKitTesting
 import DurableMachines
 import Foundation
 import Testing
@@ -28,6 +29,13 @@ struct PostgresMachineStoreTests {
             },
             disarmedTimers: disarm, startedEffects: effects.map { MachineEffectRecord(key: key, id: $0, body: [7]) },
             stoppedEffects: stop)
+    }
+
+    /// Every check of the kit, each on a store of its own (a new table prefix in one database).
+    @Test func passesTheMachineStoreConformanceKit() async throws {
+        try await withStores("conformance", limit: .seconds(180)) { open in
+            try await MachineStoreConformance.check { try await open(nil) }
+        }
     }
 
     @Test func commitsAreVersionCheckedAndAllOrNothing() async throws {
@@ -267,9 +275,9 @@ struct PostgresMachineStoreTests {
 }
 
 /// Runs `body` with a cluster of its own and a function that opens stores on one database
-/// (under a new prefix each, unless given one), within 60 s; then closes them.
+/// (under a new prefix each, unless given one), within `limit`; then closes them.
 func withStores(
-    _ prefix: String,
+    _ prefix: String, limit: Duration = .seconds(60),
     _ body: @escaping @Sendable (_ open: @Sendable (String?) async throws -> PostgresMachineStore) async throws -> Void
 ) async throws {
     try await withOwnCluster(prefix) { _, _, url in
@@ -286,7 +294,7 @@ func withStores(
         }
         let result: Result<Void, any Error>
         do {
-            try await withTimeLimit(.seconds(60), prefix) { try await body(open) }
+            try await withTimeLimit(limit, prefix) { try await body(open) }
             result = .success(())
         } catch {
             result = .failure(error)
