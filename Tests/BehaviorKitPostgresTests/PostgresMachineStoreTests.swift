@@ -3,6 +3,8 @@ import BehaviorKitSync
 import BehaviorKitTesting
 import DurableMachines
 import Foundation
+import Logging
+import PostgresNIO
 import Testing
 
 /// `PostgresMachineStore` on a throwaway cluster: the store's rules one by one, 16 committers on
@@ -163,6 +165,53 @@ struct PostgresMachineStoreTests {
             let left = try await store.claimEffects(
                 machine: "order", owner: "w4", now: Self.at(1_000), leaseExpiresAt: Self.at(1_030), limit: 10)
             #expect(left.map(\.id) == ["e3"])
+        }
+    }
+
+    /// A commit on the app's own connection joins its transaction: rolled back with it, and its
+    /// conflicts answered there.
+    @Test func aCommitJoinsTheAppsTransaction() async throws {
+        try await withOwnCluster("joined") { cluster, database, url in
+            let store = try await PostgresMachineStore(url: url)
+            try await cluster.psql("CREATE TABLE stock (sku text PRIMARY KEY, count int)", database: database)
+            try await cluster.psql("INSERT INTO stock VALUES ('a', 10)", database: database)
+            let client = PostgresClient(
+                configuration: .init(
+                    unixSocketPath: "\(cluster.folder)/.s.PGSQL.\(cluster.port)", username: "postgres", password: nil,
+                    database: database))
+            let running = Task { await client.run() }
+            let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            struct Abandon: Error {}
+            do {
+                try await withTimeLimit(.seconds(30), "joined commits") {
+                    let started = try await client.withTransaction(logger: logger) { connection in
+                        try await connection.query("UPDATE stock SET count = count - 1", logger: logger)
+                        return try await store.commit(Self.commit(version: 1), on: connection)
+                    }
+                    #expect(started == .committed)
+                    await #expect(throws: PostgresTransactionError.self) {
+                        try await client.withTransaction(logger: logger) { connection in
+                            try await connection.query("UPDATE stock SET count = count - 1", logger: logger)
+                            #expect(try await store.commit(Self.commit(version: 2), on: connection) == .committed)
+                            throw Abandon()
+                        }
+                    }
+                    let conflict = try await client.withTransaction(logger: logger) { connection in
+                        try await store.commit(Self.commit(version: 1), on: connection)
+                    }
+                    #expect(conflict == .versionConflict(current: 1))
+                    #expect(try await store.instance(Self.key)?.version == 1)
+                    #expect(try await store.history(Self.key, after: 0, limit: 10).map(\.sequence) == [1])
+                    let count = try await cluster.psql("SELECT count FROM stock", database: database)
+                    #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "9")
+                }
+            } catch {
+                running.cancel()
+                await store.close()
+                throw error
+            }
+            running.cancel()
+            await store.close()
         }
     }
 

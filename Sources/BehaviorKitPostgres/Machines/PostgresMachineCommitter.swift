@@ -97,10 +97,9 @@ struct PostgresMachineCommitter: Sendable {
         }
         let json: String
         do {
-            json = String(decoding: try JSONEncoder().encode(order.map { Encoded(commits[$0]) }), as: UTF8.self)
+            json = try self.json(order.map { commits[$0] })
         } catch {
-            let failure = names.error(.queryFailed, "cannot encode the commits: \(error)")
-            return commits.map { _ in .failure(PostgresMachineStoreError(failure)) }
+            return commits.map { _ in .failure(PostgresMachineStoreError(error)) }
         }
         var retries = 0
         while true {
@@ -140,12 +139,21 @@ struct PostgresMachineCommitter: Sendable {
         }
     }
 
+    /// `commits` as the function reads them.
+    func json(_ commits: [MachineCommit]) throws(PostgresCommandJournalError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(commits.map(Encoded.init)), as: UTF8.self)
+        } catch {
+            throw names.error(.queryFailed, "cannot encode the commits: \(error)")
+        }
+    }
+
     /// Each commit's answer, by position; `nil` until the function gave it.
-    private typealias Answers = [MachineCommitResult?]
+    typealias Answers = [MachineCommitResult?]
 
     /// Calls the function with `json`, the commits in their sorted order; returns the answer of
     /// each, in that order.
-    private func call(_ json: String, count: Int, on connection: PostgresConnection) async throws -> Answers {
+    func call(_ json: String, count: Int, on connection: PostgresConnection) async throws -> Answers {
         var answers = Answers(repeating: nil, count: count)
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(json)
