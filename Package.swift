@@ -80,7 +80,7 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: [
-                "Chains", "Commands", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
+                "Chains", "Commands", "DurableMachines", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
             ] + observability
         ),
 
@@ -105,7 +105,10 @@ let package = Package(
         // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
         .target(
             name: "Scenarios",
-            dependencies: ["BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres"]
+            dependencies: [
+                "BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres", "DurableMachines",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
 
         .executableTarget(
@@ -134,7 +137,7 @@ let package = Package(
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
-            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "BehaviorKitSync"]
+            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync"]
                 + observabilityTesting
         ),
         .testTarget(

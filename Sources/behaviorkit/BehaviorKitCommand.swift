@@ -20,6 +20,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             DiagramCommand.self,
             JournalCommand.self,
             FleetCommand.self,
+            MachineFleetCommand.self,
             CrashTestCommand.self,
             DiskCacheWorkerCommand.self,
         ]

@@ -129,9 +129,30 @@ final class WorkerPool: Sendable {
     }
 
     private let state = LockedValue(State())
-    private let options: Fleet.Options
+    private let executable: String
+    private let directory: String
+    /// The command line of the worker in a slot, given its label.
+    private let arguments: @Sendable (_ slot: Int, _ label: String) -> [String]
 
-    init(_ options: Fleet.Options) { self.options = options }
+    /// A pool of `fleet --worker` processes.
+    convenience init(_ options: Fleet.Options) {
+        self.init(executable: options.executable, directory: options.directory) { slot, label in
+            [
+                "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
+                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--driver-pid", "\(getpid())",
+            ]
+        }
+    }
+
+    /// A pool of `executable` processes run with `arguments`, logging into `directory`.
+    init(
+        executable: String, directory: String, arguments: @escaping @Sendable (_ slot: Int, _ label: String) -> [String]
+    ) {
+        self.executable = executable
+        self.directory = directory
+        self.arguments = arguments
+    }
 
     var kills: Int { state.withLock { $0.killTimes.count } }
     /// When each killed incarnation died, by owner id, in milliseconds since 1970.
@@ -147,13 +168,7 @@ final class WorkerPool: Sendable {
             return state.incarnations[slot, default: 1]
         }
         let label = "w\(slot).\(incarnation)"
-        let child = try ChildProcess(
-            options.executable,
-            [
-                "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
-                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
-                "--driver-pid", "\(getpid())",
-            ], log: options.directory + "/\(label).log")
+        let child = try ChildProcess(executable, arguments(slot, label), log: directory + "/\(label).log")
         state.withLock { $0.processes[slot] = child }
     }
 

@@ -1,0 +1,111 @@
+public import DurableMachines
+public import GRDB
+import Foundation
+
+/// A durable `MachineStore` on SQLite (WAL mode, `synchronous` FULL): a step acknowledged is on
+/// disk, and survives a crash or a power cut. Any number of processes on one machine can share
+/// the file; each step commits in one IMMEDIATE transaction, checked against the version it was
+/// computed from.
+///
+/// ```swift
+/// let store = try SQLiteMachineStore(path: "orders.machines")
+/// let orders = DurableMachine("order", definition: lifecycle, store: store)
+/// ```
+///
+/// The store can also live in your own GRDB database (``init(database:path:)`` after
+/// ``registerMigrations(in:)``), so that a business write and a step commit in one transaction
+/// (``transaction(_:)``).
+public final class SQLiteMachineStore: MachineStore {
+    /// The store's file.
+    public let path: String
+    let database: any DatabaseWriter
+    let ownsDatabase: Bool
+
+    /// Opens the store at `path`, creating it when it does not exist.
+    ///
+    /// - Parameters:
+    ///   - path: the store's file; its folder must exist.
+    ///   - durability: how hard a commit waits for the disk.
+    ///   - busyTimeout: how long a write waits for another process's write lock.
+    /// - Throws: ``SQLiteMachineStoreError`` naming the file when it cannot be opened, or holds
+    ///   tables of something else (it is then left as it was).
+    public init(
+        path: String, durability: SQLiteCommandJournal.Durability = .full, busyTimeout: Duration = .seconds(10)
+    ) throws(SQLiteMachineStoreError) {
+        guard !path.isEmpty else { throw SQLiteMachineStoreError(path: path, reason: "the path is empty: name a file") }
+        self.path = path
+        var configuration = Configuration()
+        configuration.busyMode = .polling(for: busyTimeout)
+        do {
+            try Self.checkBeforeWriting(path)
+            let pool = try retryingWhileBusy(for: busyTimeout) { try DatabasePool(path: path, configuration: configuration) }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)") }
+            try pool.write { db in try Self.prepare(db, path: path) }
+            database = pool
+        } catch let error as SQLiteMachineStoreError {
+            throw error
+        } catch {
+            throw SQLiteMachineStoreError(path: path, reason: "\(error)")
+        }
+        ownsDatabase = true
+    }
+
+    /// A store in the application's own GRDB database, whose migrator created its tables
+    /// (``registerMigrations(in:)``).
+    public init(database: any DatabaseWriter, path: String) {
+        self.path = path
+        self.database = database
+        self.ownsDatabase = false
+    }
+
+    /// Adds the migration that creates the store's tables to the application's migrator.
+    public static func registerMigrations(in migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("behaviorkit-machine-store-1") { db in try MachineStoreSchema.create(db) }
+    }
+
+    /// Reads an existing file without writing to it, and refuses one that is not a machine store.
+    private static func checkBeforeWriting(_ path: String) throws {
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size > 0 else { return }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        defer { try? queue.close() }
+        try queue.read { db in
+            let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+            if applicationID == MachineStoreSchema.applicationID { return }
+            let tables = try String.fetchAll(
+                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            guard tables.isEmpty, applicationID == 0 else {
+                throw SQLiteMachineStoreError(
+                    path: path,
+                    reason: "it is not a machine store (it holds the tables \(tables.joined(separator: ", "))); "
+                        + "a store in an application's database is opened with SQLiteMachineStore(database:path:)")
+            }
+        }
+    }
+
+    /// Creates the tables in a new file, or checks that an existing one is a machine store;
+    /// inside the write transaction, so that several processes opening one new file agree.
+    private static func prepare(_ db: Database, path: String) throws {
+        let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
+        if applicationID == MachineStoreSchema.applicationID { return }
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        guard tables.isEmpty, applicationID == 0 else {
+            throw SQLiteMachineStoreError(
+                path: path,
+                reason: "it is not a machine store (it holds the tables \(tables.joined(separator: ", "))); "
+                    + "a store in an application's database is opened with SQLiteMachineStore(database:path:)")
+        }
+        try MachineStoreSchema.create(db)
+        try db.execute(sql: "PRAGMA application_id = \(MachineStoreSchema.applicationID)")
+    }
+
+    /// Closes the file (a store in the application's database leaves it open).
+    public func close() async throws {
+        guard ownsDatabase, let pool = database as? DatabasePool else { return }
+        try? await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try pool.close()
+    }
+}

@@ -1,0 +1,134 @@
+import BehaviorKitSync
+import Commands
+import DurableMachines
+import Foundation
+import GRDB
+
+/// The durable-machine fleet test: worker processes share one machine store; each starts its
+/// share of the parcels and sends their events (with ids), and fires timers and runs effects
+/// for all; the driver sends some events again from its own process, kills workers with
+/// SIGKILL and pauses them past their leases, waits until every parcel's lifecycle ended, and
+/// replays every history against the definition.
+public enum MachineFleet {
+    /// What to run.
+    public struct Options: Sendable {
+        /// How many worker processes.
+        public var workers = 4
+        /// How many parcels (keys).
+        public var keys = 1_000
+        /// How many workers to kill, at least.
+        public var kills = 30
+        /// The seed of the plans, kill moments and victims.
+        public var seed: UInt64 = 1
+        /// The store: a SQLite path, or a `postgres://` URL.
+        public var store: String
+        /// Where the acknowledgement logs and the workers' logs go.
+        public var directory: String
+        /// The effects' lease.
+        public var lease: Duration = .seconds(1)
+        /// The `behaviorkit` binary, run as `machine-fleet --worker`.
+        public var executable: String
+        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
+        public var pauses = false
+
+        /// Options for a run on `store`.
+        public init(store: String, directory: String, executable: String) {
+            self.store = store
+            self.directory = directory
+            self.executable = executable
+        }
+    }
+
+    /// Runs the fleet; prints the counts and every violation; returns them.
+    public static func run(_ options: Options, console: Console) async throws -> (MachineFleetReport, [String]) {
+        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: options.directory) where file.hasPrefix("acks-") {
+            try FileManager.default.removeItem(atPath: options.directory + "/" + file)
+        }
+        let store = try await MachineStoreLocation.open(options.store)
+        let parcels = ParcelLifecycle.machine(store)
+        let pool = WorkerPool(executable: options.executable, directory: options.directory) { slot, label in
+            [
+                "machine-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(options.workers)", "--label", label,
+                "--store", options.store, "--directory", options.directory, "--keys", "\(options.keys)",
+                "--seed", "\(options.seed)", "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--driver-pid", "\(getpid())",
+            ]
+        }
+        for slot in 0..<options.workers { try pool.start(slot) }
+        let started = ContinuousClock.now
+        // The driver sends a tenth of the parcels' events again, from its own process.
+        let acknowledged = LockedValue<Set<String>>([])
+        let resending = Task {
+            var random = SeededRandom(seed: options.seed &+ 7)
+            for number in 0..<options.keys where random.next() % 10 == 0 {
+                for (id, event) in ParcelLifecycle.plan(number, seed: options.seed) {
+                    do {
+                        try await parcels.send(event, to: ParcelLifecycle.key(number), id: id)
+                        acknowledged.withLock { _ = $0.insert(id) }
+                    } catch DurableMachineError.notStarted {
+                        break
+                    }
+                }
+            }
+        }
+        var random = SeededRandom(seed: options.seed)
+        while pool.kills < options.kills {
+            try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
+            let slot = Int(random.next() % UInt64(options.workers))
+            if options.pauses && random.next() % 2 == 0 {
+                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
+            } else {
+                try await pool.killAndRestart(slot)
+            }
+            try pool.reviveExited()
+        }
+        try await resending.value
+        let settled = try await waitUntilSettled(parcels, keys: options.keys, timeout: .seconds(300)) {
+            try pool.reviveExited()
+        }
+        await pool.stopAll()
+        let elapsed = ContinuousClock.now - started
+        let acks = try acknowledged.withLock { $0 }.union(AcknowledgementLog.all(in: options.directory))
+        var (report, violations) = try await check(parcels, keys: options.keys, acknowledged: acks)
+        if !settled { violations.insert("the parcels did not all settle within 300 s", at: 0) }
+        violations += try await integrity(of: options.store)
+        report.kills = pool.kills
+        report.pauses = pool.pauses
+        report.revived = pool.revivals
+        for violation in violations.prefix(20) { console.print("violation: \(violation)") }
+        if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        try await store.close()
+        console.print(
+            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations")
+        return (report, violations)
+    }
+
+    /// Waits until every parcel started and its lifecycle ended (so no timer or effect is left
+    /// but in ended states); whether that happened in time.
+    private static func waitUntilSettled(
+        _ parcels: DurableMachine<ParcelState, ParcelEvent, Parcel>, keys: Int, timeout: Duration,
+        tick: () throws -> Void
+    ) async throws -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            try tick()
+            let counts = try await parcels.countsByState()
+            let ended = counts.filter { ParcelState(rawValue: $0.key)?.isFinal == true }.values.reduce(0, +)
+            if ended == keys && counts.values.reduce(0, +) == keys { return true }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// SQLite's own integrity check of a store file (PostgreSQL's is run by CI: pg_amcheck).
+    private static func integrity(of location: String) async throws -> [String] {
+        guard !JournalLocation.isServerURL(location) else { return [] }
+        var configuration = Configuration()
+        configuration.readonly = true
+        let queue = try DatabaseQueue(path: location, configuration: configuration)
+        defer { try? queue.close() }
+        let result = try await queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        return result == ["ok"] ? [] : ["store integrity: \(result.prefix(3))"]
+    }
+}

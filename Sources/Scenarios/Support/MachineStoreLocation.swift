@@ -1,0 +1,19 @@
+import BehaviorKitSQLite
+public import DurableMachines
+
+/// Where the CLI's `--store` points: a SQLite file's path, or a `postgres://` URL.
+public enum MachineStoreLocation {
+    /// Opens the machine store at `location`.
+    public static func open(_ location: String) async throws -> any MachineStore {
+        if JournalLocation.isServerURL(location) {
+            throw MachineStoreLocationError(
+                description: "a PostgreSQL machine store is not built into this binary yet: give a SQLite path")
+        }
+        return try SQLiteMachineStore(path: location)
+    }
+}
+
+/// A location the CLI cannot open.
+struct MachineStoreLocationError: Error, CustomStringConvertible {
+    let description: String
+}

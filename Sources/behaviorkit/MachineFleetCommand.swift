@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct MachineFleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "machine-fleet",
+        abstract: "Worker processes share durable state machines; kills and pauses them, replays every history.",
+        discussion: """
+            Starts --workers worker processes on one machine store (a SQLite file or a postgres:// URL). Each starts \
+            its share of --keys parcels and sends their events with ids (again after a restart), and all fire timers \
+            and run effects; the driver sends a tenth of the events again, kills a random worker with SIGKILL (and, \
+            with --pause, pauses one past its lease) until --kills, waits until every lifecycle ended, and replays \
+            each history against the definition: every acknowledged event applied once, every step a transition \
+            of the definition, every timer fired at most once and only into its own visit, every effect event \
+            delivered to its own visit only, no version gap, a sound file. Exits 1 on any violation.
+            """
+    )
+
+    @Option(help: "The store: a SQLite file (created if missing) or a postgres:// URL.")
+    var store: String?
+
+    @Option(help: "How many worker processes.")
+    var workers = 4
+
+    @Option(help: "How many parcels (keys).")
+    var keys = 1_000
+
+    @Option(help: "How many times to kill a worker, at least.")
+    var kills = 30
+
+    @Option(help: "The seed of the plans, kill moments and victims.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The effects' lease in milliseconds.")
+    var leaseMs = 1_000
+
+    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT.")
+    var pause = false
+
+    @Option(help: "The whole run's deadline in seconds: past it the driver exits 1.")
+    var deadlineS = 900
+
+    @Option(help: "The folder for the logs (and the store, when --store is not given).")
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-machine-fleet").path
+
+    @Flag(help: .hidden)
+    var worker = false
+
+    @Option(help: .hidden)
+    var slot = 0
+
+    @Option(help: .hidden)
+    var label = "worker"
+
+    @Option(help: .hidden)
+    var driverPid: Int32?
+
+    func validate() throws {
+        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
+        guard (1...1_000_000).contains(keys) else { throw ValidationError("--keys must be between 1 and 1000000") }
+        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        guard (10...600_000).contains(leaseMs) else { throw ValidationError("--lease-ms must be between 10 and 600000") }
+        guard (1...86_400).contains(deadlineS) else { throw ValidationError("--deadline-s must be between 1 and 86400") }
+        guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
+    }
+
+    func run() async throws {
+        let location = store ?? directory + "/machines.sqlite"
+        do {
+            if worker {
+                try await MachineFleet.runWorker(
+                    slot: slot, workers: workers, label: label, store: location, directory: directory, keys: keys,
+                    seed: seed, lease: .milliseconds(leaseMs), driver: driverPid)
+                return
+            }
+            let deadline = deadlineS
+            Task.detached {
+                try? await Task.sleep(for: .seconds(deadline))
+                StandardStream.error.writeLine("error: the machine fleet run did not end within its deadline of \(deadline) s")
+                Foundation.exit(1)
+            }
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            if store == nil {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            }
+            var options = MachineFleet.Options(store: location, directory: directory, executable: executable)
+            options.workers = workers
+            options.keys = keys
+            options.kills = kills
+            options.seed = seed
+            options.lease = .milliseconds(leaseMs)
+            options.pauses = pause
+            let (_, violations) = try await MachineFleet.run(options, console: .standardOutput)
+            if !violations.isEmpty { throw ExitCode.failure }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
