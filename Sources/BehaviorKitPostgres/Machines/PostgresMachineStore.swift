@@ -1,4 +1,5 @@
 import BehaviorKitSync
+import Commands
 public import DurableMachines
 public import Logging
 public import PostgresNIO
@@ -118,6 +119,13 @@ public final class PostgresMachineStore: MachineStore {
         // key reads the version that one made, rather than failing to serialize.
         configuration.options.additionalStartupParameters.append(
             ("default_transaction_isolation", "read committed"))
+        // A process stopped inside a commit's transaction (SIGSTOP, a frozen VM) holds its
+        // instances' rows: the server ends its session once it idled there for the request
+        // timeout, so that the other processes' commits of those keys go on (its own, resumed,
+        // finds its connection lost and asks the server how its transaction ended).
+        let idle = max(1_000, reconnection.requestTimeout.journalMilliseconds)
+        configuration.options.additionalStartupParameters.append(
+            ("idle_in_transaction_session_timeout", "\(idle)"))
         let connections = PostgresJournalConnections(
             configuration: configuration, names: names, reconnection: reconnection, logger: logger)
         do {
