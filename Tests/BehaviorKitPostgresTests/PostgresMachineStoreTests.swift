@@ -165,6 +165,14 @@ struct PostgresMachineStoreTests {
             let left = try await store.claimEffects(
                 machine: "order", owner: "w4", now: Self.at(1_000), leaseExpiresAt: Self.at(1_030), limit: 10)
             #expect(left.map(\.id) == ["e3"])
+            #expect(left.first?.attempts == 2)
+            // Started again under its id, e3 is free again but keeps its attempts: w4's token stays stale.
+            #expect(try await store.commit(Self.commit(version: 3, effects: ["e3"])) == .committed)
+            let again = try await store.claimEffects(
+                machine: "order", owner: "w5", now: Self.at(1_001), leaseExpiresAt: Self.at(1_031), limit: 10)
+            #expect(again.map(\.attempts) == [3])
+            #expect(try await !store.finishEffect(Self.key, id: "e3", owner: "w4", attempts: 2))
+            #expect(try await store.finishEffect(Self.key, id: "e3", owner: "w5", attempts: 3))
         }
     }
 

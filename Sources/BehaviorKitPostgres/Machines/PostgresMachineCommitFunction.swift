@@ -12,7 +12,9 @@
 ///   event id, `conflict` with the current version when the instance is not at the expected
 ///   one; and changes nothing then;
 /// - otherwise writes the instance, replaces its state rows, inserts the step, deletes the
-///   disarmed timers and stopped effects, and upserts the armed timers and started effects.
+///   disarmed timers and stopped effects, and upserts the armed timers and started effects (an
+///   effect started again under an id it still has keeps its attempts, never fewer, so that the
+///   token of a worker that held it before stays stale).
 ///
 /// Rows: the commit's position (from 1), `committed`, `conflict` or `duplicate`, the instance's
 /// version (NULL when it does not exist), then the recorded step for `duplicate` (or NULLs).
@@ -106,7 +108,8 @@ enum PostgresMachineCommitFunction {
                             (e->>'n')::bigint
                         FROM jsonb_array_elements(v_c->'ea') AS e
                         ON CONFLICT (machine, key, id) DO UPDATE SET body = EXCLUDED.body, owner = EXCLUDED.owner,
-                            lease_expires_at = EXCLUDED.lease_expires_at, attempts = EXCLUDED.attempts;
+                            lease_expires_at = EXCLUDED.lease_expires_at,
+                            attempts = GREATEST(\(effect).attempts, EXCLUDED.attempts);
                     END IF;
                     \(answer("committed", "v_version"))
                 END LOOP;
