@@ -89,7 +89,8 @@ let package = Package(
         .target(
             name: "BehaviorKitServiceLifecycle",
             dependencies: [
-                "Commands", "StateMachines", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Commands", "StateMachines", "DurableMachines",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
 
@@ -133,11 +134,14 @@ let package = Package(
             ] + observabilityTesting
         ),
         .testTarget(
-            name: "DurableMachinesTests", dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"]),
+            name: "DurableMachinesTests",
+            dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"] + observabilityTesting),
         .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
-            dependencies: ["BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync"]
+            dependencies: [
+                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines", "BehaviorKitSync",
+            ]
                 + observabilityTesting
         ),
         .testTarget(
@@ -160,7 +164,7 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitServiceLifecycleTests",
             dependencies: [
-                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite",
+                "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]

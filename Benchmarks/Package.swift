@@ -32,6 +32,16 @@ let package = Package(
             path: "Benchmarks/DurableOrders"
         ),
         .executableTarget(
+            name: "DurableLifecycles",
+            dependencies: [
+                .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "DurableMachines", package: "BehaviorKit"),
+                .product(name: "StateMachines", package: "BehaviorKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/DurableLifecycles"
+        ),
+        .executableTarget(
             name: "StateMachinesBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),

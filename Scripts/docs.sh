@@ -11,7 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(BehaviorKit StateMachines Commands Chains BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
+modules=(BehaviorKit StateMachines Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
     BehaviorKitPostgres)
 output=.build/docs
 if [ "${1:-}" = "--output" ]; then output=$2; fi

@@ -3,6 +3,7 @@ import BehaviorKitTesting
 import DurableMachines
 import Foundation
 import GRDB
+import StateMachines
 import Testing
 
 struct SQLiteMachineStoreTests {
@@ -48,5 +49,54 @@ struct SQLiteMachineStoreTests {
             "\(error)".contains("not a machine store") && "\(error)".contains("invoices")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+    }
+}
+
+extension SQLiteMachineStoreTests {
+    enum Light: String, Codable, Sendable { case red, green }
+    enum Signal: String, Codable, Sendable { case go, stop }
+    static let light = StateMachineDefinition<Light, Signal, Int>(initial: .red) {
+        In(.red) { On(.go, to: .green) { $0 += 1 } }
+        In(.green) { On(.stop, to: .red) }
+    }
+
+    @Test func aStepCommitsWithTheApplicationsWritesOrNotAtAll() async throws {
+        let pool = try DatabasePool(path: folder.path("app.db"))
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("app") { db in try db.execute(sql: "CREATE TABLE payment (id INTEGER PRIMARY KEY)") }
+        SQLiteMachineStore.registerMigrations(in: &migrator)
+        try migrator.migrate(pool)
+        let store = SQLiteMachineStore(database: pool, path: pool.path)
+        let lights = DurableMachine("light", definition: Self.light, store: store)
+        try await lights.start("l1", context: 0)
+
+        struct Declined: Error {}
+        // The application's write fails after the step: neither is kept.
+        await #expect(throws: Declined.self) {
+            try await pool.write { db in
+                try lights.send(.go, to: "l1", id: "r1", in: store.transaction(db))
+                try db.execute(sql: "INSERT INTO payment (id) VALUES (1)")
+                throw Declined()
+            }
+        }
+        #expect(try await lights.instance("l1")?.state == .red)
+        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment") } == 0)
+
+        // Both commit together; a retry of the same request is a replay, and rolls its repeat back.
+        let step = try await pool.write { db in
+            try db.execute(sql: "INSERT INTO payment (id) VALUES (1)")
+            return try lights.send(.go, to: "l1", id: "r1", in: store.transaction(db))
+        }
+        #expect(!step.isReplay && step.configuration == [.green])
+        await #expect(throws: Declined.self) {
+            try await pool.write { db in
+                try db.execute(sql: "INSERT INTO payment (id) VALUES (2)")
+                if try lights.send(.go, to: "l1", id: "r1", in: store.transaction(db)).isReplay { throw Declined() }
+            }
+        }
+        #expect(try await pool.read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM payment") } == 1)
+        let instance = try await lights.instance("l1")
+        #expect(instance?.state == .green && instance?.context == 1 && instance?.version == 2)
+        try pool.close()
     }
 }

@@ -1,20 +1,20 @@
-import Logging
-import Metrics
-import Tracing
+package import Logging
+package import Metrics
+package import Tracing
 
 /// What a ``JournaledInvoker`` — and the transactions, recoveries and queue workers it runs —
 /// reports through: its logger, and the metrics factory and tracer current when it was made.
 ///
 /// Each is `nil` when absent (no logger given; swift-metrics' or swift-distributed-tracing's
 /// no-op default), so that durable work without a backend costs one `Bool` test per operation.
-final class DurableInstruments: Sendable {
-    let logger: Logger?
-    let metrics: MetricCache?
-    let tracer: (any Tracer)?
+package final class DurableInstruments: Sendable {
+    package let logger: Logger?
+    package let metrics: MetricCache?
+    package let tracer: (any Tracer)?
     /// Whether any of the three is there.
-    let isOn: Bool
+    package let isOn: Bool
 
-    init(logger: Logger?) {
+    package init(logger: Logger?) {
         self.logger = logger
         self.metrics = MetricCache.make()
         let tracer = InstrumentationSystem.tracer
@@ -24,7 +24,7 @@ final class DurableInstruments: Sendable {
 
     /// Runs `body` in a span named `name`, a child of the current span, when a tracer is there
     /// (`body` gets `nil` otherwise); the span records what `body` throws.
-    func withSpan<T>(
+    package func withSpan<T>(
         _ name: String, _ attributes: SpanAttributes, _ body: ((any Span)?) async throws -> T
     ) async throws -> T {
         guard let tracer else { return try await body(nil) }

@@ -1,3 +1,6 @@
+import Tracing
+import Commands
+import Metrics
 import StateMachines
 
 #if canImport(FoundationEssentials)
@@ -43,10 +46,25 @@ extension DurableMachine {
     ///   created); ``DurableMachineError/contention(_:attempts:)``; the store's errors.
     @discardableResult
     public func send(_ event: Event, to key: String, id: String? = nil) async throws -> MachineStep<State, Event> {
-        guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
-            throw DurableMachineError.notStarted(machineKey(key))
+        guard instruments.isOn else {
+            guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
+                throw DurableMachineError.notStarted(machineKey(key))
+            }
+            return step
         }
-        return step
+        let started = ContinuousClock.now
+        let attributes: SpanAttributes = [
+            "behaviorkit.machine": .string(name), "behaviorkit.key": .string(key), "behaviorkit.event": .string("\(event)"),
+        ]
+        return try await instruments.withSpan("behaviorkit.machine.send", attributes) { span in
+            guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
+                throw DurableMachineError.notStarted(machineKey(key))
+            }
+            span?.attributes["behaviorkit.outcome"] = step.isRefusal ? "refused" : "applied"
+            instruments.metrics?.record(
+                "behaviorkit_machine_event_duration_seconds", [("machine", name)], ContinuousClock.now - started)
+            return step
+        }
     }
 
     /// Computes the step `trigger` makes on `key` and commits it, again while another writer
@@ -60,12 +78,31 @@ extension DurableMachine {
             guard let record = try await store.instance(key) else { throw DurableMachineError.notStarted(key) }
             guard let planned = try step(trigger, on: record, eventID: eventID) else { return nil }
             switch try await store.commit(planned.commit) {
-            case .committed: return planned.step
+            case .committed:
+                if let metrics = instruments.metrics { count(planned.step, metrics) }
+                return planned.step
             case .duplicateEvent(let recorded): return try decodeStep(recorded, key: key, replay: true)
-            case .versionConflict: await Task.yield()
+            case .versionConflict:
+                instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
+                await Task.yield()
             }
         }
         throw DurableMachineError.contention(key, attempts: attempts)
+    }
+
+    /// Counts a committed step by its trigger and outcome.
+    private func count(_ step: MachineStep<State, Event>, _ metrics: MetricCache) {
+        let trigger =
+            switch step.trigger {
+            case .start: "start"
+            case .event: "event"
+            case .timer: "timer"
+            case .missedTimer: "missed_timer"
+            case .effect: "effect"
+            }
+        let outcome = step.isRefusal ? "refused" : step.transitions.isEmpty ? "unchanged" : "transitioned"
+        metrics.increment(
+            "behaviorkit_machine_steps_total", [("machine", name), ("trigger", trigger), ("outcome", outcome)])
     }
 
     /// The step `trigger` makes on the instance `record` holds, planned as a commit.

@@ -1,3 +1,4 @@
+import Metrics
 import Commands
 import StateMachines
 
@@ -29,12 +30,29 @@ extension DurableMachine {
             if case .skip(let tolerance) = missedTimers, record.dueAt.adding(tolerance) < now {
                 trigger = .missedTimer(identity)
             }
+            instruments.metrics?.record(
+                "behaviorkit_machine_timer_lag_seconds", [("machine", name)],
+                .milliseconds(max(0, now.journalMilliseconds - record.dueAt.journalMilliseconds)))
             // The timer's id names its visit: the step is applied once, by whichever worker commits first.
             if let step = try await apply(trigger, to: record.key, eventID: "timer:\(record.id)"), !step.isReplay {
                 steps.append(step)
             }
         }
         return steps
+    }
+
+    /// Sets the gauge `behaviorkit_machine_keys` of each state to how many instances have it
+    /// active (with a metrics backend; ``runTimersAndEffects(owner:pollInterval:leaseDuration:clock:)``
+    /// calls it every 10 s); returns the counts.
+    @discardableResult
+    public func recordKeysPerState() async throws -> [String: Int] {
+        let counts = try await store.countsByState(machine: name)
+        if let metrics = instruments.metrics {
+            for state in definition.states.map({ "\($0)" }) {
+                metrics.gauge("behaviorkit_machine_keys", [("machine", name), ("state", state)]).record(counts[state] ?? 0)
+            }
+        }
+        return counts
     }
 
     /// When the earliest armed timer is due, or `nil` when none is.

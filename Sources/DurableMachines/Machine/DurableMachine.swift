@@ -1,4 +1,5 @@
 public import Commands
+public import Logging
 public import StateMachines
 import BehaviorKitSync
 
@@ -52,6 +53,8 @@ public final class DurableMachine<
     /// A machine made once per process, restored for each step, so that the initial state's
     /// entry actions are not run for every step.
     let template = LockedValue<StateMachine<State, Event, Context>?>(nil)
+    /// The logger, metrics and tracer current when the machine was made.
+    let instruments: DurableInstruments
 
     /// Creates a durable machine.
     ///
@@ -63,11 +66,20 @@ public final class DurableMachine<
     ///   - clock: the calendar clock timers are due by.
     ///   - missedTimers: what a timer found late does (fire, by default).
     ///   - migrate: reads a stored snapshot the definition cannot restore (renamed states).
+    ///   - logger: where the timer and effect loop logs the errors it waits out; `nil`: nowhere.
+    ///
+    /// With a swift-metrics backend bootstrapped before the machine is made, it counts steps
+    /// (`behaviorkit_machine_steps_total`, by trigger and outcome) and lost races
+    /// (`behaviorkit_machine_conflicts_total`), times events (`behaviorkit_machine_event_duration_seconds`)
+    /// and timer lag (`behaviorkit_machine_timer_lag_seconds`), and gauges keys per state
+    /// (`behaviorkit_machine_keys`, see ``recordKeysPerState()``); with a tracer, each event is a
+    /// `behaviorkit.machine.send` span.
     public init(
         _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
         clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
-        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil
+        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil, logger: Logger? = nil
     ) {
+        self.instruments = DurableInstruments(logger: logger)
         self.name = name
         self.definition = definition
         self.store = store

@@ -12,7 +12,7 @@ public struct MachineInstanceRecord: Hashable, Sendable {
     /// How many steps were committed (the start counts as 1): every commit must name the
     /// version it read, so that two writers never both apply an event to one version.
     public var version: Int64
-    /// The encoded ``MachineSnapshot`` (JSON).
+    /// The encoded `MachineSnapshot` (JSON).
     public var snapshot: [UInt8]
     /// The active states, with when each was entered, in document order.
     public var states: [MachineStateEntry]

@@ -12,7 +12,7 @@ public struct MachineTimerRecord: Hashable, Sendable {
     public var id: String
     /// When it is due.
     public var dueAt: Date
-    /// The encoded ``TimerIdentity`` (JSON).
+    /// The encoded `TimerIdentity` (JSON).
     public var body: [UInt8]
 
     /// Creates a record.
