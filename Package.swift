@@ -147,7 +147,8 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitPostgresTests",
             dependencies: [
-                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "BehaviorKitSync",
+                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),

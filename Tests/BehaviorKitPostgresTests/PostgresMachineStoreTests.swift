@@ -5,6 +5,7 @@ import DurableMachines
 import Foundation
 import Logging
 import PostgresNIO
+import StateMachines
 import Testing
 
 /// `PostgresMachineStore` on a throwaway cluster: the store's rules one by one, 16 committers on
@@ -212,6 +213,77 @@ struct PostgresMachineStoreTests {
                     #expect(try await store.history(Self.key, after: 0, limit: 10).map(\.sequence) == [1])
                     let count = try await cluster.psql("SELECT count FROM stock", database: database)
                     #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "9")
+                }
+            } catch {
+                running.cancel()
+                await store.close()
+                throw error
+            }
+            running.cancel()
+            await store.close()
+        }
+    }
+
+    enum Light: String, Codable, Sendable { case red, green }
+    enum Signal: String, Codable, Sendable { case go, stop }
+    static let light = StateMachineDefinition<Light, Signal, Int>(initial: .red) {
+        In(.red) { On(.go, to: .green) { $0 += 1 } }
+        In(.green) { On(.stop, to: .red) }
+    }
+
+    /// `DurableMachine.send(_:to:id:in:)` through ``PostgresMachineStore/transaction(_:)``: the
+    /// step commits with the application's write or not at all; a replay is told, so that the
+    /// application rolls its repeat back.
+    @Test func aStepSentInTheAppsTransactionCommitsWithItOrNotAtAll() async throws {
+        try await withOwnCluster("appstep") { cluster, database, url in
+            let store = try await PostgresMachineStore(url: url)
+            try await cluster.psql("CREATE TABLE payment (id int PRIMARY KEY)", database: database)
+            let client = PostgresClient(
+                configuration: .init(
+                    unixSocketPath: "\(cluster.folder)/.s.PGSQL.\(cluster.port)", username: "postgres", password: nil,
+                    database: database))
+            let running = Task { await client.run() }
+            let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+            let lights = DurableMachine("light", definition: Self.light, store: store)
+            struct Declined: Error {}
+            @Sendable func payments() async throws -> String {
+                try await cluster.psql("SELECT count(*) FROM payment", database: database)
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            do {
+                try await withTimeLimit(.seconds(30), "steps in the app's transaction") {
+                    _ = try await client.withTransaction(logger: logger) { connection in
+                        try await lights.start("l0", context: 0, in: store.transaction(connection))
+                    }
+                    #expect(try await lights.instance("l0")?.state == .red)
+                    try await lights.start("l1", context: 0)
+                    // The application's write fails after the step: neither is kept.
+                    await #expect(throws: PostgresTransactionError.self) {
+                        try await client.withTransaction(logger: logger) { connection in
+                            try await lights.send(.go, to: "l1", id: "r1", in: store.transaction(connection))
+                            try await connection.query("INSERT INTO payment VALUES (1)", logger: logger)
+                            throw Declined()
+                        }
+                    }
+                    #expect(try await lights.instance("l1")?.state == .red)
+                    #expect(try await payments() == "0")
+                    // Both commit together; a retry of the same request is a replay, rolled back.
+                    let step = try await client.withTransaction(logger: logger) { connection in
+                        try await connection.query("INSERT INTO payment VALUES (1)", logger: logger)
+                        return try await lights.send(.go, to: "l1", id: "r1", in: store.transaction(connection))
+                    }
+                    #expect(!step.isReplay && step.configuration == [.green])
+                    await #expect(throws: PostgresTransactionError.self) {
+                        try await client.withTransaction(logger: logger) { connection in
+                            try await connection.query("INSERT INTO payment VALUES (2)", logger: logger)
+                            let transaction = store.transaction(connection)
+                            let again = try await lights.send(.go, to: "l1", id: "r1", in: transaction)
+                            if again.isReplay { throw Declined() }
+                        }
+                    }
+                    #expect(try await payments() == "1")
+                    let instance = try await lights.instance("l1")
+                    #expect(instance?.state == .green && instance?.context == 1 && instance?.version == 2)
                 }
             } catch {
                 running.cancel()

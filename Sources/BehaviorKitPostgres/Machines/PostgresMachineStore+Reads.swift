@@ -7,26 +7,32 @@ extension PostgresMachineStore {
     /// The instance of `key` with its active states, read in one statement; see
     /// `MachineStore.instance(_:)`.
     public func instance(_ key: MachineKey) async throws -> MachineInstanceRecord? {
-        let (statement, names, logger) = (sql.instance, connections.names, connections.logger)
-        return try await read { connection in
-            var bindings = PostgresBindings(capacity: 2)
-            bindings.append(key.machine)
-            bindings.append(key.key)
-            guard let row = try await connection.run(statement, bindings, logger: logger).first else { return nil }
-            let values = PostgresJournalRow(row, names)
-            let states = try values.value(4, as: [String].self)
-            let entered = try values.value(5, as: [Int64].self)
-            guard states.count == entered.count else {
-                throw names.error(.malformedRecord, "\(key) has \(states.count) states but \(entered.count) times")
-            }
-            return MachineInstanceRecord(
-                key: key, version: try values.value(0), snapshot: try values.bytes(1) ?? [],
-                states: zip(states, entered).map {
-                    MachineStateEntry(key: key.key, state: $0, enteredAt: Date(journalMilliseconds: $1))
-                },
-                createdAt: Date(journalMilliseconds: try values.value(2)),
-                updatedAt: Date(journalMilliseconds: try values.value(3)))
+        try committer.validate([key.machine, key.key])
+        return try await read { connection in try await self.instance(key, reading: connection) }
+    }
+
+    /// The instance of `key` as `connection` sees it (in its transaction, when it is in one).
+    func instance(_ key: MachineKey, reading connection: PostgresConnection) async throws -> MachineInstanceRecord? {
+        let names = connections.names
+        var bindings = PostgresBindings(capacity: 2)
+        bindings.append(key.machine)
+        bindings.append(key.key)
+        guard let row = try await connection.run(sql.instance, bindings, logger: connections.logger).first else {
+            return nil
         }
+        let values = PostgresJournalRow(row, names)
+        let states = try values.value(4, as: [String].self)
+        let entered = try values.value(5, as: [Int64].self)
+        guard states.count == entered.count else {
+            throw names.error(.malformedRecord, "\(key) has \(states.count) states but \(entered.count) times")
+        }
+        return MachineInstanceRecord(
+            key: key, version: try values.value(0), snapshot: try values.bytes(1) ?? [],
+            states: zip(states, entered).map {
+                MachineStateEntry(key: key.key, state: $0, enteredAt: Date(journalMilliseconds: $1))
+            },
+            createdAt: Date(journalMilliseconds: try values.value(2)),
+            updatedAt: Date(journalMilliseconds: try values.value(3)))
     }
 
     /// The step of `key` whose event had `eventID`; see `MachineStore.step(_:eventID:)`.
