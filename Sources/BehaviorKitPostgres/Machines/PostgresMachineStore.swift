@@ -73,6 +73,12 @@ public final class PostgresMachineStore: MachineStore {
     ///     committed is resolved with `txid_status` unless `resolvesLostCommits` is off.
     ///   - logger: where the store logs (its opening at `debug`, a failed commit at `error`),
     ///     with `journal` metadata naming the server, database and prefix; `nil` logs nothing.
+    /// The store's connections ask, at connect, for READ COMMITTED transactions and for the
+    /// server to end a session idle in a transaction for longer than the request timeout
+    /// (`default_transaction_isolation`, `idle_in_transaction_session_timeout`). A pooler
+    /// between the store and the server must pass them on (PgBouncer refuses them unless told
+    /// to ignore them; then a serialization failure runs the batch again instead).
+    ///
     /// - Throws: ``PostgresMachineStoreError``: `.invalidURL`, `.invalidTablePrefix`,
     ///   `.cannotConnect`, `.authenticationFailed`, `.notAMachineStore`, `.queryFailed`. Opening
     ///   does not wait for a server that cannot be reached.
