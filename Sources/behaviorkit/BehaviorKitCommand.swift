@@ -17,6 +17,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             VehicleCommand.self,
             PhoneCommand.self,
             CrossingCommand.self,
+            LifecycleCommand.self,
             DiagramCommand.self,
             JournalCommand.self,
             FleetCommand.self,

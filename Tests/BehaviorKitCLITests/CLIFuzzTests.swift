@@ -60,7 +60,7 @@ struct CLIFuzzTests {
     /// Whether `command` is a valid run that takes long by design.
     static func isLong(_ command: any ParsableCommand) -> Bool {
         switch command {
-        case is CrashTestCommand, is FleetCommand, is TourCommand: true
+        case is CrashTestCommand, is FleetCommand, is MachineFleetCommand, is TourCommand: true
         case let vehicle as VehicleCommand: !vehicle.instant
         case let movies as MoviesCommand: movies.realTime || movies.count > 2_000
         case let worker as DiskCacheWorkerCommand: worker.count > 500

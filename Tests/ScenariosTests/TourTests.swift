@@ -22,7 +22,7 @@ struct TourTests {
         #expect(secondRecording.lines == lines)
     }
 
-    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMdThenTheCrossing() async throws {
+    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMdThenTheCrossingAndTheLifecycle() async throws {
         let (console, recording) = Console.recording()
         try await Tour.run(on: console)
         let headings = recording.lines.filter { $0.hasPrefix("== ") }
@@ -34,6 +34,7 @@ struct TourTests {
                 "== Vehicle: a state machine (behaviorkit vehicle --instant) ==",
                 "== Phone number: a validation pipeline (behaviorkit phone 79634480209 7963448) ==",
                 "== Crossing: a statechart (behaviorkit crossing) ==",
+                "== Lifecycle: a durable state machine survives a kill (behaviorkit lifecycle) ==",
             ])
     }
 }

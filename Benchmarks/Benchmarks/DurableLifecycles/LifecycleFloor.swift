@@ -8,6 +8,7 @@ enum LifecycleFloor {
     /// Seconds per event, over `events` events on `keys` keys from `concurrency` tasks.
     static func sqlite(_ path: String, keys: Int, events: Int, concurrency: Int) async throws -> Double {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
         try await pool.write { db in

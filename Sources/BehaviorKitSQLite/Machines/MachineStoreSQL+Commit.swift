@@ -13,14 +13,17 @@ enum MachineStoreSQL {
         if let eventID = commit.step.eventID, let recorded = try step(commit.key, eventID: eventID, db) {
             return .duplicateEvent(recorded)
         }
-        let current = try Int64.fetchOne(
-            db.cachedStatement(sql: "SELECT version FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
+        let row = try Row.fetchOne(
+            db.cachedStatement(sql: "SELECT version, states FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
             arguments: [machine, key])
+        let current: Int64? = row?["version"]
         guard current == (commit.expectedVersion == 0 ? nil : commit.expectedVersion) else {
             return .versionConflict(current: current)
         }
         let at = commit.step.at.journalMilliseconds
-        let states = try JSONEncoder().encode(commit.states.map(StoredState.init))
+        let stored = commit.states.map(StoredState.init)
+        let states = try JSONEncoder().encode(stored)
+        let previousStates = row.map { $0["states"] as Data } ?? Data()
         if commit.expectedVersion == 0 {
             try db.cachedStatement(
                 sql: """
@@ -36,12 +39,19 @@ enum MachineStoreSQL {
                     """
             ).execute(arguments: [commit.version, Data(commit.snapshot), states, at, machine, key, commit.expectedVersion])
         }
-        try db.cachedStatement(sql: "DELETE FROM behaviorkitMachineState WHERE machine = ? AND key = ?")
-            .execute(arguments: [machine, key])
-        let insertState = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO behaviorkitMachineState (machine, key, state, enteredAt) VALUES (?, ?, ?, ?)")
-        for state in commit.states {
-            try insertState.execute(arguments: [machine, key, state.state, state.enteredAt.journalMilliseconds])
+        // The index of active states changes only when the states or their entry times do.
+        if previousStates != states {
+            let old = previousStates.isEmpty ? [] : try JSONDecoder().decode([StoredState].self, from: previousStates)
+            let deleteState = try db.cachedStatement(
+                sql: "DELETE FROM behaviorkitMachineState WHERE machine = ? AND state = ? AND enteredAt = ? AND key = ?")
+            for state in old where !stored.contains(state) {
+                try deleteState.execute(arguments: [machine, state.state, state.at, key])
+            }
+            let insertState = try db.cachedStatement(
+                sql: "INSERT OR REPLACE INTO behaviorkitMachineState (machine, state, enteredAt, key) VALUES (?, ?, ?, ?)")
+            for state in stored where !old.contains(state) {
+                try insertState.execute(arguments: [machine, state.state, state.at, key])
+            }
         }
         try db.cachedStatement(
             sql: "INSERT INTO behaviorkitMachineStep (machine, key, sequence, eventID, at, body) VALUES (?, ?, ?, ?, ?, ?)"
@@ -107,7 +117,7 @@ enum MachineStoreSQL {
 }
 
 /// An active state as the instance row lists them (in document order).
-struct StoredState: Codable {
+struct StoredState: Codable, Equatable {
     var state: String
     var at: Int64
 

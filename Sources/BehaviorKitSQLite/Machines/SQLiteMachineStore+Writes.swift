@@ -1,12 +1,18 @@
+import BehaviorKitSync
 import Commands
 public import DurableMachines
 public import Foundation
 import GRDB
 
 extension SQLiteMachineStore {
-    /// See `MachineStore.commit(_:)`: one IMMEDIATE transaction.
+    /// See `MachineStore.commit(_:)`: one IMMEDIATE transaction, shared with the commits that
+    /// arrive together (group commit), each in a savepoint of its own.
     public func commit(_ commit: MachineCommit) async throws -> MachineCommitResult {
-        try await database.write { db in try MachineStoreSQL.commit(commit, db) }
+        do {
+            return try await writes.submit(commit)
+        } catch is GroupCommit<MachineCommit, MachineCommitResult>.Closed {
+            throw SQLiteMachineStoreError(path: path, reason: "the store was closed")
+        }
     }
 
     /// See `MachineStore.claimEffects(machine:owner:now:leaseExpiresAt:limit:)`: one IMMEDIATE

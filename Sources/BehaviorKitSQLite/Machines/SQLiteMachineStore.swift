@@ -1,5 +1,6 @@
 public import DurableMachines
 public import GRDB
+import BehaviorKitSync
 import Foundation
 
 /// A durable `MachineStore` on SQLite (WAL mode, `synchronous` FULL): a step acknowledged is on
@@ -20,6 +21,9 @@ public final class SQLiteMachineStore: MachineStore {
     public let path: String
     let database: any DatabaseWriter
     let ownsDatabase: Bool
+    /// Commits arriving together from many tasks share one transaction and one flush, each in a
+    /// savepoint of its own (a commit refused or failed changes nothing of the others').
+    let writes: GroupCommit<MachineCommit, MachineCommitResult>
 
     /// Opens the store at `path`, creating it when it does not exist.
     ///
@@ -48,6 +52,7 @@ public final class SQLiteMachineStore: MachineStore {
             throw SQLiteMachineStoreError(path: path, reason: "\(error)")
         }
         ownsDatabase = true
+        writes = Self.groupCommit(database)
     }
 
     /// A store in the application's own GRDB database, whose migrator created its tables
@@ -56,6 +61,29 @@ public final class SQLiteMachineStore: MachineStore {
         self.path = path
         self.database = database
         self.ownsDatabase = false
+        self.writes = Self.groupCommit(database)
+    }
+
+    /// Commits a batch in one write transaction, each commit in a savepoint.
+    static func groupCommit(_ database: any DatabaseWriter) -> GroupCommit<MachineCommit, MachineCommitResult> {
+        GroupCommit(maximumBatch: 256) { commits in
+            do {
+                return try await database.write { db in
+                    commits.map { commit in
+                        Result {
+                            var result = MachineCommitResult.versionConflict(current: nil)
+                            try db.inSavepoint {
+                                result = try MachineStoreSQL.commit(commit, db)
+                                return .commit
+                            }
+                            return result
+                        }
+                    }
+                }
+            } catch {
+                return commits.map { _ in .failure(error) }
+            }
+        }
     }
 
     /// Adds the migration that creates the store's tables to the application's migrator.
@@ -104,6 +132,7 @@ public final class SQLiteMachineStore: MachineStore {
 
     /// Closes the file (a store in the application's database leaves it open).
     public func close() async throws {
+        await writes.close()
         guard ownsDatabase, let pool = database as? DatabasePool else { return }
         try? await pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         try pool.close()

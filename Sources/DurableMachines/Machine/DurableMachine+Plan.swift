@@ -26,6 +26,7 @@ extension DurableMachine {
     /// and the deletion of those of the visits that ended (and of the timer that fired).
     func plan(
         key: MachineKey, record: MachineInstanceRecord?, before: StateMachine<State, Event, Context>?,
+        beforeSnapshot: MachineSnapshot<State, Context>? = nil,
         after: StateMachine<State, Event, Context>, trigger: MachineTrigger<State, Event>,
         outcome: Outcome<State, Event>?, transitions: [Transition<State, Event>], eventID: String?,
         fired: TimerIdentity<State>?
@@ -49,14 +50,18 @@ extension DurableMachine {
 
         // The active states: a state still in its visit keeps its entry time.
         let visits = snapshot.visits ?? []
-        let previous = Dictionary(
-            (record?.states ?? []).map { ($0.state, $0.enteredAt) }, uniquingKeysWith: { first, _ in first })
-        let previousVisits = before.map { Dictionary(zip(visitStates($0), $0.snapshot.visits ?? []), uniquingKeysWith: { a, _ in a }) } ?? [:]
+        var previousVisits: [State: UInt64] = [:]
+        if let beforeSnapshot {
+            let states = beforeSnapshot.configuration.isEmpty ? [beforeSnapshot.state] : beforeSnapshot.configuration
+            for (state, visit) in zip(states, beforeSnapshot.visits ?? []) { previousVisits[state] = visit }
+        }
         var states: [MachineStateEntry] = []
-        for (position, state) in visitStates(after).enumerated() {
+        for (position, state) in (snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration).enumerated() {
             let name = "\(state)"
             let visit = position < visits.count ? visits[position] : nil
-            let kept = visit != nil && previousVisits[state] == visit ? previous[name] : nil
+            let kept =
+                visit != nil && previousVisits[state] == visit
+                ? record?.states.first(where: { $0.state == name })?.enteredAt : nil
             states.append(MachineStateEntry(key: key.key, state: name, enteredAt: kept ?? now))
         }
 
@@ -94,14 +99,11 @@ extension DurableMachine {
         return Planned(commit: commit, step: step)
     }
 
-    /// The states the snapshot's visits are listed for: the configuration, or the state alone.
-    func visitStates(_ machine: StateMachine<State, Event, Context>) -> [State] {
-        let configuration = machine.snapshot.configuration
-        return configuration.isEmpty ? [machine.state] : configuration
-    }
-
-    /// A machine in the instance's stored configuration, history, context and visits.
-    func restore(_ record: MachineInstanceRecord) throws -> StateMachine<State, Event, Context> {
+    /// A machine in the instance's stored configuration, history, context and visits, and the
+    /// snapshot it was restored from.
+    func restore(
+        _ record: MachineInstanceRecord
+    ) throws -> (StateMachine<State, Event, Context>, MachineSnapshot<State, Context>) {
         let snapshot = try decodeSnapshot(record)
         var machine =
             template.withLock { $0 }
@@ -116,7 +118,7 @@ extension DurableMachine {
             if case .unknownStates(let names) = error { throw DurableMachineError.unknownStates(record.key, names) }
             throw DurableMachineError.unreadableSnapshot(record.key, "\(error)")
         }
-        return machine
+        return (machine, snapshot)
     }
 
     /// The stored snapshot, read (or migrated).

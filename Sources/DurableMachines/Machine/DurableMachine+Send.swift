@@ -109,7 +109,7 @@ extension DurableMachine {
     func step(
         _ trigger: MachineTrigger<State, Event>, on record: MachineInstanceRecord, eventID: String?
     ) throws -> Planned<State, Event>? {
-        let before = try restore(record)
+        let (before, beforeSnapshot) = try restore(record)
         var machine = before
         var transitions: [Transition<State, Event>] = []
         var outcome: Outcome<State, Event>?
@@ -130,7 +130,8 @@ extension DurableMachine {
             outcome = machine.send(event) { transitions.append($0) }
         }
         return try plan(
-            key: record.key, record: record, before: before, after: machine, trigger: trigger, outcome: outcome,
+            key: record.key, record: record, before: before, beforeSnapshot: beforeSnapshot, after: machine,
+            trigger: trigger, outcome: outcome,
             transitions: transitions, eventID: eventID, fired: fired)
     }
 }

@@ -25,6 +25,7 @@ public enum Tour {
         VehicleScenario.tourStop,
         PhoneScenario.tourStop,
         CrossingScenario.tourStop,
+        LifecycleScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.

@@ -25,6 +25,14 @@ struct FuzzedArguments: Sendable {
                 "--worker", "--owner=",
             ]
         ),
+        ("lifecycle", ["--child", "--store="]),
+        (
+            "machine-fleet",
+            [
+                "--store=", "--workers=", "--keys=", "--kills=", "--seed=", "--lease-ms=", "--directory=", "--worker",
+                "--slot=", "--label=",
+            ]
+        ),
         ("crash-test", ["--kills=", "--seed=", "--directory=", "--child", "--round="]),
         ("disk-cache-worker", ["--path=", "--first=", "--count=", "--instances="]),
         ("help", []),
