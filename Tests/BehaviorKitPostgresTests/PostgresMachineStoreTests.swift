@@ -1,4 +1,3 @@
-import BehaviorKitPostgres
 import BehaviorKitSync
 import BehaviorKitTesting
 import DurableMachines
@@ -7,6 +6,8 @@ import Logging
 import PostgresNIO
 import StateMachines
 import Testing
+
+@testable import BehaviorKitPostgres
 
 /// `PostgresMachineStore` on a throwaway cluster: the store's rules one by one, 16 committers on
 /// one key from 16 pools, stores opening one fresh database together, and tables that are not
@@ -403,6 +404,61 @@ struct PostgresMachineStoreTests {
                 throw error
             }
             await store.close()
+        }
+    }
+
+    /// On a database whose default is SERIALIZABLE, the store's connections still run at READ
+    /// COMMITTED (and end a session idle in a transaction past the request timeout): committers
+    /// racing on one key get conflicts, never serialization failures.
+    @Test func aSerializableDatabaseDefaultChangesNothing() async throws {
+        try await withOwnCluster("serializable") { cluster, database, url in
+            try await cluster.psql(
+                "ALTER DATABASE \(database) SET default_transaction_isolation = 'serializable'", database: database)
+            var opened: [PostgresMachineStore] = []
+            for _ in 0..<8 {
+                opened.append(
+                    try await PostgresMachineStore(url: url, reconnection: .init(requestTimeout: .seconds(3))))
+            }
+            let stores = opened
+            let logger = stores[0].connections.logger
+            do {
+                try await withTimeLimit(.seconds(60), "committers on a serializable database") {
+                    let settings = try await stores[0].connections.withConnection { connection in
+                        let rows = try await connection.query(
+                            """
+                            SELECT current_setting('transaction_isolation'),
+                                current_setting('idle_in_transaction_session_timeout')
+                            """, logger: logger
+                        ).collect()
+                        return try rows.first.map { try $0.decode((String, String).self) }
+                    }
+                    #expect(settings?.0 == "read committed" && settings?.1 == "3s", "\(String(describing: settings))")
+                    #expect(try await stores[0].commit(Self.commit(version: 1)) == .committed)
+                    let won = try await withThrowingTaskGroup(of: Int.self) { group in
+                        for (index, store) in stores.enumerated() {
+                            group.addTask {
+                                var won = 0
+                                for round in 0..<10 {
+                                    while true {
+                                        let current = try #require(try await store.instance(Self.key)).version
+                                        let commit = Self.commit(version: current + 1, eventID: "c\(index)-\(round)")
+                                        if try await store.commit(commit) == .committed { break }
+                                    }
+                                    won += 1
+                                }
+                                return won
+                            }
+                        }
+                        return try await group.reduce(0, +)
+                    }
+                    #expect(won == 80)
+                    #expect(try await stores[0].instance(Self.key)?.version == 81)
+                }
+            } catch {
+                for store in stores { await store.close() }
+                throw error
+            }
+            for store in stores { await store.close() }
         }
     }
 
