@@ -205,3 +205,31 @@ struct FinalStateRuntimeTests {
         #expect(runtime.state == .done)
     }
 }
+
+extension StatechartRuntimeTests {
+    @Test func aRuntimeSnapshotKnowsWhenItWasTakenSoARestoreCountsTheWait() async throws {
+        let clock = ManualClock()
+        let runtime = StateMachineRuntime(Self.lamp, context: Power(seconds: 8), clock: clock)
+        runtime.send(.swap)
+        await clock.advance(by: .seconds(3))
+        var snapshot = runtime.snapshot
+        runtime.stop()
+        let now = Duration.milliseconds(Int64(Date().timeIntervalSince1970 * 1000))
+        let taken = try #require(snapshot.takenAt)
+        #expect(taken <= now + .milliseconds(5) && taken > now - .seconds(60))
+        // As if saved 4 s ago: the 5 s left become 1 s, with no elapsed kept by the caller.
+        snapshot.takenAt = now - .seconds(4)
+        let encoded = try JSONEncoder().encode(snapshot)
+        let decoded = try JSONDecoder().decode(MachineSnapshot<Lamp, Power>.self, from: encoded)
+        #expect(decoded.takenAt == snapshot.takenAt)
+
+        let later = ManualClock()
+        let restored = StateMachineRuntime(Self.lamp, context: Power(), clock: later)
+        try restored.restore(decoded)
+        await later.advance(by: .milliseconds(800))
+        #expect(restored.configuration == [.on, .dim])
+        await later.advance(by: .milliseconds(200))
+        await waitUntil { restored.isFinished }
+        #expect(restored.state == .off)
+    }
+}

@@ -32,6 +32,21 @@ extension DurableMachine {
         return finished
     }
 
+    /// Enqueues an outbox record's command on its queue (again after a crash: the enqueue of a
+    /// key already there changes nothing), then deletes the record.
+    func relay(_ record: MachineEffectRecord, owner: String) async throws -> Bool {
+        let body: OutboxBody
+        do {
+            body = try JSONDecoder().decode(OutboxBody.self, from: Data(record.body))
+        } catch {
+            throw DurableMachineError.unreadableSnapshot(record.key, "command \(record.id): \(error)")
+        }
+        guard let journal else { throw DurableMachineError.commandsWithoutJournal(record.key) }
+        _ = try await journal.enqueue(body.entry, queue: body.queue, after: .milliseconds(body.delayMilliseconds))
+        _ = try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+        return true
+    }
+
     /// Delivers `event`, sent by the effect `effect`, to the instance `key`, at most once for
     /// `id`, and only while the visit that started the effect lasts: for effects run by a worker
     /// of your own. ``runEffects(owner:leaseDuration:limit:)`` delivers its effects' events so.
@@ -46,6 +61,7 @@ extension DurableMachine {
 
     /// Runs one claimed effect; `true` when it finished while its worker still held it.
     func run(_ record: MachineEffectRecord, owner: String, leaseDuration: Duration) async throws -> Bool {
+        if record.id.hasPrefix("outbox:") { return try await relay(record, owner: owner) }
         let body: EffectBody<State, Context>
         do {
             body = try JSONDecoder().decode(EffectBody<State, Context>.self, from: Data(record.body))

@@ -90,6 +90,17 @@ extension DurableMachine {
                     body: try encode(EffectBody(effect: effect, context: after.context))))
         }
         let stopped = effectsBefore.subtracting(effectsAfter).map(\.description)
+        if let emit {
+            let commands = try emit(step, after.context)
+            if !commands.isEmpty && journal == nil { throw DurableMachineError.commandsWithoutJournal(key) }
+            for (index, command) in commands.enumerated() {
+                var entry = command.entry
+                if entry.idempotencyKey.isEmpty { entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)" }
+                let body = OutboxBody(
+                    queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds)
+                started.append(MachineEffectRecord(key: key, id: "outbox:\(version):\(index)", body: try encode(body)))
+            }
+        }
 
         let commit = MachineCommit(
             key: key, expectedVersion: record?.version ?? 0, snapshot: try encode(snapshot), states: states,

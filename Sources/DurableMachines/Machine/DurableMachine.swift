@@ -55,6 +55,10 @@ public final class DurableMachine<
     let template = LockedValue<StateMachine<State, Event, Context>?>(nil)
     /// The logger, metrics and tracer current when the machine was made.
     let instruments: DurableInstruments
+    /// The journal the commands steps emit are enqueued on.
+    public let journal: (any CommandJournal)?
+    /// The durable commands a step emits (see ``MachineCommand``).
+    let emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])?
 
     /// Creates a durable machine.
     ///
@@ -67,6 +71,10 @@ public final class DurableMachine<
     ///   - missedTimers: what a timer found late does (fire, by default).
     ///   - migrate: reads a stored snapshot the definition cannot restore (renamed states).
     ///   - logger: where the timer and effect loop logs the errors it waits out; `nil`: nowhere.
+    ///   - journal: the journal whose queues the commands of `emit` go to.
+    ///   - emit: the durable commands a step emits, given the step and the context after it:
+    ///     written in the step's commit, then enqueued once on `journal` by the timer and effect
+    ///     loop (a transactional outbox).
     ///
     /// With a swift-metrics backend bootstrapped before the machine is made, it counts steps
     /// (`behaviorkit_machine_steps_total`, by trigger and outcome) and lost races
@@ -77,9 +85,13 @@ public final class DurableMachine<
     public init(
         _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
         clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
-        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil, logger: Logger? = nil
+        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil, logger: Logger? = nil,
+        journal: (any CommandJournal)? = nil,
+        emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])? = nil
     ) {
         self.instruments = DurableInstruments(logger: logger)
+        self.journal = journal
+        self.emit = emit
         self.name = name
         self.definition = definition
         self.store = store

@@ -11,6 +11,8 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
     case encodingFailed(MachineKey, String)
     /// Other writers kept committing first: the step was computed and refused `attempts` times.
     case contention(MachineKey, attempts: Int)
+    /// A step emitted durable commands, but the machine has no journal to enqueue them on.
+    case commandsWithoutJournal(MachineKey)
 
     /// One line naming the instance and the problem.
     public var description: String {
@@ -21,6 +23,8 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
         case .unreadableSnapshot(let key, let reason): "the snapshot of \(key) cannot be read: \(reason)"
         case .encodingFailed(let key, let reason): "a step of \(key) cannot be encoded: \(reason)"
         case .contention(let key, let attempts): "\(key): \(attempts) attempts lost to other writers"
+        case .commandsWithoutJournal(let key):
+            "a step of \(key) emits commands, but the durable machine has no journal: pass one to its init"
         }
     }
 }

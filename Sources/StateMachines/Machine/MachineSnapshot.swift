@@ -26,6 +26,9 @@ public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Se
     /// effect saved with its ``TimerIdentity`` or ``EffectIdentity`` is still told from those of
     /// a later visit of the same state.
     public var visits: [UInt64]?
+    /// When a runtime took the snapshot, as calendar time since 1970 (`nil` from a value
+    /// machine): restoring it without an `elapsed` counts the time since then off its timers.
+    public var takenAt: Duration?
 
     /// Creates a snapshot of one state and a context.
     public init(state: State, context: Context) {
@@ -44,6 +47,7 @@ public struct MachineSnapshot<State: Hashable & Sendable, Context: Sendable>: Se
         self.timers = timers
         self.context = context
         self.visits = nil
+        self.takenAt = nil
     }
 }
 
@@ -84,7 +88,7 @@ extension MachineSnapshot: Equatable where Context: Equatable {}
 
 extension MachineSnapshot: Codable where State: Codable, Context: Codable {
     enum CodingKeys: String, CodingKey {
-        case version, state, configuration, history, timers, context, visits
+        case version, state, configuration, history, timers, context, visits, takenAt
     }
 
     /// Reads a snapshot of any version up to ``currentVersion``; a version 1 snapshot (`state`
@@ -98,6 +102,7 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         timers = try container.decodeIfPresent([PendingTimer<State>].self, forKey: .timers)
         context = try container.decode(Context.self, forKey: .context)
         visits = try container.decodeIfPresent([UInt64].self, forKey: .visits)
+        takenAt = try container.decodeIfPresent(Int64.self, forKey: .takenAt).map { .milliseconds($0) }
     }
 
     /// Writes the snapshot with its version, so that a later library can still read it.
@@ -110,6 +115,14 @@ extension MachineSnapshot: Codable where State: Codable, Context: Codable {
         try container.encodeIfPresent(timers, forKey: .timers)
         try container.encode(context, forKey: .context)
         try container.encodeIfPresent(visits, forKey: .visits)
+        // Whole milliseconds since 1970: a calendar time, not a duration a reader must parse.
+        let milliseconds = takenAt.map { time -> Int64 in
+            let (whole, overflow) = time.components.seconds.multipliedReportingOverflow(by: 1_000)
+            guard !overflow else { return time < .zero ? .min : .max }
+            let (sum, late) = whole.addingReportingOverflow(time.components.attoseconds / 1_000_000_000_000_000)
+            return late ? .max : sum
+        }
+        try container.encodeIfPresent(milliseconds, forKey: .takenAt)
     }
 }
 

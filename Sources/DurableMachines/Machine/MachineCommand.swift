@@ -1,0 +1,45 @@
+public import Commands
+
+/// A durable command a step emits onto a `CommandQueue`: written in the step's own commit (a
+/// transactional outbox), then enqueued by a worker's timer and effect loop, once, under a key
+/// that names the step, so that a step and the work it starts are never one without the other.
+///
+/// ```swift
+/// let orders = DurableMachine("order", definition: lifecycle, store: store, journal: journal) { step, order in
+///     step.configuration == [.paid] ? [try MachineCommand(Ship(order: order.id), on: "shipping")] : []
+/// }
+/// ```
+public struct MachineCommand: Hashable, Sendable {
+    /// The queue it goes to.
+    public var queue: String
+    /// The command's kind and payload (its key is set when the step commits, unless given).
+    public var entry: CommandJournalEntry
+    /// How long after the relay it is due.
+    public var delay: Duration
+
+    /// `command` on `queue`, due `delay` after it is enqueued, under `key` (default: the
+    /// machine, the instance, the step and the command's place in it).
+    public init<C: JournaledCommand>(_ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero)
+        throws(CommandRegistryError)
+    {
+        self.queue = queue
+        self.entry = try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key ?? "")
+        self.delay = delay
+    }
+
+    /// A command registered as `kind` with `arguments`, on `queue`.
+    public init(
+        kind: String, arguments: some Encodable, on queue: String, key: String? = nil, after delay: Duration = .zero
+    ) throws(CommandRegistryError) {
+        self.queue = queue
+        self.entry = try CommandRegistry.entry(kind: kind, arguments: arguments, key: key ?? "")
+        self.delay = delay
+    }
+}
+
+/// What an outbox record holds: the command with its key, its queue and delay.
+struct OutboxBody: Codable, Sendable {
+    var queue: String
+    var entry: CommandJournalEntry
+    var delayMilliseconds: Int64
+}
