@@ -99,8 +99,8 @@ let package = Package(
         .target(
             name: "BehaviorKitPostgres",
             dependencies: [
-                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Commands", "DurableMachines", "BehaviorKitSync",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -149,7 +149,8 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitPostgresTests",
             dependencies: [
-                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync",
+                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
