@@ -79,7 +79,7 @@ enum MachineStoreSQL {
         for id in commit.stoppedEffects { try deleteEffect.execute(arguments: [machine, key, id]) }
         let insertEffect = try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO behaviorkitMachineEffect (machine, key, id, body, owner, leaseExpiresAt, attempts)
+                INSERT OR IGNORE INTO behaviorkitMachineEffect (machine, key, id, body, owner, leaseExpiresAt, attempts)
                 VALUES (?, ?, ?, ?, NULL, NULL, 0)
                 """)
         for effect in commit.startedEffects {
