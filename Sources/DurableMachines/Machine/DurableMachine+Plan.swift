@@ -101,7 +101,8 @@ extension DurableMachine {
                     entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)"
                 }
                 let body = OutboxBody(
-                    queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds)
+                    queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds,
+                    reportsBack: command.reportsBack)
                 started.append(MachineEffectRecord(key: key, id: "outbox:\(version):\(index)", body: try encode(body)))
             }
         }
