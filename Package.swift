@@ -80,7 +80,8 @@ let package = Package(
         .target(
             name: "BehaviorKitSQLite",
             dependencies: [
-                "Chains", "Commands", "DurableMachines", "BehaviorKitSync", .product(name: "GRDB", package: "GRDB.swift"),
+                "Chains", "Commands", "DurableMachines", "BehaviorKitSync",
+                .product(name: "GRDB", package: "GRDB.swift"),
             ] + observability
         ),
 
@@ -98,8 +99,8 @@ let package = Package(
         .target(
             name: "BehaviorKitPostgres",
             dependencies: [
-                "Commands", "BehaviorKitSync", .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
+                "Commands", "DurableMachines", "BehaviorKitSync",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
@@ -140,14 +141,16 @@ let package = Package(
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: [
-                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines", "BehaviorKitSync",
+                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync",
             ]
                 + observabilityTesting
         ),
         .testTarget(
             name: "BehaviorKitPostgresTests",
             dependencies: [
-                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "BehaviorKitSync",
+                "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync",
                 .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),

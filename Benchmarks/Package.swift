@@ -35,6 +35,8 @@ let package = Package(
             name: "DurableLifecycles",
             dependencies: [
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "DurableMachines", package: "BehaviorKit"),
                 .product(name: "StateMachines", package: "BehaviorKit"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -60,8 +60,12 @@ struct MachineFleetCommand: AsyncParsableCommand {
         guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
         guard (1...1_000_000).contains(keys) else { throw ValidationError("--keys must be between 1 and 1000000") }
         guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
-        guard (10...600_000).contains(leaseMs) else { throw ValidationError("--lease-ms must be between 10 and 600000") }
-        guard (1...86_400).contains(deadlineS) else { throw ValidationError("--deadline-s must be between 1 and 86400") }
+        guard (10...600_000).contains(leaseMs) else {
+            throw ValidationError("--lease-ms must be between 10 and 600000")
+        }
+        guard (1...86_400).contains(deadlineS) else {
+            throw ValidationError("--deadline-s must be between 1 and 86400")
+        }
         guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
         if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
     }
@@ -78,11 +82,13 @@ struct MachineFleetCommand: AsyncParsableCommand {
             let deadline = deadlineS
             Task.detached {
                 try? await Task.sleep(for: .seconds(deadline))
-                StandardStream.error.writeLine("error: the machine fleet run did not end within its deadline of \(deadline) s")
+                StandardStream.error.writeLine(
+                    "error: the machine fleet run did not end within its deadline of \(deadline) s")
                 Foundation.exit(1)
             }
             let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
             if store == nil {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
             }

@@ -6,7 +6,8 @@ import Testing
 /// and 1,000 parcels.
 @Suite struct MachineFleetCommandTests {
     @Test func killedAndPausedWorkersKeepEveryPromiseOnSQLite() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("machine-fleet-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("machine-fleet-\(UUID().uuidString)")
+            .path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try CLIRunner.run([
             "machine-fleet", "--workers", "3", "--keys", "150", "--kills", "6", "--pause", "--lease-ms", "200",

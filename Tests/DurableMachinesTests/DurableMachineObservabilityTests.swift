@@ -24,7 +24,9 @@ struct DurableMachineObservabilityTests {
         let tracer = InMemoryTracer()
         let clock = ManualClock()
         let doors = withMetricsFactory(metrics) {
-            withTracer(tracer) { DurableMachine("door", definition: Self.door, store: InMemoryMachineStore(), clock: clock) }
+            withTracer(tracer) {
+                DurableMachine("door", definition: Self.door, store: InMemoryMachineStore(), clock: clock)
+            }
         }
         try await doors.start("front", context: 0)
         try await doors.send(.open, to: "front")

@@ -32,7 +32,8 @@ enum LifecycleFloor {
                         let key = "k\(keys == 1 ? 0 : (event / 3) % keys)"
                         while true {
                             let row = try await pool.read { db in
-                                try Row.fetchOne(db, sql: "SELECT version, snapshot FROM instance WHERE key = ?", arguments: [key])
+                                try Row.fetchOne(
+                                    db, sql: "SELECT version, snapshot FROM instance WHERE key = ?", arguments: [key])
                             }
                             guard let row else { return }
                             let version: Int64 = row["version"]

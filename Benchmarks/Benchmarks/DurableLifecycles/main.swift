@@ -1,3 +1,4 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 import DurableMachines
 import Foundation
@@ -10,6 +11,7 @@ import StateMachines
 // one transaction: a version-checked UPDATE of the snapshot and an INSERT of the history row).
 //
 //     swift run -c release DurableLifecycles sqlite:///tmp/l.sqlite 1000 16 [one-key]
+//     swift run -c release DurableLifecycles "postgres://postgres@localhost/l?host=/tmp/pg" 1000 16
 //
 // The database must be fresh for each run.
 
@@ -28,15 +30,19 @@ let lifecycle = StateMachineDefinition<OrderState, OrderEvent, Order>(initial: .
 }
 
 let arguments = CommandLine.arguments
+let url = arguments.count > 1 ? arguments[1] : ""
+let isPostgres = url.hasPrefix("postgres://") || url.hasPrefix("postgresql://")
 guard arguments.count >= 4, let count = Int(arguments[2]), let concurrency = Int(arguments[3]), count > 0,
-    concurrency > 0, arguments[1].hasPrefix("sqlite://")
+    concurrency > 0, url.hasPrefix("sqlite://") || isPostgres
 else {
-    FileHandle.standardError.write(Data("usage: DurableLifecycles sqlite:///PATH KEYS CONCURRENCY [one-key]\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: DurableLifecycles sqlite:///PATH|postgres://URL KEYS CONCURRENCY [one-key]\n".utf8))
     exit(64)
 }
 let oneKey = arguments.count > 4 && arguments[4] == "one-key"
-let path = String(arguments[1].dropFirst("sqlite://".count))
-let store = try SQLiteMachineStore(path: path)
+let path = String(url.dropFirst("sqlite://".count))
+let database = isPostgres ? "postgres" : "sqlite"
+let store: any MachineStore = isPostgres ? try await PostgresMachineStore(url: url) : try SQLiteMachineStore(path: path)
 let orders = DurableMachine("order", definition: lifecycle, store: store)
 let events = 3 * count
 
@@ -80,9 +86,13 @@ try await store.close()
 let ours = seconds(elapsed) / Double(events)
 let shape = oneKey ? "one key" : "lifecycles=\(count)"
 print(
-    "behaviorkit sqlite \(shape) events=\(events) concurrency=\(concurrency): \(Int((1 / ours).rounded())) events/s, "
+    "behaviorkit \(database) \(shape) events=\(events) concurrency=\(concurrency): \(Int((1 / ours).rounded())) events/s, "
         + "\(Int((ours * 1e6).rounded())) us/event")
-let floor = try await LifecycleFloor.sqlite(path + "-floor", keys: oneKey ? 1 : count, events: events, concurrency: concurrency)
+let floor =
+    isPostgres
+    ? try await PostgresLifecycleFloor.measure(url, keys: oneKey ? 1 : count, events: events, concurrency: concurrency)
+    : try await LifecycleFloor.sqlite(
+        path + "-floor", keys: oneKey ? 1 : count, events: events, concurrency: concurrency)
 print(
-    "floor sqlite \(shape) concurrency=\(concurrency): \(Int((floor * 1e6).rounded())) us/event by hand; "
+    "floor \(database) \(shape) concurrency=\(concurrency): \(Int((floor * 1e6).rounded())) us/event by hand; "
         + "durable machines are \(String(format: "%.2f", ours / floor))x the floor")

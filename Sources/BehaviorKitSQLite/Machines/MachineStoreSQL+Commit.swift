@@ -14,7 +14,8 @@ enum MachineStoreSQL {
             return .duplicateEvent(recorded)
         }
         let row = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT version, states FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
+            db.cachedStatement(
+                sql: "SELECT version, states FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
             arguments: [machine, key])
         let current: Int64? = row?["version"]
         guard current == (commit.expectedVersion == 0 ? nil : commit.expectedVersion) else {
@@ -37,39 +38,48 @@ enum MachineStoreSQL {
                     UPDATE behaviorkitMachineInstance SET version = ?, snapshot = ?, states = ?, updatedAt = ?
                     WHERE machine = ? AND key = ? AND version = ?
                     """
-            ).execute(arguments: [commit.version, Data(commit.snapshot), states, at, machine, key, commit.expectedVersion])
+            ).execute(arguments: [
+                commit.version, Data(commit.snapshot), states, at, machine, key, commit.expectedVersion,
+            ])
         }
         // The index of active states changes only when the states or their entry times do.
         if previousStates != states {
             let old = previousStates.isEmpty ? [] : try JSONDecoder().decode([StoredState].self, from: previousStates)
             let deleteState = try db.cachedStatement(
-                sql: "DELETE FROM behaviorkitMachineState WHERE machine = ? AND state = ? AND enteredAt = ? AND key = ?")
+                sql: "DELETE FROM behaviorkitMachineState WHERE machine = ? AND state = ? AND enteredAt = ? AND key = ?"
+            )
             for state in old where !stored.contains(state) {
                 try deleteState.execute(arguments: [machine, state.state, state.at, key])
             }
             let insertState = try db.cachedStatement(
-                sql: "INSERT OR REPLACE INTO behaviorkitMachineState (machine, state, enteredAt, key) VALUES (?, ?, ?, ?)")
+                sql:
+                    "INSERT OR REPLACE INTO behaviorkitMachineState (machine, state, enteredAt, key) VALUES (?, ?, ?, ?)"
+            )
             for state in stored where !old.contains(state) {
                 try insertState.execute(arguments: [machine, state.state, state.at, key])
             }
         }
         try db.cachedStatement(
-            sql: "INSERT INTO behaviorkitMachineStep (machine, key, sequence, eventID, at, body) VALUES (?, ?, ?, ?, ?, ?)"
+            sql:
+                "INSERT INTO behaviorkitMachineStep (machine, key, sequence, eventID, at, body) VALUES (?, ?, ?, ?, ?, ?)"
         ).execute(arguments: [machine, key, commit.version, commit.step.eventID, at, Data(commit.step.body)])
         let deleteTimer = try db.cachedStatement(
             sql: "DELETE FROM behaviorkitMachineTimer WHERE machine = ? AND key = ? AND id = ?")
         for id in commit.disarmedTimers { try deleteTimer.execute(arguments: [machine, key, id]) }
         let insertTimer = try db.cachedStatement(
-            sql: "INSERT OR REPLACE INTO behaviorkitMachineTimer (machine, key, id, dueAt, body) VALUES (?, ?, ?, ?, ?)")
+            sql: "INSERT OR REPLACE INTO behaviorkitMachineTimer (machine, key, id, dueAt, body) VALUES (?, ?, ?, ?, ?)"
+        )
         for timer in commit.armedTimers {
-            try insertTimer.execute(arguments: [machine, key, timer.id, timer.dueAt.journalMilliseconds, Data(timer.body)])
+            try insertTimer.execute(arguments: [
+                machine, key, timer.id, timer.dueAt.journalMilliseconds, Data(timer.body),
+            ])
         }
         let deleteEffect = try db.cachedStatement(
             sql: "DELETE FROM behaviorkitMachineEffect WHERE machine = ? AND key = ? AND id = ?")
         for id in commit.stoppedEffects { try deleteEffect.execute(arguments: [machine, key, id]) }
         let insertEffect = try db.cachedStatement(
             sql: """
-                INSERT OR REPLACE INTO behaviorkitMachineEffect (machine, key, id, body, owner, leaseExpiresAt, attempts)
+                INSERT OR IGNORE INTO behaviorkitMachineEffect (machine, key, id, body, owner, leaseExpiresAt, attempts)
                 VALUES (?, ?, ?, ?, NULL, NULL, 0)
                 """)
         for effect in commit.startedEffects {
@@ -92,8 +102,11 @@ enum MachineStoreSQL {
         let stored = try JSONDecoder().decode([StoredState].self, from: row["states"] as Data)
         return MachineInstanceRecord(
             key: key, version: row["version"], snapshot: Array(row["snapshot"] as Data),
-            states: stored.map { MachineStateEntry(key: key.key, state: $0.state, enteredAt: Date(journalMilliseconds: $0.at)) },
-            createdAt: Date(journalMilliseconds: row["createdAt"]), updatedAt: Date(journalMilliseconds: row["updatedAt"]))
+            states: stored.map {
+                MachineStateEntry(key: key.key, state: $0.state, enteredAt: Date(journalMilliseconds: $0.at))
+            },
+            createdAt: Date(journalMilliseconds: row["createdAt"]),
+            updatedAt: Date(journalMilliseconds: row["updatedAt"]))
     }
 
     /// The step of `key` with `eventID`.

@@ -55,10 +55,13 @@ extension SQLiteMachineStore {
                         ORDER BY enteredAt, key LIMIT ?
                         """),
                 arguments: [
-                    machine, state, date?.journalMilliseconds ?? Int64.max, cursor?.enteredAt.journalMilliseconds ?? Int64.min,
+                    machine, state, date?.journalMilliseconds ?? Int64.max,
+                    cursor?.enteredAt.journalMilliseconds ?? Int64.min,
                     cursor?.key ?? "", max(0, limit),
                 ]
-            ).map { row in MachineStateEntry(key: row["key"], state: state, enteredAt: Date(journalMilliseconds: row["enteredAt"])) }
+            ).map { row in
+                MachineStateEntry(key: row["key"], state: state, enteredAt: Date(journalMilliseconds: row["enteredAt"]))
+            }
         }
     }
 
@@ -68,7 +71,8 @@ extension SQLiteMachineStore {
             var counts: [String: Int] = [:]
             for row in try Row.fetchAll(
                 db.cachedStatement(
-                    sql: "SELECT state, COUNT(*) AS count FROM behaviorkitMachineState WHERE machine = ? GROUP BY state"),
+                    sql: "SELECT state, COUNT(*) AS count FROM behaviorkitMachineState WHERE machine = ? GROUP BY state"
+                ),
                 arguments: [machine])
             {
                 counts[row["state"]] = row["count"]

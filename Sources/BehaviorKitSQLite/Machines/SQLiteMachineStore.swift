@@ -1,7 +1,7 @@
-public import DurableMachines
-public import GRDB
 import BehaviorKitSync
+public import DurableMachines
 import Foundation
+public import GRDB
 
 /// A durable `MachineStore` on SQLite (WAL mode, `synchronous` FULL): a step acknowledged is on
 /// disk, and survives a crash or a power cut. Any number of processes on one machine can share
@@ -42,8 +42,11 @@ public final class SQLiteMachineStore: MachineStore {
         configuration.busyMode = .polling(for: busyTimeout)
         do {
             try Self.checkBeforeWriting(path)
-            let pool = try retryingWhileBusy(for: busyTimeout) { try DatabasePool(path: path, configuration: configuration) }
-            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)") }
+            let pool = try retryingWhileBusy(for: busyTimeout) {
+                try DatabasePool(path: path, configuration: configuration)
+            }
+            try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = \(durability.rawValue)")
+            }
             try pool.write { db in try Self.prepare(db, path: path) }
             database = pool
         } catch let error as SQLiteMachineStoreError {
@@ -103,7 +106,8 @@ public final class SQLiteMachineStore: MachineStore {
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
             if applicationID == MachineStoreSchema.applicationID { return }
             let tables = try String.fetchAll(
-                db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+                db,
+                sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             guard tables.isEmpty, applicationID == 0 else {
                 throw SQLiteMachineStoreError(
                     path: path,

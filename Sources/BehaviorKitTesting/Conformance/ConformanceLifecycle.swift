@@ -39,7 +39,8 @@ extension MachineStoreConformance {
             On(.resume, to: .placed)
             After(
                 "hold time", { .seconds($0.holdSeconds) }, to: .onHold,
-                when: Guard("remind when held") { $0.remindWhenHeld }, actions: [Action("remind") { $0.reminders += 1 }])
+                when: Guard("remind when held") { $0.remindWhenHeld }, actions: [Action("remind") { $0.reminders += 1 }]
+            )
         }
         In(.paid) {
             On(.ship, to: .shipped)

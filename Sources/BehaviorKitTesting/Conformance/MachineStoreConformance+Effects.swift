@@ -32,11 +32,14 @@ extension MachineStoreConformance {
         let staleRenew = try await store.renewEffect(
             first[0].key, id: first[0].id, owner: "w1", attempts: 1, leaseExpiresAt: now.addingTimeInterval(99))
         let staleFinish = try await store.finishEffect(first[0].key, id: first[0].id, owner: "w1", attempts: 1)
-        try expect(!staleRenew && !staleFinish, check, "the stale attempt renewed (\(staleRenew)) or finished (\(staleFinish))")
+        try expect(
+            !staleRenew && !staleFinish, check, "the stale attempt renewed (\(staleRenew)) or finished (\(staleFinish))"
+        )
         let finished = try await store.finishEffect(taken[0].key, id: taken[0].id, owner: "w1", attempts: 2)
         try expect(finished, check, "the current attempt could not finish")
         let left = try await store.claimEffects(
-            machine: "order", owner: "w3", now: now.addingTimeInterval(500), leaseExpiresAt: now.addingTimeInterval(530),
+            machine: "order", owner: "w3", now: now.addingTimeInterval(500),
+            leaseExpiresAt: now.addingTimeInterval(530),
             limit: 10)
         try expect(left.isEmpty, check, "a finished effect was claimed again: \(left)")
     }
@@ -48,10 +51,13 @@ extension MachineStoreConformance {
         try await orders.send(.pay, to: "a")
         let ran = try await orders.runEffects(owner: "w1")
         let a = try await orders.instance("a")
-        try expect(ran == 1 && a?.state == .shipped, check, "the effect ran \(ran) times; the order is \(String(describing: a?.state))")
+        try expect(
+            ran == 1 && a?.state == .shipped, check,
+            "the effect ran \(ran) times; the order is \(String(describing: a?.state))")
         let history = try await orders.history(of: "a")
         let delivered = history.filter { if case .effect = $0.trigger { true } else { false } }
-        try expect(delivered.count == 2 && a?.context.count == 1, check, "\(delivered.count) effect steps in the history")
+        try expect(
+            delivered.count == 2 && a?.context.count == 1, check, "\(delivered.count) effect steps in the history")
         // Run again after a crash (its lease lapsed; it sends its event again, under the same id).
         try await orders.start("b", context: ConformanceOrder())
         try await orders.send(.pay, to: "b")
@@ -70,17 +76,21 @@ extension MachineStoreConformance {
         try expect(
             rerun == 1 && effectSteps.map(\.eventID) == ["effect:\(effectID):1", "effect:\(effectID):2"]
                 && bNow?.context.count == 1 && bNow?.state == .shipped, check,
-            "after the takeover: ran \(rerun), effect steps \(effectSteps.map(\.eventID)), count \(String(describing: bNow?.context.count))")
+            "after the takeover: ran \(rerun), effect steps \(effectSteps.map(\.eventID)), count \(String(describing: bNow?.context.count))"
+        )
         // Left before it ran: the effect is gone with its visit, and an event of it is dropped.
         try await orders.start("c", context: ConformanceOrder())
         try await orders.send(.pay, to: "c")
         let claimed = try await store.claimEffects(
-            machine: "order", owner: "slow", now: clock.currentDate, leaseExpiresAt: clock.currentDate.addingTimeInterval(30),
+            machine: "order", owner: "slow", now: clock.currentDate,
+            leaseExpiresAt: clock.currentDate.addingTimeInterval(30),
             limit: 10)
         try await orders.send(.cancel, to: "c")
         let dropped = try await orders.sendAsEffect(.ship, claimed[0], ordinal: 1)
         let c = try await orders.instance("c")
-        try expect(dropped == nil && c?.state == .cancelled, check, "an event of a left visit was delivered: \(String(describing: dropped))")
+        try expect(
+            dropped == nil && c?.state == .cancelled, check,
+            "an event of a left visit was delivered: \(String(describing: dropped))")
         let finished = try await store.finishEffect(claimed[0].key, id: claimed[0].id, owner: "slow", attempts: 1)
         let stillThere = try await store.claimEffects(
             machine: "order", owner: "w3", now: clock.currentDate.addingTimeInterval(100),
@@ -105,7 +115,9 @@ extension MachineStoreConformance {
         try expect(early.map(\.key) == ["k0", "k2"], check, "placed before 3 s: \(early.map(\.key))")
         let page1 = try await orders.keys(in: .placed, limit: 2)
         let page2 = try await orders.keys(in: .placed, after: page1.last, limit: 2)
-        try expect(page1.map(\.key) + page2.map(\.key) == placed.map(\.key), check, "pages \(page1.map(\.key)) \(page2.map(\.key))")
+        try expect(
+            page1.map(\.key) + page2.map(\.key) == placed.map(\.key), check,
+            "pages \(page1.map(\.key)) \(page2.map(\.key))")
         let counts = try await orders.countsByState()
         try expect(counts == ["placed": 4, "paid": 1], check, "counts \(counts)")
     }
@@ -122,7 +134,8 @@ extension MachineStoreConformance {
         let pruned = try await orders.pruneHistory(before: cut)
         let a = try await orders.history(of: "a")
         let b = try await orders.history(of: "b")
-        try expect(pruned == 2 && a.map(\.sequence) == [3] && b.map(\.sequence) == [1], check,
+        try expect(
+            pruned == 2 && a.map(\.sequence) == [3] && b.map(\.sequence) == [1], check,
             "pruned \(pruned); a keeps \(a.map(\.sequence)), b keeps \(b.map(\.sequence))")
         let replay = try await orders.send(.count, to: "a", id: "new")
         try expect(replay.isReplay, check, "a kept step's id was forgotten")

@@ -6,7 +6,8 @@ extension MachineStoreConformance {
         let check = "starting creates an instance once; starting it again answers how it stands"
         let orders = machine(store, clock)
         let started = try await orders.start("a", context: ConformanceOrder(count: 7))
-        try expect(started.version == 1 && started.state == .placed, check, "start gave \(started.version), \(started.state)")
+        try expect(
+            started.version == 1 && started.state == .placed, check, "start gave \(started.version), \(started.state)")
         try await orders.send(.count, to: "a")
         let again = try await orders.start("a", context: ConformanceOrder(count: 99))
         try expect(
@@ -68,7 +69,9 @@ extension MachineStoreConformance {
         let other = try await orders.send(.count, to: "b", id: "req-1")
         try expect(!other.isReplay, check, "the id 'req-1' of key 'a' was taken as applied on key 'b'")
         let instance = try await orders.instance("a")
-        try expect(instance?.context.count == 1 && instance?.version == 2, check, "count \(String(describing: instance?.context.count))")
+        try expect(
+            instance?.context.count == 1 && instance?.version == 2, check,
+            "count \(String(describing: instance?.context.count))")
     }
 
     static func refusalsAreRecorded(_ store: any MachineStore, _ clock: ManualClock) async throws {
@@ -109,7 +112,8 @@ extension MachineStoreConformance {
             "count \(String(describing: instance?.context.count)), version \(String(describing: instance?.version))")
         let history = try await orders.history(of: "a", limit: 10_000)
         try expect(
-            history.map(\.sequence) == Array(1...Int64(senders * each + 1)), check, "sequences are not 1...\(senders * each + 1)")
+            history.map(\.sequence) == Array(1...Int64(senders * each + 1)), check,
+            "sequences are not 1...\(senders * each + 1)")
         let ids = history.compactMap(\.eventID)
         try expect(Set(ids).count == ids.count && ids.count == senders * each, check, "\(ids.count) ids recorded")
         // Each step was computed from the one before: the counts rise by one.

@@ -60,7 +60,8 @@ extension MachineStoreConformance {
         }
         try expect(recorded.sequence == 2 && recorded.eventID == "e", check, "the recorded step is \(recorded)")
         let after = try await store.dueTimers(machine: "raw", dueBy: Date(timeIntervalSince1970: 10_000), limit: 10)
-        try expect(after.map(\.id).sorted() == ["t2", "t3"], check, "the duplicate changed the timers: \(after.map(\.id))")
+        try expect(
+            after.map(\.id).sorted() == ["t2", "t3"], check, "the duplicate changed the timers: \(after.map(\.id))")
         let instance = try await store.instance(key)
         try expect(
             instance?.version == 2 && instance?.states.map(\.state) == ["s", "u"], check,

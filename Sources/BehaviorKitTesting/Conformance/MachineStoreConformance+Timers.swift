@@ -18,7 +18,9 @@ extension MachineStoreConformance {
         await clock.advance(by: .seconds(1))
         // Several workers (two handles on one store, as two processes) fire at once.
         let other = machine(store, clock)
-        let fired = try await withThrowingTaskGroup(of: [MachineStep<ConformanceOrderState, ConformanceOrderEvent>].self) {
+        let fired = try await withThrowingTaskGroup(
+            of: [MachineStep<ConformanceOrderState, ConformanceOrderEvent>].self
+        ) {
             group in
             for worker in [orders, other, orders, other] { group.addTask { try await worker.fireDueTimers() } }
             var steps: [MachineStep<ConformanceOrderState, ConformanceOrderEvent>] = []
@@ -27,15 +29,19 @@ extension MachineStoreConformance {
         }
         try expect(fired.count == 1, check, "\(fired.count) steps fired the timer")
         guard case .timer(let identity) = fired.first?.trigger else {
-            throw MachineStoreConformanceFailure(check: check, detail: "the step's trigger is \(String(describing: fired.first?.trigger))")
+            throw MachineStoreConformanceFailure(
+                check: check, detail: "the step's trigger is \(String(describing: fired.first?.trigger))")
         }
         try expect(identity.state == .placed && identity.index == 0, check, "the timer is \(identity)")
         let instance = try await orders.instance("a")
-        try expect(instance?.state == .cancelled, check, "after the timer the order is \(String(describing: instance?.state))")
+        try expect(
+            instance?.state == .cancelled, check, "after the timer the order is \(String(describing: instance?.state))")
         await clock.advance(by: .seconds(60))
         let again = try await orders.fireDueTimers()
         let next = try await orders.nextTimerDue()
-        try expect(again.isEmpty && next == nil, check, "the timer fired again (\(again)) or is still armed (\(String(describing: next)))")
+        try expect(
+            again.isEmpty && next == nil, check,
+            "the timer fired again (\(again)) or is still armed (\(String(describing: next)))")
     }
 
     static func leavingAStateCancelsItsTimer(_ store: any MachineStore, _ clock: ManualClock) async throws {
@@ -59,7 +65,9 @@ extension MachineStoreConformance {
             throw MachineStoreConformanceFailure(check: check, detail: "at 16 s: \(atSixteen.map(\.trigger))")
         }
         let history = try await orders.history(of: "a")
-        try expect(identity.visit > 1 && history.count == 4, check, "the timer that fired is \(identity); history \(history.count) steps")
+        try expect(
+            identity.visit > 1 && history.count == 4, check,
+            "the timer that fired is \(identity); history \(history.count) steps")
         // Leaving for good: paying disarms the new visit's timer too.
         try await orders.start("b", context: ConformanceOrder())
         try await orders.send(.pay, to: "b")
@@ -94,7 +102,8 @@ extension MachineStoreConformance {
         await clock.advance(by: .seconds(60))
         let after = try await orders.fireDueTimers()
         // Order 'a' goes on reminding itself; 'b' has no timer left.
-        try expect(after.allSatisfy { $0.eventID?.contains("onHold") == true } && !after.isEmpty, check, "after: \(after)")
+        try expect(
+            after.allSatisfy { $0.eventID?.contains("onHold") == true } && !after.isEmpty, check, "after: \(after)")
         let bHistory = try await orders.history(of: "b")
         try expect(bHistory.count == 3, check, "the guarded-off timer of 'b' fired again: \(bHistory.count) steps")
     }
@@ -109,15 +118,18 @@ extension MachineStoreConformance {
         try await skipping.start("prompt", context: ConformanceOrder())
         await clock.advance(by: .seconds(11))
         let prompt = try await skipping.fireDueTimers()
-        try expect(prompt.count == 2 && prompt.allSatisfy { if case .timer = $0.trigger { true } else { false } }, check,
+        try expect(
+            prompt.count == 2 && prompt.allSatisfy { if case .timer = $0.trigger { true } else { false } }, check,
             "timers 1 s late under .skip(30 s): \(prompt.map(\.trigger))")
         try await skipping.start("later", context: ConformanceOrder())
         await clock.advance(by: .seconds(3600))
         let late = try await skipping.fireDueTimers()
         guard late.count == 1, case .missedTimer = late[0].trigger else {
-            throw MachineStoreConformanceFailure(check: check, detail: "an hour late under .skip: \(late.map(\.trigger))")
+            throw MachineStoreConformanceFailure(
+                check: check, detail: "an hour late under .skip: \(late.map(\.trigger))")
         }
-        try expect(late[0].configuration == [.placed], check, "the skipped timer moved the order to \(late[0].configuration)")
+        try expect(
+            late[0].configuration == [.placed], check, "the skipped timer moved the order to \(late[0].configuration)")
         let fired = try await firing.fireDueTimers()
         try expect(
             fired.count == 1 && fired[0].configuration == [.cancelled], check, "an hour late under .fire: \(fired)")

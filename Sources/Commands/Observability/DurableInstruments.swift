@@ -1,5 +1,5 @@
 package import Logging
-package import Metrics
+import Metrics
 package import Tracing
 
 /// What a ``JournaledInvoker`` — and the transactions, recoveries and queue workers it runs —

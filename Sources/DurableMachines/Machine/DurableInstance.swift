@@ -1,9 +1,10 @@
+public import StateMachines
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import StateMachines
 
 /// How one instance of a durable machine stands: its configuration, context and version.
 public struct DurableInstance<State: Hashable & Sendable, Context: Sendable>: Sendable {

@@ -1,6 +1,6 @@
+import BehaviorKitSync
 import Commands
 public import StateMachines
-import BehaviorKitSync
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -33,7 +33,9 @@ extension DurableMachine {
     }
 
     /// Enqueues an outbox record's command on its queue (again after a crash: the enqueue of a
-    /// key already there changes nothing), then deletes the record.
+    /// key already there changes nothing), then deletes the record; for a transaction that
+    /// reports back, keeps the record until the transaction ended, delivers the report's event
+    /// (once: its id names the transaction), then deletes it.
     func relay(_ record: MachineEffectRecord, owner: String) async throws -> Bool {
         let body: OutboxBody
         do {
@@ -42,9 +44,45 @@ extension DurableMachine {
             throw DurableMachineError.unreadableSnapshot(record.key, "command \(record.id): \(error)")
         }
         guard let journal else { throw DurableMachineError.commandsWithoutJournal(record.key) }
-        _ = try await journal.enqueue(body.entry, queue: body.queue, after: .milliseconds(body.delayMilliseconds))
+        let queued = try await journal.enqueue(
+            body.entry, queue: body.queue, after: .milliseconds(body.delayMilliseconds))
+        if body.reportsBack == true, let report {
+            guard queued.isSettled, let ended = try await journal.record(forKey: body.entry.idempotencyKey),
+                ended.isSettled
+            else {
+                // Not ended yet: look again in a second (the record stays, held by this worker till then).
+                _ = try await store.renewEffect(
+                    record.key, id: record.id, owner: owner, attempts: record.attempts,
+                    leaseExpiresAt: now.adding(.seconds(1)))
+                return false
+            }
+            if let event = report(try await transactionReport(ended, journal)) {
+                _ = try await apply(.event(event), to: record.key, eventID: "report:\(body.entry.idempotencyKey)")
+            }
+        }
         _ = try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
         return true
+    }
+
+    /// How a settled transaction ended, with the reason the journal gives (its own, or its failed
+    /// step's).
+    private func transactionReport(
+        _ record: CommandJournalRecord, _ journal: any CommandJournal
+    ) async throws
+        -> TransactionReport
+    {
+        let outcome: TransactionReport.Outcome =
+            switch record.status {
+            case .done, .pending: .done
+            case .compensated: .compensated
+            case .failed: .failed
+            }
+        var reason = record.failureReason
+        if outcome != .done && reason == nil {
+            reason = try await journal.records(parentKey: record.entry.idempotencyKey).first { $0.status == .failed }?
+                .failureReason
+        }
+        return TransactionReport(key: record.entry.idempotencyKey, outcome: outcome, reason: reason)
     }
 
     /// Delivers `event`, sent by the effect `effect`, to the instance `key`, at most once for

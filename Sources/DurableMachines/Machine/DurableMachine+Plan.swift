@@ -56,7 +56,9 @@ extension DurableMachine {
             for (state, visit) in zip(states, beforeSnapshot.visits ?? []) { previousVisits[state] = visit }
         }
         var states: [MachineStateEntry] = []
-        for (position, state) in (snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration).enumerated() {
+        for (position, state) in (snapshot.configuration.isEmpty ? [snapshot.state] : snapshot.configuration)
+            .enumerated()
+        {
             let name = "\(state)"
             let visit = position < visits.count ? visits[position] : nil
             let kept =
@@ -95,9 +97,12 @@ extension DurableMachine {
             if !commands.isEmpty && journal == nil { throw DurableMachineError.commandsWithoutJournal(key) }
             for (index, command) in commands.enumerated() {
                 var entry = command.entry
-                if entry.idempotencyKey.isEmpty { entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)" }
+                if entry.idempotencyKey.isEmpty {
+                    entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)"
+                }
                 let body = OutboxBody(
-                    queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds)
+                    queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds,
+                    reportsBack: command.reportsBack)
                 started.append(MachineEffectRecord(key: key, id: "outbox:\(version):\(index)", body: try encode(body)))
             }
         }
@@ -149,7 +154,8 @@ extension DurableMachine {
         guard let stored = try? JSONDecoder().decode(StoredStateNames.self, from: Data(bytes)) else { return [] }
         var unknown: [String] = []
         for value in stored.all {
-            guard let data = try? JSONEncoder().encode([value]), (try? JSONDecoder().decode([State].self, from: data)) == nil
+            guard let data = try? JSONEncoder().encode([value]),
+                (try? JSONDecoder().decode([State].self, from: data)) == nil
             else { continue }
             let name = value.description
             if !unknown.contains(name) { unknown.append(name) }

@@ -34,7 +34,9 @@ extension DurableMachine {
     }
 
     /// The steps of `key`, oldest first, after the step `sequence` (0: from the start).
-    public func history(of key: String, after sequence: Int64 = 0, limit: Int = 1_000) async throws -> [MachineStep<
+    public func history(
+        of key: String, after sequence: Int64 = 0, limit: Int = 1_000
+    ) async throws -> [MachineStep<
         State, Event
     >] {
         let machineKey = machineKey(key)

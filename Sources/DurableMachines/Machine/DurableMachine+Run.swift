@@ -1,5 +1,6 @@
 import Commands
 import Logging
+
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else

@@ -1,7 +1,7 @@
-import Tracing
 import Commands
 import Metrics
 import StateMachines
+import Tracing
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -30,7 +30,9 @@ extension DurableMachine {
                     createdAt: planned.step.at, updatedAt: planned.step.at)
             }
         }
-        guard let existing = try await store.instance(machineKey) else { throw DurableMachineError.notStarted(machineKey) }
+        guard let existing = try await store.instance(machineKey) else {
+            throw DurableMachineError.notStarted(machineKey)
+        }
         return try instance(from: existing)
     }
 
@@ -54,7 +56,8 @@ extension DurableMachine {
         }
         let started = ContinuousClock.now
         let attributes: SpanAttributes = [
-            "behaviorkit.machine": .string(name), "behaviorkit.key": .string(key), "behaviorkit.event": .string("\(event)"),
+            "behaviorkit.machine": .string(name), "behaviorkit.key": .string(key),
+            "behaviorkit.event": .string("\(event)"),
         ]
         return try await instruments.withSpan("behaviorkit.machine.send", attributes) { span in
             guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {

@@ -1,5 +1,5 @@
-import Metrics
 import Commands
+import Metrics
 import StateMachines
 
 #if canImport(FoundationEssentials)
@@ -49,7 +49,8 @@ extension DurableMachine {
         let counts = try await store.countsByState(machine: name)
         if let metrics = instruments.metrics {
             for state in definition.states.map({ "\($0)" }) {
-                metrics.gauge("behaviorkit_machine_keys", [("machine", name), ("state", state)]).record(counts[state] ?? 0)
+                metrics.gauge("behaviorkit_machine_keys", [("machine", name), ("state", state)]).record(
+                    counts[state] ?? 0)
             }
         }
         return counts

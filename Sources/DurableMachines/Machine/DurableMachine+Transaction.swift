@@ -16,7 +16,9 @@ extension DurableMachine {
         let machineKey = machineKey(key)
         let attempts = 16
         for _ in 0..<attempts {
-            guard let record = try transaction.instance(machineKey) else { throw DurableMachineError.notStarted(machineKey) }
+            guard let record = try transaction.instance(machineKey) else {
+                throw DurableMachineError.notStarted(machineKey)
+            }
             guard let planned = try step(.event(event), on: record, eventID: id) else {
                 throw DurableMachineError.notStarted(machineKey)
             }

@@ -1,7 +1,7 @@
+import BehaviorKitSync
 public import Commands
 public import Logging
 public import StateMachines
-import BehaviorKitSync
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -59,6 +59,8 @@ public final class DurableMachine<
     public let journal: (any CommandJournal)?
     /// The durable commands a step emits (see ``MachineCommand``).
     let emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])?
+    /// The event a transaction's end makes (see ``TransactionReport``); `nil`: none.
+    let report: (@Sendable (TransactionReport) -> Event?)?
 
     /// Creates a durable machine.
     ///
@@ -71,6 +73,8 @@ public final class DurableMachine<
     ///   - missedTimers: what a timer found late does (fire, by default).
     ///   - migrate: reads a stored snapshot the definition cannot restore (renamed states).
     ///   - logger: where the timer and effect loop logs the errors it waits out; `nil`: nowhere.
+    ///   - report: the event the end of a transaction a step started (``MachineCommand/init(_:on:after:reportsBack:)``)
+    ///     makes, delivered to the instance once; `nil` for none.
     ///   - journal: the journal whose queues the commands of `emit` go to.
     ///   - emit: the durable commands a step emits, given the step and the context after it:
     ///     written in the step's commit, then enqueued once on `journal` by the timer and effect
@@ -86,9 +90,10 @@ public final class DurableMachine<
         _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
         clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
         migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil, logger: Logger? = nil,
-        journal: (any CommandJournal)? = nil,
+        report: (@Sendable (TransactionReport) -> Event?)? = nil, journal: (any CommandJournal)? = nil,
         emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])? = nil
     ) {
+        self.report = report
         self.instruments = DurableInstruments(logger: logger)
         self.journal = journal
         self.emit = emit

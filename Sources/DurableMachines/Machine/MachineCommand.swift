@@ -16,15 +16,33 @@ public struct MachineCommand: Hashable, Sendable {
     public var entry: CommandJournalEntry
     /// How long after the relay it is due.
     public var delay: Duration
+    /// Whether the instance hears how it ended (see ``TransactionReport``).
+    public var reportsBack: Bool
 
     /// `command` on `queue`, due `delay` after it is enqueued, under `key` (default: the
     /// machine, the instance, the step and the command's place in it).
-    public init<C: JournaledCommand>(_ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero)
+    public init<C: JournaledCommand>(
+        _ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero
+    )
         throws(CommandRegistryError)
     {
         self.queue = queue
         self.entry = try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key ?? "")
         self.delay = delay
+        self.reportsBack = false
+    }
+
+    /// `transaction` (its steps and recovery, under its own key) on `queue`: with
+    /// `reportsBack`, the instance is sent the event the machine's `report` makes of how it
+    /// ended (done, compensated with the error that caused it, failed), once, even when another
+    /// worker took it over after a crash.
+    public init(
+        _ transaction: DurableTransaction, on queue: String, after delay: Duration = .zero, reportsBack: Bool = true
+    ) throws(CommandRegistryError) {
+        self.queue = queue
+        self.entry = try transaction.entry
+        self.delay = delay
+        self.reportsBack = reportsBack
     }
 
     /// A command registered as `kind` with `arguments`, on `queue`.
@@ -34,6 +52,7 @@ public struct MachineCommand: Hashable, Sendable {
         self.queue = queue
         self.entry = try CommandRegistry.entry(kind: kind, arguments: arguments, key: key ?? "")
         self.delay = delay
+        self.reportsBack = false
     }
 }
 
@@ -42,4 +61,6 @@ struct OutboxBody: Codable, Sendable {
     var queue: String
     var entry: CommandJournalEntry
     var delayMilliseconds: Int64
+    /// Whether the instance hears how the command ended (`nil` in records written before).
+    var reportsBack: Bool?
 }

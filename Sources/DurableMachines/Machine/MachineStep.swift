@@ -1,9 +1,10 @@
+public import StateMachines
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
 public import Foundation
 #endif
-public import StateMachines
 
 /// One committed step of a durable instance: what caused it, what happened, and the
 /// configuration it left. Steps make the instance's history; ``DurableMachine/send(_:to:id:)``

@@ -8,14 +8,18 @@ import Foundation
 /// timer.
 public enum LifecycleScenario {
     /// The tour's stop.
-    public static let tourStop = TourStop(command: "lifecycle", title: "Lifecycle: a durable state machine survives a kill") {
+    public static let tourStop = TourStop(
+        command: "lifecycle", title: "Lifecycle: a durable state machine survives a kill"
+    ) {
         console in
         try await run(console: console)
     }
 
     /// Runs the scenario in a folder of its own, deleted after.
     public static func run(console: Console) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-lifecycle-\(UUID().uuidString)").path
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "behaviorkit-lifecycle-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let path = folder + "/parcels.sqlite"
@@ -29,7 +33,8 @@ public enum LifecycleScenario {
         let parcels = ParcelLifecycle.machine(store)
         let retried = try await parcels.send(.pay, to: "p1", id: "pay-1")
         console.print(
-            "Retried request pay-1: \(retried.isReplay ? "answered from the history" : "applied"), step \(retried.sequence).")
+            "Retried request pay-1: \(retried.isReplay ? "answered from the history" : "applied"), step \(retried.sequence)."
+        )
         let ran = try await parcels.runEffects(owner: "tour")
         console.print("This process ran the \(ran) effect the child left: p1 is \(try await state(parcels)).")
         // An hour later, as far as timers go: the delivery timer is due.
@@ -39,18 +44,21 @@ public enum LifecycleScenario {
         console.print("An hour later, \(fired.count) timer fired: p1 is \(try await state(parcels)).")
         console.print("History of p1:")
         for step in try await parcels.history(of: "p1") {
-            console.print("  \(step.sequence). \(step.trigger) → \(step.configuration.map { "\($0)" }.joined(separator: ", "))")
+            console.print(
+                "  \(step.sequence). \(step.trigger) → \(step.configuration.map { "\($0)" }.joined(separator: ", "))")
         }
         try await store.close()
     }
 
     /// The `behaviorkit` binary: this process, or the one beside it (a test bundle's).
     static func behaviorkit() throws -> String {
-        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        let this =
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         if (this as NSString).lastPathComponent == "behaviorkit" { return this }
         let beside = ((this as NSString).deletingLastPathComponent as NSString).appendingPathComponent("behaviorkit")
         guard FileManager.default.isExecutableFile(atPath: beside) else {
-            throw MachineStoreLocationError(description: "the lifecycle scenario runs a child 'behaviorkit': none beside \(this)")
+            throw MachineStoreLocationError(
+                description: "the lifecycle scenario runs a child 'behaviorkit': none beside \(this)")
         }
         return beside
     }

@@ -52,7 +52,8 @@ extension MachineFleet {
             report.keys += 1
             let history = try await parcels.history(of: key, limit: 100_000)
             report.steps += history.count
-            if history.map(\.sequence) != Array(1...max(1, instance.version)) || history.count != Int(instance.version) {
+            if history.map(\.sequence) != Array(1...max(1, instance.version)) || history.count != Int(instance.version)
+            {
                 violations.append("\(key): versions \(history.map(\.sequence)) for version \(instance.version)")
                 continue
             }
@@ -67,7 +68,8 @@ extension MachineFleet {
                 }
             }
             if machine.context != instance.context {
-                violations.append("\(key): the stored context \(instance.context) is not the replayed \(machine.context)")
+                violations.append(
+                    "\(key): the stored context \(instance.context) is not the replayed \(machine.context)")
             }
             if !instance.state.isFinal { violations.append("\(key): ended in \(instance.state)") }
             report.finalStates["\(instance.state)", default: 0] += 1
@@ -89,7 +91,9 @@ extension MachineFleet {
             guard step.sequence == 1 else { return "a second start" }
         case .event(let event):
             let outcome = machine.send(event)
-            if outcome != step.outcome { return "\(event) gave \(outcome) on replay, \(String(describing: step.outcome)) recorded" }
+            if outcome != step.outcome {
+                return "\(event) gave \(outcome) on replay, \(String(describing: step.outcome)) recorded"
+            }
             if outcome.refusal != nil { report.refusals += 1 }
         case .timer(let identity):
             guard let timer = machine.armedTimer(identity) else {
@@ -101,7 +105,8 @@ extension MachineFleet {
             return "timer \(identity) was skipped under the fire policy"
         case .effect(let identity, let event):
             guard machine.isCurrent(identity) else {
-                return "effect \(identity) delivered \(event) after its visit ended (configuration \(machine.configuration))"
+                return
+                    "effect \(identity) delivered \(event) after its visit ended (configuration \(machine.configuration))"
             }
             let outcome = machine.send(event)
             if outcome != step.outcome { return "effect event \(event) gave \(outcome) on replay" }

@@ -42,7 +42,8 @@ public enum MachineFleet {
     /// Runs the fleet; prints the counts and every violation; returns them.
     public static func run(_ options: Options, console: Console) async throws -> (MachineFleetReport, [String]) {
         try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: options.directory) where file.hasPrefix("acks-") {
+        for file in try FileManager.default.contentsOfDirectory(atPath: options.directory) where file.hasPrefix("acks-")
+        {
             try FileManager.default.removeItem(atPath: options.directory + "/" + file)
         }
         let store = try await MachineStoreLocation.open(options.store)
@@ -100,7 +101,8 @@ public enum MachineFleet {
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await store.close()
         console.print(
-            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations")
+            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations"
+        )
         return (report, violations)
     }
 

@@ -1,3 +1,4 @@
+import BehaviorKitPostgres
 import BehaviorKitSQLite
 public import DurableMachines
 
@@ -6,8 +7,7 @@ public enum MachineStoreLocation {
     /// Opens the machine store at `location`.
     public static func open(_ location: String) async throws -> any MachineStore {
         if JournalLocation.isServerURL(location) {
-            throw MachineStoreLocationError(
-                description: "a PostgreSQL machine store is not built into this binary yet: give a SQLite path")
+            return try await PostgresMachineStore(url: location)
         }
         return try SQLiteMachineStore(path: location)
     }

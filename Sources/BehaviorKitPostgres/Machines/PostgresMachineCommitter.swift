@@ -1,0 +1,210 @@
+import Commands
+import DurableMachines
+import Foundation
+import Logging
+import PostgresNIO
+
+/// Runs a batch of ``PostgresMachineStore`` commits as one call of the commit function
+/// (``PostgresMachineCommitFunction``): one round trip, one transaction; and reads each commit's
+/// answer from the rows it returns.
+///
+/// The batch goes in the order of its keys, so that two batches on two connections lock
+/// instances in one order and never wait on each other in a cycle; commits of one key keep the
+/// order they came in. When the server refuses the call (nothing of it was written), each commit
+/// runs alone, so that only the one at fault fails; a deadlock or a serialization failure runs
+/// the batch again. A connection lost during the call is ridden out by the connections, as the
+/// journal's batches are.
+struct PostgresMachineCommitter: Sendable {
+    /// How often a batch runs again after deadlocks before it fails.
+    static let retries = 5
+
+    let statement: PreparedJournalStatement.Text
+    let names: PostgresJournalNames
+    let logger: Logger
+
+    /// One commit as the function reads it.
+    struct Encoded: Encodable {
+        struct State: Encodable {
+            var s: String
+            var t: Int64
+        }
+
+        struct Timer: Encodable {
+            var i: String
+            var d: Int64
+            var b: String
+        }
+
+        struct Effect: Encodable {
+            var i: String
+            var b: String
+            var o: String?
+            var l: Int64?
+            var n: Int64
+        }
+
+        var m, k: String
+        var x, v: Int64
+        var e: String?
+        var t: Int64
+        var s, b: String
+        var st: [State]
+        var td: [String]
+        var ta: [Timer]
+        var ed: [String]
+        var ea: [Effect]
+
+        init(_ commit: MachineCommit) {
+            m = commit.key.machine
+            k = commit.key.key
+            x = commit.expectedVersion
+            v = commit.version
+            e = commit.step.eventID
+            t = commit.step.at.journalMilliseconds
+            s = Data(commit.snapshot).base64EncodedString()
+            b = Data(commit.step.body).base64EncodedString()
+            st = commit.states.map { State(s: $0.state, t: $0.enteredAt.journalMilliseconds) }
+            td = commit.disarmedTimers
+            // The last of two records with one id wins, as in memory.
+            var timers: [String: Timer] = [:]
+            for timer in commit.armedTimers {
+                timers[timer.id] = Timer(
+                    i: timer.id, d: timer.dueAt.journalMilliseconds, b: Data(timer.body).base64EncodedString())
+            }
+            ta = timers.keys.sorted().compactMap { timers[$0] }
+            ed = commit.stoppedEffects
+            var effects: [String: Effect] = [:]
+            for effect in commit.startedEffects {
+                effects[effect.id] = Effect(
+                    i: effect.id, b: Data(effect.body).base64EncodedString(), o: effect.owner,
+                    l: effect.leaseExpiresAt?.journalMilliseconds, n: Int64(effect.attempts))
+            }
+            ea = effects.keys.sorted().compactMap { effects[$0] }
+        }
+    }
+
+    /// What one call gave: every commit's answer, or the server's refusal.
+    enum CallOutcome: Sendable {
+        case answered([MachineCommitResult?])
+        case failed(sqlState: String?, PostgresCommandJournalError)
+    }
+
+    func commit(
+        _ commits: [MachineCommit], _ connections: PostgresJournalConnections
+    ) async -> [Result<MachineCommitResult, any Error>] {
+        let order = commits.indices.sorted {
+            (commits[$0].key.machine, commits[$0].key.key, $0) < (commits[$1].key.machine, commits[$1].key.key, $1)
+        }
+        let json: String
+        do {
+            json = try self.json(order.map { commits[$0] })
+        } catch {
+            return commits.map { _ in .failure(PostgresMachineStoreError(error)) }
+        }
+        var retries = 0
+        while true {
+            let outcome: CallOutcome
+            do {
+                outcome = try await connections.withConnectionPastTheGate { connection in
+                    do {
+                        return .answered(try await self.call(json, count: commits.count, on: connection))
+                    } catch {
+                        return .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error))
+                    }
+                }
+            } catch {
+                outcome = .failed(sqlState: nil, names.error(error))
+            }
+            switch outcome {
+            case .answered(let answers):
+                var results = [Result<MachineCommitResult, any Error>](
+                    repeating: .failure(PostgresMachineStoreError(names.error(.ioFailed, "a commit got no answer"))),
+                    count: commits.count)
+                for (position, index) in order.enumerated() {
+                    if let answer = answers[position] { results[index] = .success(answer) }
+                }
+                return results
+            case .failed(let state?, _) where ["40001", "40P01"].contains(state) && retries < Self.retries:
+                retries += 1
+            case .failed(let state?, _) where commits.count > 1 && !PostgresJournalWriter.isConnectionState(state):
+                var results: [Result<MachineCommitResult, any Error>] = []
+                for commit in commits { results += await self.commit([commit], connections) }
+                return results
+            case .failed(let state, let error):
+                logger.error(
+                    "machine commit failed",
+                    metadata: ["commits": "\(commits.count)", "sqlstate": "\(state ?? "-")", "error": "\(error)"])
+                return commits.map { _ in .failure(PostgresMachineStoreError(error)) }
+            }
+        }
+    }
+
+    /// `commits` as the function reads them.
+    func json(_ commits: [MachineCommit]) throws(PostgresCommandJournalError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(commits.map(Encoded.init)), as: UTF8.self)
+        } catch {
+            throw names.error(.queryFailed, "cannot encode the commits: \(error)")
+        }
+    }
+
+    /// Each commit's answer, by position; `nil` until the function gave it.
+    typealias Answers = [MachineCommitResult?]
+
+    /// Calls the function with `json`, the commits in their sorted order; returns the answer of
+    /// each, in that order.
+    func call(_ json: String, count: Int, on connection: PostgresConnection) async throws -> Answers {
+        var answers = Answers(repeating: nil, count: count)
+        var bindings = PostgresBindings(capacity: 1)
+        bindings.append(json)
+        for row in try await connection.run(statement, bindings, logger: logger) {
+            let values = PostgresJournalRow(row, names)
+            let position = Int(clamping: try values.value(0, as: Int64.self) - 1)
+            guard answers.indices.contains(position) else {
+                throw names.error(.malformedRecord, "the commit function answered commit \(position + 1) of \(count)")
+            }
+            let outcome = try values.value(1, as: String.self)
+            let version = try values.value(2, as: Int64?.self)
+            switch outcome {
+            case "committed": answers[position] = .committed
+            case "conflict": answers[position] = .versionConflict(current: version)
+            case "duplicate":
+                let step = MachineStepRecord(
+                    sequence: try values.value(3), eventID: try values.value(4),
+                    at: Date(journalMilliseconds: try values.value(5)), body: try values.bytes(6) ?? [])
+                answers[position] = .duplicateEvent(step)
+            default:
+                throw names.error(.malformedRecord, "the commit function answered '\(outcome)'")
+            }
+        }
+        return answers
+    }
+
+    /// Refuses a commit the tables cannot hold, before it joins a batch: text with U+0000, a
+    /// step whose sequence is not the expected version plus one.
+    func validate(_ commit: MachineCommit) throws(PostgresMachineStoreError) {
+        guard commit.expectedVersion >= 0, commit.step.sequence == commit.expectedVersion + 1 else {
+            throw invalid(
+                "the step of a commit on \(commit.key) has sequence \(commit.step.sequence), not its expected "
+                    + "version \(commit.expectedVersion) plus one")
+        }
+        let texts: [String?] =
+            [commit.key.machine, commit.key.key, commit.step.eventID] + commit.states.map(\.state)
+            + commit.disarmedTimers + commit.armedTimers.map(\.id) + commit.stoppedEffects
+            + commit.startedEffects.flatMap { [$0.id, $0.owner] }
+        try validate(texts)
+    }
+
+    /// Refuses text PostgreSQL cannot store (the character U+0000).
+    func validate(_ texts: [String?]) throws(PostgresMachineStoreError) {
+        guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
+        let shown = bad.replacingOccurrences(of: "\u{0}", with: "\\0")
+        throw invalid("PostgreSQL text cannot hold the character U+0000, as \"\(shown)\" does")
+    }
+
+    func invalid(_ reason: String) -> PostgresMachineStoreError {
+        PostgresMachineStoreError(
+            code: .invalidValue, server: names.server, database: names.database, tablePrefix: names.table,
+            reason: reason)
+    }
+}

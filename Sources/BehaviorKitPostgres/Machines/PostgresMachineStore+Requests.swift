@@ -1,0 +1,39 @@
+import PostgresNIO
+
+extension PostgresMachineStore {
+    /// Runs `body`, a read, on a pooled connection: tried again on a new connection when the
+    /// server went away, until the reconnection deadline.
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(PostgresMachineStoreError) -> T {
+        do {
+            return try await connections.withConnection(body)
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// Runs `body`, a write, past the gate ``close()`` shuts: in a transaction whose outcome is
+    /// resolved when its connection is lost while it commits (unless the reconnection policy
+    /// turned that off), as the journal's batches run.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+    ) async throws(PostgresMachineStoreError) -> T {
+        do {
+            try connections.enter()
+            defer { connections.leave() }
+            return try await connections.withConnectionPastTheGate(body)
+        } catch {
+            throw storeError(error)
+        }
+    }
+
+    /// `error` as the store throws it.
+    func storeError(_ error: any Error) -> PostgresMachineStoreError {
+        if let error = error as? PostgresMachineStoreError { return error }
+        return PostgresMachineStoreError(connections.names.error(error))
+    }
+
+    /// `limit` as a statement's `LIMIT`: never negative.
+    static func limit(_ limit: Int) -> Int64 { Int64(clamping: max(0, limit)) }
+}
