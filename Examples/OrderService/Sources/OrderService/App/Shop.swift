@@ -43,9 +43,7 @@ struct Shop: Sendable {
         let store: any MachineStore
         if let url = options.database {
             journal = try await PostgresCommandJournal(url: url, logger: logger)
-            // PostgresMachineStore(url:) once BehaviorKitPostgres has it (branch machines-postgres).
-            throw OptionsError.badValue(
-                "--database", url, "SQLite for now: this build has no PostgreSQL machine store yet")
+            store = try await PostgresMachineStore(url: url, logger: logger)
         } else {
             journal = try SQLiteCommandJournal(path: data.appendingPathComponent("journal.sqlite").path)
             store = try SQLiteMachineStore(path: data.appendingPathComponent("orders.sqlite").path)
