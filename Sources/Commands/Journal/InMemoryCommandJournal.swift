@@ -19,6 +19,8 @@ public final class InMemoryCommandJournal: CommandJournal {
         var records: [CommandJournalRecord] = []
         var indexByKey: [String: Int] = [:]
         var nextSequence: Int64 = 1
+        /// The attempts that ended with an error or were cancelled, by key.
+        var attemptLog: [String: [CommandJournalAttempt]] = [:]
     }
 
     let state = LockedValue(State())
@@ -170,6 +172,7 @@ public final class InMemoryCommandJournal: CommandJournal {
                     .map(\.entry.idempotencyKey))
             let before = state.records.count
             state.records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
+            for key in roots { state.attemptLog[key] = nil }
             state.indexByKey = Dictionary(
                 uniqueKeysWithValues: state.records.enumerated().map { ($1.entry.idempotencyKey, $0) })
             return before - state.records.count
