@@ -166,6 +166,9 @@ extension CommandJournalSchema {
         let roots = """
             SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
             """
+        if try db.tableExists("commandAttempt") {
+            try db.execute(sql: "DELETE FROM commandAttempt WHERE key IN (\(roots))", arguments: [date])
+        }
         try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))", arguments: [date])
         var deleted = db.changesCount
         try db.execute(
@@ -175,7 +178,7 @@ extension CommandJournalSchema {
         return deleted
     }
 
-    private static func insert(
+    static func insert(
         _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?, now: Int64, _ db: Database
     ) throws -> CommandJournalRecord {
         let attempts = owner == nil ? 0 : 1

@@ -1,0 +1,131 @@
+import Commands
+import Foundation
+import GRDB
+
+/// The management API's tables and statements: the log of attempts that ended with an error,
+/// the index that lists records by status, and the actions (cancel, retry, a release that logs
+/// its failure), each inside the batch's write transaction.
+extension CommandJournalSchema {
+    /// The attempts that ended with an error or were cancelled, one row per key and attempt;
+    /// and an index for listing records by status in sequence order.
+    static let createManagement = """
+        CREATE TABLE IF NOT EXISTS commandAttempt (
+            key TEXT NOT NULL,
+            attempt INTEGER NOT NULL,
+            owner TEXT,
+            error TEXT,
+            endedAt INTEGER NOT NULL,
+            PRIMARY KEY (key, attempt)
+        ) WITHOUT ROWID;
+        CREATE INDEX IF NOT EXISTS commandRecordStatus ON commandRecord(status, sequence);
+        """
+
+    /// Creates the management tables and index when missing.
+    static func createManagementTables(_ db: Database) throws {
+        try db.execute(sql: createManagement)
+    }
+
+    /// Writes `attempt` of `key` down, replacing what was logged for its number.
+    static func log(_ attempt: CommandJournalAttempt, of key: String, _ db: Database, replacing: Bool = true) throws {
+        try db.cachedStatement(
+            sql: replacing
+                ? "INSERT OR REPLACE INTO commandAttempt (key, attempt, owner, error, endedAt) VALUES (?, ?, ?, ?, ?)"
+                : "INSERT OR IGNORE INTO commandAttempt (key, attempt, owner, error, endedAt) VALUES (?, ?, ?, ?, ?)"
+        ).execute(arguments: [
+            key, attempt.number, attempt.owner, attempt.error, attempt.endedAt?.journalMilliseconds ?? 0,
+        ])
+    }
+
+    /// The attempts logged for `key`, in order.
+    static func loggedAttempts(_ key: String, _ db: Database) throws -> [CommandJournalAttempt] {
+        guard try db.tableExists("commandAttempt") else { return [] }
+        return try Row.fetchAll(
+            db.cachedStatement(
+                sql: "SELECT attempt, owner, error, endedAt FROM commandAttempt WHERE key = ? ORDER BY attempt"),
+            arguments: [key]
+        ).map { row in
+            CommandJournalAttempt(
+                number: row["attempt"], owner: row["owner"], error: row["error"],
+                endedAt: Date(journalMilliseconds: row["endedAt"]))
+        }
+    }
+
+    /// Releases `key` as ``release(_:_:after:now:_:)`` does, and logs the attempt's `failure`.
+    static func release(
+        _ key: String, _ lease: JournalLease, after delay: Duration, failure: String, now: Int64, _ db: Database,
+        path: String
+    ) throws {
+        guard let record = try fetch(key, db, path: path), record.status == .pending, record.entry.parentKey == nil,
+            lease.holds(owner: record.owner, attempts: record.attempts)
+        else { return }
+        try release(key, lease, after: delay, now: now, db)
+        try log(
+            CommandJournalAttempt(
+                number: record.attempts, owner: record.owner, error: failure, endedAt: Date(journalMilliseconds: now)),
+            of: key, db)
+    }
+
+    /// Cancels `key`: ``CommandJournalCancellation/plan(_:hasChildren:isMarked:)`` applied.
+    static func cancel(
+        _ key: String, reason: String, now: Int64, _ db: Database, path: String
+    ) throws -> CommandJournalRecord {
+        guard let record = try fetch(key, db, path: path) else { throw CommandJournalError.unknownKey(key) }
+        let hasChildren =
+            try Bool.fetchOne(
+                db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM commandRecord WHERE parentKey = ?)"),
+                arguments: [key]) ?? false
+        let markKey = CommandJournalCancellation.key(of: key)
+        let isMarked = try fetch(markKey, db, path: path) != nil
+        let text = CommandJournalCancellation.reason(reason)
+        switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked) {
+        case .refuse(let error):
+            throw error
+        case .unchanged:
+            return record
+        case .settle:
+            try db.cachedStatement(
+                sql: """
+                    UPDATE commandRecord SET status = 'failed', failureReason = ?, leaseExpiresAt = NULL, updatedAt = ?
+                    WHERE key = ?
+                    """
+            ).execute(arguments: [text, now, key])
+        case .takeAndMark:
+            if record.owner != nil {
+                try log(
+                    CommandJournalAttempt(
+                        number: record.attempts, owner: record.owner, error: text,
+                        endedAt: Date(journalMilliseconds: now)), of: key, db)
+            }
+            try db.cachedStatement(
+                sql: """
+                    UPDATE commandRecord SET attempts = attempts + (CASE WHEN owner IS NULL THEN 0 ELSE 1 END),
+                        owner = NULL, leaseExpiresAt = ?, updatedAt = ?
+                    WHERE key = ?
+                    """
+            ).execute(arguments: [now, now, key])
+            _ = try insert(CommandJournalCancellation.entry(of: key), owner: nil, until: nil, queue: nil, now: now, db)
+            try db.cachedStatement(
+                sql: "UPDATE commandRecord SET status = 'failed', failureReason = ? WHERE key = ?"
+            ).execute(arguments: [text, markKey])
+        }
+        return try fetch(key, db, path: path) ?? record
+    }
+
+    /// Retries `key`: pending again, due now, its children deleted, the attempt that ended logged.
+    static func retry(_ key: String, now: Int64, _ db: Database, path: String) throws -> CommandJournalRecord {
+        guard let record = try fetch(key, db, path: path) else { throw CommandJournalError.unknownKey(key) }
+        guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
+            throw CommandJournalError.cannotRetry(key: key, status: record.status)
+        }
+        if let ended = CommandJournalAttempt.ended(record) { try log(ended, of: key, db, replacing: false) }
+        try db.cachedStatement(
+            sql: """
+                UPDATE commandRecord SET status = 'pending', failureReason = NULL, owner = NULL, leaseExpiresAt = ?,
+                    updatedAt = ?
+                WHERE key = ?
+                """
+        ).execute(arguments: [now, now, key])
+        try db.cachedStatement(sql: "DELETE FROM commandRecord WHERE parentKey = ?").execute(arguments: [key])
+        return try fetch(key, db, path: path) ?? record
+    }
+}
