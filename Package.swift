@@ -104,7 +104,7 @@ let package = Package(
         .executableTarget(
             name: "behaviorkit",
             dependencies: [
-                "Scenarios",
+                "Scenarios", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
