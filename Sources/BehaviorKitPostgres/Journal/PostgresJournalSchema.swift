@@ -86,6 +86,15 @@ enum PostgresJournalSchema {
             where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
                 try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
+            let attempts = "\"\(PostgresJournalManagementSQL.attemptsTable(table))\""
+            let status = "\"\(table)_status\""
+            let hasAttempts = try await exists("to_regclass", attempts, connection, logger)
+            let hasStatusIndex = try await exists("to_regclass", status, connection, logger)
+            if !hasAttempts || !hasStatusIndex {
+                for sql in PostgresJournalManagementSQL.create(table) {
+                    try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                }
+            }
             let function = "\"\(PostgresJournalBatchFunction.name(table))\"(bigint, jsonb)"
             if try await !exists("to_regprocedure", function, connection, logger) {
                 try await connection.query(
