@@ -12,6 +12,7 @@ extension CommandJournalConformance {
             listingFiltersAndPages, detailsShowDueTimesLeasesAndAttempts, workersAreListedWithWhatTheyHold,
             queuesCountTheirDepthByState, cancellingAWaitingRecordMeansItNeverRuns,
             cancellingARunningTransactionFencesItsAttempt, aCancelledTransactionIsCompensatedByTheNextWorker,
+            aReleasedTransactionWhoseStepsBeganIsMarkedNotSettled,
             retryingStartsANewAttempt,
         ]
     }
@@ -220,6 +221,30 @@ extension CommandJournalConformance {
         try expect(
             details?.record.status == .compensated && details?.compensationReason == "cancelled: customer asked", check,
             "the transaction's details: \(String(describing: details))")
+    }
+
+    static func aReleasedTransactionWhoseStepsBeganIsMarkedNotSettled(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "cancel(_:reason:) marks a transaction no worker holds whose steps began, for a compensation"
+        let transaction = CommandJournalEntry(
+            idempotencyKey: "t", kind: CommandJournalCancellation.transactionKind, payload: [1])
+        let begun = try await journal.begin(transaction, lease: lease).record
+        try await journal.settle([.settle(child("t", 0), as: .done(output: nil))], lease: lease.fenced(by: begun))
+        try await journal.release("t", lease: lease.fenced(by: begun), after: .seconds(60))
+        let cancelled = try await journal.cancel("t", reason: "late")
+        let details = try await journal.details(forKey: "t")
+        try expect(
+            cancelled.status == .pending && cancelled.attempts == 1 && cancelled.leaseExpiresAt == clock.currentDate
+                && details?.isCancelled == true, check,
+            "the cancelled transaction is \(cancelled); details \(String(describing: details))")
+        let untouched = CommandJournalEntry(
+            idempotencyKey: "u", kind: CommandJournalCancellation.transactionKind, payload: [2])
+        _ = try await journal.enqueue(untouched, queue: "q", after: .seconds(60))
+        let settled = try await journal.cancel("u", reason: "late")
+        try expect(
+            settled.status == .failed && settled.failureReason == "cancelled: late", check,
+            "a queued transaction that never began was cancelled as \(settled)")
     }
 
     static func retryingStartsANewAttempt(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
