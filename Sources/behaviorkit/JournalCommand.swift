@@ -1,6 +1,6 @@
 import ArgumentParser
-import Foundation
 import Commands
+import Foundation
 import Scenarios
 
 struct JournalCommand: AsyncParsableCommand {

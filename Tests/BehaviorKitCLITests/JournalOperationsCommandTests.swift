@@ -47,7 +47,9 @@ struct JournalOperationsCommandTests {
                 more: --after 4
 
                 """)
-        let steps = try CLIRunner.run(["journal", "list", path, "--key-prefix", "run1/4", "--steps", "--format", "json"])
+        let steps = try CLIRunner.run([
+            "journal", "list", path, "--key-prefix", "run1/4", "--steps", "--format", "json",
+        ])
         let page = try JSONSerialization.jsonObject(with: Data(steps.standardOutput.utf8)) as? [String: Any]
         let keys = (page?["records"] as? [[String: Any]])?.compactMap { $0["key"] as? String }
         #expect(keys == ["run1/4", "run1/4/0", "run1/4/1", "run1/4/2"])
@@ -59,7 +61,10 @@ struct JournalOperationsCommandTests {
         let show = try CLIRunner.run(["journal", "show", path, "run1/4"])
         #expect(show.exitCode == 0)
         let lines = show.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.prefix(3) == ["key:         run1/4", "kind:        behaviorkit.transaction", "status:      compensated"])
+        #expect(
+            lines.prefix(3) == [
+                "key:         run1/4", "kind:        behaviorkit.transaction", "status:      compensated",
+            ])
         #expect(lines.contains("compensated because: the backend refused the vehicle 'first vehicle' (id 1)"))
         #expect(
             lines.drop { $0 != "steps:" }.prefix(4) == [

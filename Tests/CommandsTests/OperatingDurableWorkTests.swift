@@ -21,7 +21,11 @@ struct OperatingDurableWorkTests {
             }
         }
         registry.register("test.note", arguments: String.self) { [trace] text in
-            ClosureCommand("note") { trace(text) } undo: { trace("undo \(text)") }
+            ClosureCommand("note") {
+                trace(text)
+            } undo: {
+                trace("undo \(text)")
+            }
         }
         return registry
     }
@@ -70,7 +74,9 @@ struct OperatingDurableWorkTests {
         let invoker = JournaledInvoker(journal: journal, registry: registry, clock: clock)
         let order = invoker.transaction(
             "order", key: "t",
-            steps: [try registry.step("test.note", arguments: "reserved"), try registry.step("test.flaky", arguments: 0)])
+            steps: [
+                try registry.step("test.note", arguments: "reserved"), try registry.step("test.flaky", arguments: 0),
+            ])
         await #expect(throws: TransactionError.self) { try await order.run() }
         #expect(attempts.withLock { $0 } == 3, "three attempts in all")
         #expect(trace.lines == ["reserved", "flaky", "flaky", "flaky", "undo reserved"])
@@ -109,7 +115,8 @@ struct OperatingDurableWorkTests {
         #expect(try await journal.record(forKey: "a")?.status == .failed)
         #expect(trace.lines.sorted() == ["down", "down", "once"])
         #expect(worker.statistics.retried == 1 && worker.statistics.failed == 2)
-        #expect("\(worker.statistics)" == "queue q: 3 claimed (1 taken over), 0 done, 2 failed, 0 compensated, 1 retried")
+        #expect(
+            "\(worker.statistics)" == "queue q: 3 claimed (1 taken over), 0 done, 2 failed, 0 compensated, 1 retried")
     }
 
     @Test func aJournalWithoutAnAttemptLogReleasesWithoutTheError() async throws {

@@ -45,7 +45,8 @@ struct RetryPolicyTests {
         #expect(policy.maxAttempts == 1 && policy.multiplier == 1 && policy.jitter == 1)
         #expect(policy.initialDelay == .zero && policy.maximumDelay == .zero)
         #expect(RetryPolicy(maxAttempts: 3, jitter: -.infinity).jitter == 0)
-        let huge = RetryPolicy(maxAttempts: 100, initialDelay: .seconds(1), multiplier: 1e300, maximumDelay: .seconds(60))
+        let huge = RetryPolicy(
+            maxAttempts: 100, initialDelay: .seconds(1), multiplier: 1e300, maximumDelay: .seconds(60))
         #expect(huge.backoff(after: 90, of: "k") <= .seconds(60))
     }
 

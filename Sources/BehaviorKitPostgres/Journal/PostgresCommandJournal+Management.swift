@@ -86,7 +86,8 @@ extension PostgresCommandJournal {
     /// Runs `body` in a transaction of its own with the time now (the journal's clock, or the
     /// server's); a `CommandJournalError` it throws rolls it back and is thrown as it is.
     private func action(
-        _ body: @escaping @Sendable (PostgresConnection, PostgresJournalManagementSQL, Int64) async throws
+        _ body:
+            @escaping @Sendable (PostgresConnection, PostgresJournalManagementSQL, Int64) async throws
             -> CommandJournalRecord?
     ) async throws -> CommandJournalRecord? {
         let sql = management
@@ -95,10 +96,12 @@ extension PostgresCommandJournal {
         defer { connections.leave() }
         let outcome: Result<CommandJournalRecord?, CommandJournalError> = try await connections.inResolvedTransaction {
             connection in
-            let now = try await self.rows(
-                PostgresJournalManagementSQL.now, [clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }],
-                connection
-            ).first?.decode(Int64.self) ?? 0
+            let now =
+                try await self.rows(
+                    PostgresJournalManagementSQL.now,
+                    [clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }],
+                    connection
+                ).first?.decode(Int64.self) ?? 0
             do {
                 return .success(try await body(connection, sql, now))
             } catch let refusal as CommandJournalError {
@@ -124,7 +127,9 @@ extension PostgresCommandJournal {
             connection)
     }
 
-    func execute(_ sql: String, _ values: [(any PostgresEncodable & Sendable)?], _ connection: PostgresConnection)
+    func execute(
+        _ sql: String, _ values: [(any PostgresEncodable & Sendable)?], _ connection: PostgresConnection
+    )
         async throws
     {
         _ = try await rows(sql, values, connection)

@@ -57,7 +57,8 @@ extension PostgresCommandJournal {
     /// `CommandJournal.workers()`.
     public func workers() async throws -> [CommandJournalWorker] {
         let sql = management.held
-        return CommandJournalWorker.holding(try await read { connection in try await self.records(sql, [], connection) })
+        return CommandJournalWorker.holding(
+            try await read { connection in try await self.records(sql, [], connection) })
     }
 
     /// Each queue's depth, counted on the index of open records; see `CommandJournal.queues()`.
@@ -80,10 +81,13 @@ extension PostgresCommandJournal {
         _ sql: String, _ values: [(any PostgresEncodable & Sendable)?], _ connection: PostgresConnection
     ) async throws -> [CommandJournalRecord] {
         let names = writer.names
-        return try await rows(sql, values, connection).compactMap { row in try PostgresJournalRow(row, names).record(at: 0) }
+        return try await rows(sql, values, connection).compactMap { row in
+            try PostgresJournalRow(row, names).record(at: 0)
+        }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T
+    {
         try await connections.withConnection(body)
     }
 }

@@ -74,7 +74,8 @@ extension SQLiteCommandJournal {
             guard let record = try CommandJournalSchema.fetch(key, db, path: path) else { return nil }
             let children = try Row.fetchAll(
                 db,
-                sql: "SELECT \(CommandJournalSchema.selectColumns) FROM commandRecord WHERE parentKey = ? ORDER BY sequence",
+                sql:
+                    "SELECT \(CommandJournalSchema.selectColumns) FROM commandRecord WHERE parentKey = ? ORDER BY sequence",
                 arguments: [key]
             ).map { row in try CommandJournalSchema.record(row, path: path) }
             let logged = try CommandJournalSchema.loggedAttempts(key, db)

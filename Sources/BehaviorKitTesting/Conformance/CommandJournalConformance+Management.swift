@@ -70,7 +70,8 @@ extension CommandJournalConformance {
         let waiting = try await journal.details(forKey: "job")
         try expect(
             waiting?.dueAt == start.addingTimeInterval(5) && waiting?.leaseExpiresAt == nil
-                && waiting?.attempts.isEmpty == true, check, "a delayed record's details: \(String(describing: waiting))")
+                && waiting?.attempts.isEmpty == true, check,
+            "a delayed record's details: \(String(describing: waiting))")
         await clock.advance(by: .seconds(5))
         let claimed = try await journal.claim(1, from: "q", concurrency: nil, lease: lease).records
         let first = try await journal.details(forKey: "job")
@@ -86,12 +87,15 @@ extension CommandJournalConformance {
                     == [
                         CommandJournalAttempt(
                             number: 1, owner: lease.owner, error: "timeout", endedAt: start.addingTimeInterval(5))
-                    ], check, "after a failed attempt was released: \(String(describing: released))")
+                    ],
+            check, "after a failed attempt was released: \(String(describing: released))")
         await clock.advance(by: .seconds(7))
         let again = try await journal.claim(1, from: "q", concurrency: nil, lease: other).records
         guard let second = again.first else { throw failure(check, "the released record was not claimed again") }
         try await journal.settle("job", as: .failed(reason: "declined"), lease: other.fenced(by: second))
-        let attempts = try await journal.details(forKey: "job")?.attempts.map { "\($0.number) \($0.owner ?? "-") \($0.error ?? "-")" }
+        let attempts = try await journal.details(forKey: "job")?.attempts.map {
+            "\($0.number) \($0.owner ?? "-") \($0.error ?? "-")"
+        }
         try expect(
             attempts == ["1 conformance-a timeout", "2 conformance-b declined"], check,
             "attempts of a record that failed twice: \(String(describing: attempts))")
@@ -266,14 +270,17 @@ extension CommandJournalConformance {
         try await expectError(.cannotRetry(key: "f", status: .done), check, "retrying a done record") {
             _ = try await journal.retry("f")
         }
-        try await expectError(.unknownKey("zzz"), check, "retrying an unknown key") { _ = try await journal.retry("zzz") }
+        try await expectError(.unknownKey("zzz"), check, "retrying an unknown key") {
+            _ = try await journal.retry("zzz")
+        }
         let transaction = try await journal.enqueue(
             CommandJournalEntry(idempotencyKey: "t", kind: CommandJournalCancellation.transactionKind), queue: "q",
             after: .zero)
         let held = try await journal.claim(1, from: "q", concurrency: nil, lease: lease).records
         try expect(held.map(\.id) == [transaction.id], check, "the transaction was not claimed: \(held)")
         try await journal.settle(
-            [.settle(child("t", 0), as: .compensated), .settle("t", as: .compensated)], lease: lease.fenced(by: held[0]))
+            [.settle(child("t", 0), as: .compensated), .settle("t", as: .compensated)], lease: lease.fenced(by: held[0])
+        )
         _ = try await journal.retry("t")
         let steps = try await journal.records(parentKey: "t")
         let again = try await journal.claim(1, from: "q", concurrency: nil, lease: lease).records

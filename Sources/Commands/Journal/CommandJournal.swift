@@ -138,7 +138,9 @@ public protocol CommandJournal: Sendable {
     /// index implements it.
     ///
     /// - Complexity: the stores' indexed queries read the page, not the journal.
-    func records(matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int) async throws
+    func records(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws
         -> CommandJournalPage
 
     /// The record with `key` in full: its children (a transaction's steps), its attempts with

@@ -8,7 +8,8 @@ extension InMemoryCommandJournal {
         state.withLock { state in
             guard let index = state.indexByKey[key], state.records[index].isHeld(by: lease) else { return }
             let record = state.records[index]
-            state.log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: failure, endedAt: now), key)
+            state.log(
+                CommandJournalAttempt(number: record.attempts, owner: record.owner, error: failure, endedAt: now), key)
             state.records[index].owner = nil
             state.records[index].leaseExpiresAt = now.adding(delay)
             state.records[index].updatedAt = now
@@ -75,7 +76,8 @@ extension InMemoryCommandJournal {
                 state.records[index].owner = nil
                 state.records[index].leaseExpiresAt = now
                 state.records[index].updatedAt = now
-                _ = state.insert(CommandJournalCancellation.entry(of: key), now: now, owner: nil, until: nil, queue: nil)
+                _ = state.insert(
+                    CommandJournalCancellation.entry(of: key), now: now, owner: nil, until: nil, queue: nil)
                 if let mark = state.indexByKey[CommandJournalCancellation.key(of: key)] {
                     state.records[mark].settle(.failed(reason: CommandJournalCancellation.reason(reason)), now: now)
                 }

@@ -21,7 +21,8 @@ extension JournalOperations {
     }
 
     /// Retries `key` and prints what became of it.
-    public static func retry(_ journal: any CommandJournal, key: String, format: Format, console: Console) async throws {
+    public static func retry(_ journal: any CommandJournal, key: String, format: Format, console: Console) async throws
+    {
         let record = try await journal.retry(key)
         switch format {
         case .json: console.print(try json(JournalRecordView(record)))
@@ -32,7 +33,9 @@ extension JournalOperations {
     }
 
     /// Prunes what settled before `date` and prints how many records went.
-    public static func prune(_ journal: any CommandJournal, before date: Date, format: Format, console: Console)
+    public static func prune(
+        _ journal: any CommandJournal, before date: Date, format: Format, console: Console
+    )
         async throws
     {
         let count = try await journal.prune(settledBefore: date)

@@ -46,7 +46,8 @@ public enum JournalOperations {
                 let records: [JournalRecordView]
                 let nextCursor: Int64?
             }
-            console.print(try json(Page(records: page.records.map(JournalRecordView.init), nextCursor: page.nextCursor)))
+            console.print(
+                try json(Page(records: page.records.map(JournalRecordView.init), nextCursor: page.nextCursor)))
         case .text:
             for line in JournalText.lines(page.records) { console.print(line) }
             if let next = page.nextCursor {

@@ -92,7 +92,8 @@ public struct JournalDetailsView: Codable, Sendable, Hashable {
         record = JournalRecordView(details.record)
         children = details.children.map(JournalRecordView.init)
         attempts = details.attempts.map {
-            Attempt(number: $0.number, owner: $0.owner, error: $0.error, endedAt: $0.endedAt.map(JournalRecordView.time))
+            Attempt(
+                number: $0.number, owner: $0.owner, error: $0.error, endedAt: $0.endedAt.map(JournalRecordView.time))
         }
         compensationReason = details.compensationReason
         cancelled = details.isCancelled

@@ -17,7 +17,8 @@ extension CommandJournalCancellation {
     package static func plan(_ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool) -> Plan {
         let key = record.id
         guard record.entry.parentKey == nil else {
-            return .refuse(.cannotCancel(key: key, status: record.status, reason: "it is a step: cancel its transaction"))
+            return .refuse(
+                .cannotCancel(key: key, status: record.status, reason: "it is a step: cancel its transaction"))
         }
         guard record.status == .pending else {
             return .refuse(.cannotCancel(key: key, status: record.status, reason: "it settled already"))

@@ -28,8 +28,9 @@ public struct CommandJournalQueueStatistics: Sendable, Hashable, Codable {
     public var oldestDue: Date?
 
     /// Creates the statistics of a queue.
-    public init(name: String?, due: Int = 0, delayed: Int = 0, running: Int = 0, stalled: Int = 0, oldestDue: Date? = nil)
-    {
+    public init(
+        name: String?, due: Int = 0, delayed: Int = 0, running: Int = 0, stalled: Int = 0, oldestDue: Date? = nil
+    ) {
         self.name = name
         self.due = due
         self.delayed = delayed
