@@ -169,4 +169,32 @@ struct JournalOperationsCommandTests {
         #expect(result.exitCode == 1)
         #expect(result.standardError == "error: command journal /no/such/journal: no such file\n")
     }
+
+    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    func theSubcommandsWorkOnAPostgresURL() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let journal = cluster.url(database: try cluster.makeDatabase("operations"))
+        #expect(try CLIRunner.run(["garage", "--fail-api", "--journal", journal]).exitCode == 0)
+        let failed = try CLIRunner.run(["journal", "list", journal, "--status", "failed", "--status", "compensated"])
+        #expect(failed.exitCode == 0, "\(failed.standardError)")
+        #expect(
+            failed.standardOutput == """
+                #2 failed      run1/1  garage.addToAPI          (the backend refused the vehicle 'first vehicle' (id 1))
+                #5 compensated run1/4  behaviorkit.transaction
+                2 records
+
+                """)
+        let show = try CLIRunner.run(["journal", "show", journal, "run1/4"])
+        #expect(
+            show.standardOutput.contains("compensated because: the backend refused the vehicle 'first vehicle' (id 1)"))
+        let retried = try CLIRunner.run(["journal", "retry", journal, "run1/4", "--yes"])
+        #expect(retried.standardOutput == "retried 'run1/4': pending, due now; a recovery takes it\n")
+        let queues = try CLIRunner.run(["journal", "queues", journal])
+        #expect(queues.standardOutput.hasPrefix("(callers)  1 due, 0 delayed, 0 running, 0 stalled; oldest due "))
+        let refused = try CLIRunner.run(["journal", "cancel", journal, "run1/1"])
+        #expect(refused.exitCode == 64)
+        #expect(!refused.standardError.contains("password"), "the prompt names no password")
+        let pruned = try CLIRunner.run(["journal", "prune", journal, "--older-than", "0", "--yes"])
+        #expect(pruned.standardOutput.hasPrefix("pruned 5 records settled before "))
+    }
 }

@@ -18,7 +18,7 @@ extension PostgresCommandJournal {
             try await self.execute(sql.release, [key, now.adding(delay.journalMilliseconds), now], connection)
             try await self.log(
                 CommandJournalAttempt(
-                    number: record.attempts, owner: record.owner, error: failure,
+                    number: record.attempts, owner: record.owner, error: Self.storable(failure),
                     endedAt: Date(journalMilliseconds: now)), of: key, sql.logAttempt, connection)
             return nil
         }
@@ -26,13 +26,13 @@ extension PostgresCommandJournal {
 
     /// Cancels `key`, in one transaction; see `CommandJournal.cancel(_:reason:)`.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
-        try writer.validate(.release(reason, JournalLease(owner: key, duration: .zero), .zero))
+        try writer.validate(.release(key, JournalLease(owner: key, duration: .zero), .zero))
         return try await action { connection, sql, now -> CommandJournalRecord? in
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
             let hasChildren = try await self.rows(sql.hasChildren, [key], connection).first?.decode(Bool.self) ?? false
             let markKey = CommandJournalCancellation.key(of: key)
             let isMarked = try await self.locked(markKey, connection) != nil
-            let text = CommandJournalCancellation.reason(reason)
+            let text = CommandJournalCancellation.reason(Self.storable(reason))
             switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked) {
             case .refuse(let error):
                 throw error
@@ -110,6 +110,11 @@ extension PostgresCommandJournal {
             }
         }
         return try outcome.get()
+    }
+
+    /// `text` as PostgreSQL stores it: its U+0000 characters, which `text` cannot hold, as `\0`.
+    static func storable(_ text: String) -> String {
+        text.utf8.contains(0) ? text.replacingOccurrences(of: "\u{0}", with: "\\0") : text
     }
 
     /// The record `key`, locked until the transaction ends.

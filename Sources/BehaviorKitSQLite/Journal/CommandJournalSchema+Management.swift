@@ -25,8 +25,11 @@ extension CommandJournalSchema {
         try db.execute(sql: createManagement)
     }
 
-    /// Writes `attempt` of `key` down, replacing what was logged for its number.
+    /// Writes `attempt` of `key` down, replacing what was logged for its number. In an
+    /// application's database whose migrator has not added the log yet, the attempt is not kept
+    /// (the action still happens).
     static func log(_ attempt: CommandJournalAttempt, of key: String, _ db: Database, replacing: Bool = true) throws {
+        guard try db.tableExists("commandAttempt") else { return }
         try db.cachedStatement(
             sql: replacing
                 ? "INSERT OR REPLACE INTO commandAttempt (key, attempt, owner, error, endedAt) VALUES (?, ?, ?, ?, ?)"
