@@ -13,6 +13,7 @@ extension CommandJournalConformance {
             queuesCountTheirDepthByState, cancellingAWaitingRecordMeansItNeverRuns,
             cancellingARunningTransactionFencesItsAttempt, aCancelledTransactionIsCompensatedByTheNextWorker,
             aReleasedTransactionWhoseStepsBeganIsMarkedNotSettled,
+            aTransactionCancelledWhileItRunsStopsBeforeItsNextStep,
             retryingStartsANewAttempt,
         ]
     }
@@ -249,6 +250,36 @@ extension CommandJournalConformance {
         try expect(
             settled.status == .failed && settled.failureReason == "cancelled: late", check,
             "a queued transaction that never began was cancelled as \(settled)")
+    }
+
+    static func aTransactionCancelledWhileItRunsStopsBeforeItsNextStep(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "a transaction cancelled while a step runs stops before its next step; the next worker compensates"
+        let effects = ConformanceEffects()
+        var registry = effects.registry
+        registry.register("test.cancelling", arguments: String.self, output: String.self) { name, _ in
+            _ = try await journal.cancel("t", reason: "operator")
+            return name
+        }
+        let runner = JournaledInvoker(journal: journal, registry: registry, owner: "runner", clock: clock)
+        let steps = [
+            try effects.step("x"), try registry.step("test.cancelling", arguments: "c"), try effects.step("y"),
+        ]
+        do {
+            try await runner.transaction("order", key: "t", steps: steps).run()
+            throw failure(check, "the cancelled transaction ran to its end")
+        } catch let error as CommandJournalError {
+            try expect(error == .leaseLost(key: "t", owner: nil), check, "the cancelled run threw \(error)")
+        }
+        try expect(effects.log == ["+x"], check, "the steps after the cancellation ran: \(effects.log)")
+        let recoverer = JournaledInvoker(journal: journal, registry: registry, owner: "recoverer", clock: clock)
+        let report = try await recoverer.recover()
+        let details = try await journal.details(forKey: "t")
+        try expect(
+            report.compensatedTransactions == ["t"] && effects.log == ["+x", "-x(out-x)"]
+                && details?.compensationReason == "cancelled: operator", check,
+            "recovery \(report), effects \(effects.log), details \(String(describing: details))")
     }
 
     static func retryingStartsANewAttempt(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
