@@ -24,6 +24,26 @@ extension PostgresCommandJournal {
         }
     }
 
+    /// Logs an attempt at `key`, fenced by `lease` (the root locked `FOR SHARE` meanwhile); see
+    /// `CommandJournal.logAttempt(_:of:parentKey:lease:)`.
+    public func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {
+        try writer.validate(.release(key, lease, .zero))
+        _ = try await action { connection, sql, now in
+            guard let row = try await self.rows(sql.holder, [parentKey ?? key], connection).first else { return nil }
+            let (owner, status, parent, attempts) = try row.decode((String?, String, String?, Int64).self)
+            guard status == CommandJournalStatus.pending.rawValue, parent == nil,
+                lease.holds(owner: owner, attempts: Int(clamping: attempts))
+            else { return nil }
+            var logged = attempt
+            logged.error = attempt.error.map(Self.storable)
+            logged.endedAt = Date(journalMilliseconds: now)
+            try await self.log(logged, of: key, sql.logAttempt, connection)
+            return nil
+        }
+    }
+
     /// Cancels `key`, in one transaction; see `CommandJournal.cancel(_:reason:)`.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
         try writer.validate(.release(key, JournalLease(owner: key, duration: .zero), .zero))

@@ -42,6 +42,9 @@ struct PostgresJournalManagementSQL: Sendable {
         "SELECT \(PostgresJournalSQL.columns) FROM \(table) WHERE key = $1::text FOR UPDATE"
     }
 
+    /// Who holds the root `$1`, locked against a claim until the transaction ends.
+    var holder: String { "SELECT owner, status, parent_key, attempts FROM \(table) WHERE key = $1::text FOR SHARE" }
+
     /// Whether `$1` has children.
     var hasChildren: String { "SELECT EXISTS (SELECT 1 FROM \(table) WHERE parent_key = $1::text)" }
 

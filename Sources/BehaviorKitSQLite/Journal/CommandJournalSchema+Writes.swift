@@ -209,7 +209,7 @@ extension CommandJournalSchema {
 
     /// Throws unless `lease`'s owner holds the pending root `key`, at the lease's token when it
     /// names one.
-    private static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
+    static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT owner, status, parentKey, attempts FROM commandRecord WHERE key = ?"),
             arguments: [key])

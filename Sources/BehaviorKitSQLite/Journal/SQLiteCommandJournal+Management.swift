@@ -9,6 +9,13 @@ extension SQLiteCommandJournal {
         _ = try await submit(.releaseFailed(key, lease, delay, failure))
     }
 
+    /// Logs an attempt at `key`, fenced by `lease`; see `CommandJournal.logAttempt(_:of:parentKey:lease:)`.
+    public func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {
+        _ = try await submit(.logAttempt(attempt, key, parentKey, lease))
+    }
+
     /// Cancels `key`, in one commit; see `CommandJournal.cancel(_:reason:)`.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
         guard case .record(let record) = try await submit(.cancel(key, reason)) else {

@@ -18,6 +18,7 @@ enum JournalWrite: Sendable {
     case releaseFailed(String, JournalLease, Duration, String)
     case cancel(String, String)
     case retry(String)
+    case logAttempt(CommandJournalAttempt, String, String?, JournalLease)
 }
 
 /// What one write gave back.
@@ -239,6 +240,12 @@ extension SQLiteCommandJournal {
             return .record(try CommandJournalSchema.cancel(key, reason: reason, now: now, db, path: path))
         case .retry(let key):
             return .record(try CommandJournalSchema.retry(key, now: now, db, path: path))
+        case .logAttempt(let attempt, let key, let parentKey, let lease):
+            guard (try? CommandJournalSchema.checkHolds(parentKey ?? key, lease, db)) != nil else { return .none }
+            var logged = attempt
+            logged.endedAt = Date(journalMilliseconds: now)
+            try CommandJournalSchema.log(logged, of: key, db)
+            return .none
         }
     }
 }

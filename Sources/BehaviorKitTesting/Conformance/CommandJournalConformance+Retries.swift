@@ -12,6 +12,7 @@ extension CommandJournalConformance {
             aQueuedCommandIsRetriedWithBackoff, aCommandFailsForGoodOnceItsAttemptsAreSpent,
             errorsThePolicyRefusesFailAtOnce, aCommandThatThrowsRetryAfterRunsAgainLater,
             withoutAPolicyAQueuedCommandFailsAfterOneAttempt, aTransactionRetriesAStepUnderItsPolicy,
+            attemptsAreLoggedUnderTheRootsLeaseOnly,
         ]
     }
 
@@ -139,8 +140,31 @@ extension CommandJournalConformance {
         let steps = [try effects.step("x"), try effects.step("~2y").retrying(policy)]
         try await invoker.transaction("order", key: "t", steps: steps).run()
         let statuses = try await statuses(journal, ["t", "t/0", "t/1"])
+        let attempts = try await attemptErrors(journal, "t/1")
         try expect(
-            statuses == "done done done" && effects.log == ["+x", "+y"], check,
-            "statuses \(statuses), effects \(effects.log)")
+            statuses == "done done done" && effects.log == ["+x", "+y"]
+                && attempts == ["1: effect ~2y fails", "2: effect ~2y fails", "3: ok"], check,
+            "statuses \(statuses), effects \(effects.log), the step's attempts \(attempts)")
+    }
+
+    static func attemptsAreLoggedUnderTheRootsLeaseOnly(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "logAttempt(_:of:parentKey:lease:) writes an attempt down under the root's lease only"
+        let root = try await journal.begin(entry("t"), lease: lease).record
+        let failed = CommandJournalAttempt(number: 1, owner: lease.owner, error: "busy")
+        try await journal.logAttempt(failed, of: "t/0", parentKey: "t", lease: lease.fenced(by: root))
+        try await journal.logAttempt(
+            CommandJournalAttempt(number: 2, error: "stale"), of: "t/0", parentKey: "t", lease: other)
+        try await journal.settle(
+            [.settle(child("t", 0), as: .done(output: nil)), .settle("t", as: .done(output: nil))],
+            lease: lease.fenced(by: root))
+        let attempts = try await journal.details(forKey: "t/0")?.attempts
+        try expect(
+            attempts
+                == [
+                    CommandJournalAttempt(number: 1, owner: lease.owner, error: "busy", endedAt: clock.currentDate),
+                    CommandJournalAttempt(number: 2, endedAt: clock.currentDate),
+                ], check, "the step's attempts: \(String(describing: attempts))")
     }
 }

@@ -23,7 +23,8 @@ extension DurableTransaction {
 
     /// Runs step `index` under its ``DurableStep/retryPolicy``: a failed attempt is tried again
     /// after the policy's backoff on the worker's clock, while the worker holds the transaction
-    /// (checked before each attempt); the last attempt's error is thrown, the earlier ones logged.
+    /// (checked before each attempt); the last attempt's error is thrown, the earlier ones logged
+    /// and written down (``CommandJournal/logAttempt(_:of:parentKey:lease:)``).
     private func runAttempts(_ index: Int, _ context: DurableContext) async throws -> [UInt8]? {
         var attempt = 1
         while true {
@@ -38,6 +39,9 @@ extension DurableTransaction {
                 metadata["attempt"] = "\(attempt)"
                 metadata["retry_after"] = "\(delay)"
                 invoker.instruments.logger?.info("step attempt failed; trying it again", metadata: metadata)
+                try await journal.logAttempt(
+                    CommandJournalAttempt(number: attempt, owner: invoker.owner, error: JournaledInvoker.reason(error)),
+                    of: context.key, parentKey: key, lease: invoker.lease(context.attempt))
                 try await invoker.keeper.clock.sleep(for: delay)
                 try await invoker.keeper.check(key, token: context.attempt)
                 attempt += 1

@@ -132,6 +132,15 @@ public protocol CommandJournal: Sendable {
     /// implements it.
     func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws
 
+    /// Writes down that attempt `attempt.number` at the record `key` (a root `lease` holds, or
+    /// its child when `parentKey` names it: a transaction's step, written or not yet) ended with `attempt.error` and
+    /// is tried again: ``CommandJournalRecordDetails/attempts`` then lists it. The journal stamps
+    /// it with its own time. Does nothing when the lease's owner no longer holds the root. The
+    /// default keeps nothing: a journal that keeps attempts implements it.
+    func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws
+
     /// The records that pass `filter`, in sequence order: at most `limit` (at least 1) after the
     /// record whose sequence is `cursor` (`nil`: from the first), and the cursor of the next page.
     /// The default reads every record (``allRecords()``) and filters them: a journal with an

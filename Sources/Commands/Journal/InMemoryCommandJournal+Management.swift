@@ -16,6 +16,20 @@ extension InMemoryCommandJournal {
         }
     }
 
+    /// Logs an attempt at `key` under `lease`; see ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
+    public func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {
+        let now = self.now
+        state.withLock { state in
+            guard (try? state.checkHolds(parentKey ?? key, lease)) != nil else { return }
+            var logged = attempt
+            logged.endedAt = now
+            state.attemptLog[key, default: []].removeAll { $0.number == attempt.number }
+            state.log(logged, key)
+        }
+    }
+
     /// The records passing `filter`; see ``CommandJournal/records(matching:after:limit:)``.
     public func records(
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int

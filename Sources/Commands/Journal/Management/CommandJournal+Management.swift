@@ -5,6 +5,11 @@ extension CommandJournal {
         try await release(key, lease: lease, after: delay)
     }
 
+    /// Keeps nothing: this journal keeps no attempts.
+    public func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {}
+
     /// Filters ``allRecords()``: correct, and a read of the whole journal.
     public func records(
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int

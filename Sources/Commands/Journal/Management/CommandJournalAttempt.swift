@@ -35,16 +35,21 @@ public struct CommandJournalAttempt: Sendable, Hashable, Codable {
     /// The attempts of `record`, 1 through its ``CommandJournalRecord/attempts``, from those the
     /// journal `logged` (ended with an error or cancelled): an attempt not logged ended without
     /// an error, except the last, which carries the record's failure reason when it failed, and
-    /// runs still when the record is held.
+    /// runs still when the record is held. A step (which a worker does not claim: its attempts
+    /// are its tries within its transaction's run) has the tries logged, and a last one that
+    /// settled it.
     package static func all(
         of record: CommandJournalRecord, logged: [CommandJournalAttempt]
     ) -> [CommandJournalAttempt] {
         let byNumber = Dictionary(logged.map { ($0.number, $0) }, uniquingKeysWith: { _, last in last })
-        let count = max(record.attempts, logged.map(\.number).max() ?? 0)
+        let lastLogged = logged.map(\.number).max() ?? 0
+        let last =
+            record.entry.parentKey == nil ? record.attempts : lastLogged + (record.isSettled && lastLogged > 0 ? 1 : 0)
+        let count = max(last, lastLogged)
         guard count > 0 else { return [] }
         return (1...count).map { number in
             if let attempt = byNumber[number] { return attempt }
-            guard number == record.attempts else { return CommandJournalAttempt(number: number) }
+            guard number == last else { return CommandJournalAttempt(number: number) }
             switch record.status {
             case .pending:
                 return CommandJournalAttempt(number: number, owner: record.owner)
