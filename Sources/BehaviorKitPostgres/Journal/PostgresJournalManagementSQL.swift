@@ -17,7 +17,8 @@ struct PostgresJournalManagementSQL: Sendable {
     /// The name of the log of attempts of `table`.
     static func attemptsTable(_ table: String) -> String { "\(table)_attempts" }
 
-    /// The log of attempts and the status index, created when missing.
+    /// The log of attempts and the indexes that list records by status and by queue, created
+    /// when missing.
     static func create(_ table: String) -> [String] {
         [
             """
@@ -31,6 +32,7 @@ struct PostgresJournalManagementSQL: Sendable {
             )
             """,
             "CREATE INDEX IF NOT EXISTS \"\(table)_status\" ON \"\(table)\" (status, sequence)",
+            "CREATE INDEX IF NOT EXISTS \"\(table)_queue\" ON \"\(table)\" (queue, sequence) WHERE queue IS NOT NULL",
         ]
     }
 

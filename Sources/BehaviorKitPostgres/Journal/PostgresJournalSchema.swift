@@ -90,7 +90,8 @@ enum PostgresJournalSchema {
             let status = "\"\(table)_status\""
             let hasAttempts = try await exists("to_regclass", attempts, connection, logger)
             let hasStatusIndex = try await exists("to_regclass", status, connection, logger)
-            if !hasAttempts || !hasStatusIndex {
+            let hasQueueIndex = try await exists("to_regclass", "\"\(table)_queue\"", connection, logger)
+            if !hasAttempts || !hasStatusIndex || !hasQueueIndex {
                 for sql in PostgresJournalManagementSQL.create(table) {
                     try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
                 }

@@ -7,7 +7,7 @@ import GRDB
 /// its failure), each inside the batch's write transaction.
 extension CommandJournalSchema {
     /// The attempts that ended with an error or were cancelled, one row per key and attempt;
-    /// and an index for listing records by status in sequence order.
+    /// and the indexes that list records by status, or by queue, in sequence order.
     static let createManagement = """
         CREATE TABLE IF NOT EXISTS commandAttempt (
             key TEXT NOT NULL,
@@ -18,6 +18,7 @@ extension CommandJournalSchema {
             PRIMARY KEY (key, attempt)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS commandRecordStatus ON commandRecord(status, sequence);
+        CREATE INDEX IF NOT EXISTS commandRecordQueue ON commandRecord(queue, sequence) WHERE queue IS NOT NULL;
         """
 
     /// Creates the management tables and index when missing.
