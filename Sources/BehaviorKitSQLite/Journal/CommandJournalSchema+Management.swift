@@ -132,4 +132,55 @@ extension CommandJournalSchema {
         try db.cachedStatement(sql: "DELETE FROM commandRecord WHERE parentKey = ?").execute(arguments: [key])
         return try fetch(key, db, path: path) ?? record
     }
+
+    /// The query of a page of the records passing `filter` after `cursor`, at most `limit` of
+    /// them: by sequence, through the index on status, queue or key when the filter names one.
+    static func listing(
+        _ filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) -> (sql: String, arguments: StatementArguments) {
+        var conditions = ["sequence > ?"]
+        var arguments: StatementArguments = [cursor ?? 0]
+        func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
+            conditions.append(condition)
+            _ = arguments.append(contentsOf: StatementArguments(values))
+        }
+        if !filter.statuses.isEmpty {
+            let statuses = filter.statuses.map(\.rawValue).sorted()
+            add("status IN (\(statuses.map { _ in "?" }.joined(separator: ", ")))", statuses)
+        }
+        if let queue = filter.queue { add("queue = ?", [queue]) }
+        if let kind = filter.kind { add("kind = ?", [kind]) }
+        if let prefix = filter.keyPrefix {
+            add("key >= ? AND substr(key, 1, ?) = ?", [prefix, prefix.unicodeScalars.count, prefix])
+        }
+        if let owner = filter.owner { add("owner = ?", [owner]) }
+        if let since = filter.updatedSince { add("updatedAt >= ?", [since.journalMilliseconds]) }
+        if let before = filter.updatedBefore { add("updatedAt < ?", [before.journalMilliseconds]) }
+        if filter.rootsOnly { conditions.append("parentKey IS NULL") }
+        _ = arguments.append(contentsOf: [limit])
+        let sql = """
+            SELECT \(selectColumns) FROM commandRecord
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT ?
+            """
+        return (sql, arguments)
+    }
+
+    /// Each queue's depth at `?1`, from the pending roots only.
+    static let queues = """
+        SELECT queue,
+            sum(owner IS NULL AND leaseExpiresAt <= ?1) AS due,
+            sum(owner IS NULL AND leaseExpiresAt > ?1) AS delayed,
+            sum(owner IS NOT NULL AND leaseExpiresAt > ?1) AS running,
+            sum(owner IS NOT NULL AND leaseExpiresAt <= ?1) AS stalled,
+            min(CASE WHEN owner IS NULL THEN leaseExpiresAt END) AS oldestDue
+        FROM commandRecord
+        WHERE status = 'pending' AND parentKey IS NULL
+        GROUP BY queue ORDER BY queue
+        """
+
+    /// The pending roots workers hold, in sequence order.
+    static let held = """
+        SELECT \(selectColumns) FROM commandRecord
+        WHERE status = 'pending' AND parentKey IS NULL AND owner IS NOT NULL ORDER BY sequence
+        """
 }

@@ -38,33 +38,8 @@ extension SQLiteCommandJournal {
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
     ) async throws -> CommandJournalPage {
         let limit = max(1, limit)
-        var conditions = ["sequence > ?"]
-        var arguments: StatementArguments = [cursor ?? 0]
-        if !filter.statuses.isEmpty {
-            let statuses = filter.statuses.map(\.rawValue).sorted()
-            conditions.append("status IN (\(statuses.map { _ in "?" }.joined(separator: ", ")))")
-            for status in statuses { _ = arguments.append(contentsOf: [status]) }
-        }
-        func add(_ condition: String, _ values: [(any DatabaseValueConvertible)?]) {
-            conditions.append(condition)
-            _ = arguments.append(contentsOf: StatementArguments(values))
-        }
-        if let queue = filter.queue { add("queue = ?", [queue]) }
-        if let kind = filter.kind { add("kind = ?", [kind]) }
-        if let prefix = filter.keyPrefix {
-            add("key >= ? AND substr(key, 1, ?) = ?", [prefix, prefix.unicodeScalars.count, prefix])
-        }
-        if let owner = filter.owner { add("owner = ?", [owner]) }
-        if let since = filter.updatedSince { add("updatedAt >= ?", [since.journalMilliseconds]) }
-        if let before = filter.updatedBefore { add("updatedAt < ?", [before.journalMilliseconds]) }
-        if filter.rootsOnly { conditions.append("parentKey IS NULL") }
-        _ = arguments.append(contentsOf: [limit + 1])
+        let (sql, bound) = CommandJournalSchema.listing(filter, after: cursor, limit: limit + 1)
         let path = self.path
-        let sql = """
-            SELECT \(CommandJournalSchema.selectColumns) FROM commandRecord
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT ?
-            """
-        let bound = arguments
         let records = try await read { db in
             try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
                 try CommandJournalSchema.record(row, path: path)
@@ -98,10 +73,7 @@ extension SQLiteCommandJournal {
         let held = try await read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT \(CommandJournalSchema.selectColumns) FROM commandRecord
-                    WHERE status = 'pending' AND parentKey IS NULL AND owner IS NOT NULL ORDER BY sequence
-                    """
+                sql: CommandJournalSchema.held
             ).map { row in try CommandJournalSchema.record(row, path: path) }
         }
         return CommandJournalWorker.holding(held)
@@ -113,17 +85,7 @@ extension SQLiteCommandJournal {
         return try await read { db in
             try Row.fetchAll(
                 db,
-                sql: """
-                    SELECT queue,
-                        sum(owner IS NULL AND leaseExpiresAt <= ?1) AS due,
-                        sum(owner IS NULL AND leaseExpiresAt > ?1) AS delayed,
-                        sum(owner IS NOT NULL AND leaseExpiresAt > ?1) AS running,
-                        sum(owner IS NOT NULL AND leaseExpiresAt <= ?1) AS stalled,
-                        min(CASE WHEN owner IS NULL THEN leaseExpiresAt END) AS oldestDue
-                    FROM commandRecord
-                    WHERE status = 'pending' AND parentKey IS NULL
-                    GROUP BY queue ORDER BY queue
-                    """, arguments: [now]
+                sql: CommandJournalSchema.queues, arguments: [now]
             ).map { row in
                 let oldest: Int64? = row["oldestDue"]
                 return CommandJournalQueueStatistics(
