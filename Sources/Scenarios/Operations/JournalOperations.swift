@@ -1,5 +1,7 @@
+import BehaviorKitSQLite
 public import Commands
 import Foundation
+import GRDB
 
 /// `behaviorkit journal list|show|workers|queues|cancel|retry|prune`: the journal's management
 /// API (`CommandJournal`'s listing, details, workers, queues and actions) on a SQLite file or a
@@ -13,8 +15,8 @@ public enum JournalOperations {
         case json
     }
 
-    /// Opens the journal at `location` (a file that must exist, or a `postgres://` URL), runs
-    /// `body` on it, and closes it.
+    /// Opens the journal at `location` (a file that must exist, an application's database
+    /// holding the journal's table, or a `postgres://` URL), runs `body` on it, and closes it.
     ///
     /// - Throws: an error naming the file when there is none; the journal's or `body`'s error.
     public static func withJournal<T: Sendable>(
@@ -23,7 +25,7 @@ public enum JournalOperations {
         guard JournalLocation.isServerURL(location) || FileManager.default.fileExists(atPath: location) else {
             throw JournalOperationError("command journal \(location): no such file")
         }
-        let journal = try await JournalLocation.open(location)
+        let journal = try await open(location)
         do {
             let result = try await body(journal)
             try await journal.close()
@@ -31,6 +33,19 @@ public enum JournalOperations {
         } catch {
             try? await journal.close()
             throw error
+        }
+    }
+
+    /// The journal at `location`: a `postgres://` URL, a journal file, or an application's own
+    /// database holding the journal's table (opened on a pool of its own).
+    static func open(_ location: String) async throws -> any CommandJournal {
+        guard !JournalLocation.isServerURL(location) else { return try await JournalLocation.open(location) }
+        do {
+            return try SQLiteCommandJournal(path: location)
+        } catch  where error.code == .notAJournal {
+            // The reader recognises an application's database by the journal's table in it.
+            guard (try? SQLiteCommandJournalReader(path: location)) != nil else { throw error }
+            return SQLiteCommandJournal(database: try DatabasePool(path: location), path: location)
         }
     }
 
