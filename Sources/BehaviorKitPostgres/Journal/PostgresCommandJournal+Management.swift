@@ -53,11 +53,19 @@ extension PostgresCommandJournal {
             let markKey = CommandJournalCancellation.key(of: key)
             let isMarked = try await self.locked(markKey, connection) != nil
             let text = CommandJournalCancellation.reason(Self.storable(reason))
-            switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked) {
+            let plan = CommandJournalCancellation.plan(
+                record, hasChildren: hasChildren, isMarked: isMarked, now: Date(journalMilliseconds: now))
+            switch plan {
             case .refuse(let error):
                 throw error
             case .unchanged:
                 return record
+            case .takeAndSettle:
+                try await self.log(
+                    CommandJournalAttempt(
+                        number: record.attempts, owner: record.owner, error: text,
+                        endedAt: Date(journalMilliseconds: now)), of: key, sql.logAttempt, connection)
+                try await self.execute(sql.takeAndSettleCancelled, [key, text, now], connection)
             case .settle:
                 try await self.execute(sql.settleCancelled, [key, text, now], connection)
             case .takeAndMark:

@@ -85,6 +85,15 @@ struct PostgresJournalManagementSQL: Sendable {
         """
     }
 
+    /// Takes `$1` from its stopped worker and settles it failed for `$2` at `$3`.
+    var takeAndSettleCancelled: String {
+        """
+        UPDATE \(table) SET status = 'failed', failure_reason = $2::text, owner = NULL, lease_expires_at = NULL,
+            updated_at = $3::bigint
+        WHERE key = $1::text
+        """
+    }
+
     /// Takes `$1` from its worker (a new token when one holds it), due at `$2`.
     var takeFromWorker: String {
         """

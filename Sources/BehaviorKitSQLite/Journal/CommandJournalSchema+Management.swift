@@ -81,11 +81,25 @@ extension CommandJournalSchema {
         let markKey = CommandJournalCancellation.key(of: key)
         let isMarked = try fetch(markKey, db, path: path) != nil
         let text = CommandJournalCancellation.reason(reason)
-        switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked) {
+        let plan = CommandJournalCancellation.plan(
+            record, hasChildren: hasChildren, isMarked: isMarked, now: Date(journalMilliseconds: now))
+        switch plan {
         case .refuse(let error):
             throw error
         case .unchanged:
             return record
+        case .takeAndSettle:
+            try log(
+                CommandJournalAttempt(
+                    number: record.attempts, owner: record.owner, error: text, endedAt: Date(journalMilliseconds: now)),
+                of: key, db)
+            try db.cachedStatement(
+                sql: """
+                    UPDATE commandRecord SET status = 'failed', failureReason = ?, owner = NULL,
+                        leaseExpiresAt = NULL, updatedAt = ?
+                    WHERE key = ?
+                    """
+            ).execute(arguments: [text, now, key])
         case .settle:
             try db.cachedStatement(
                 sql: """

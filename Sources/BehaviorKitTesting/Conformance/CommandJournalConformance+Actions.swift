@@ -21,7 +21,7 @@ extension CommandJournalConformance {
     static func cancellingAWaitingRecordMeansItNeverRuns(
         _ journal: any CommandJournal, _ clock: ManualClock
     ) async throws {
-        let check = "cancel(_:reason:) settles a waiting record failed, so that it never runs"
+        let check = "cancel(_:reason:) settles a waiting (or stopped) record failed, so that it never runs"
         _ = try await journal.enqueue(entry("later"), queue: "q", after: .seconds(60))
         let cancelled = try await journal.cancel("later", reason: "not needed")
         try expect(
@@ -37,6 +37,22 @@ extension CommandJournalConformance {
         try await expectError(.unknownKey("zzz"), check, "cancelling an unknown key") {
             _ = try await journal.cancel("zzz", reason: "")
         }
+        let stuck = try await journal.begin(entry("stuck"), lease: lease).record
+        await clock.advance(by: .seconds(31))
+        let taken = try await journal.cancel("stuck", reason: "worker died")
+        try expect(
+            taken.status == .failed && taken.attempts == 1 && taken.owner == nil
+                && taken.failureReason == "cancelled: worker died", check,
+            "a command whose worker stopped was cancelled as \(taken)")
+        try await expectError(.leaseLost(key: "stuck", owner: nil), check, "the stopped attempt's settlement") {
+            try await journal.settle("stuck", as: .done(output: nil), lease: lease.fenced(by: stuck))
+        }
+        let attempts = try await journal.details(forKey: "stuck")?.attempts.map {
+            "\($0.owner ?? "-") \($0.error ?? "-")"
+        }
+        try expect(
+            attempts == ["conformance-a cancelled: worker died"], check,
+            "the cancelled command's attempts: \(String(describing: attempts))")
     }
 
     static func cancellingARunningTransactionFencesItsAttempt(

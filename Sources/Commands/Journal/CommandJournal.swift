@@ -171,6 +171,8 @@ public protocol CommandJournal: Sendable {
     /// Cancels the root record `key`, atomically, for `reason`:
     /// - a pending record no worker holds (waiting on a queue, delayed, or released to be
     ///   retried) settles failed with the reason `"cancelled: <reason>"`: it never runs;
+    /// - so does a command held under a lease that ended (its worker stopped): settled, it
+    ///   takes no write of the stopped attempt, and is not run again;
     /// - a durable transaction a worker holds is taken from it: its fencing token goes up (so
     ///   the running attempt's next write is refused, and it stops before its next step), it is
     ///   marked cancelled (``CommandJournalCancellation``) and falls due at once; the worker that
@@ -180,7 +182,7 @@ public protocol CommandJournal: Sendable {
     ///
     /// - Throws: ``CommandJournalError/unknownKey(_:)``;
     ///   ``CommandJournalError/cannotCancel(key:status:reason:)`` for a settled record, a step,
-    ///   or a command a worker runs now (it has no step to stop before);
+    ///   or a command a live worker runs now (it has no step to stop before);
     ///   ``CommandJournalError/unsupported(operation:)`` by default.
     func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord
 

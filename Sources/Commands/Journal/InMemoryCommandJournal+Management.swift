@@ -69,11 +69,21 @@ extension InMemoryCommandJournal {
             let record = state.records[index]
             let hasChildren = state.records.contains { $0.entry.parentKey == key }
             let isMarked = state.indexByKey[CommandJournalCancellation.key(of: key)] != nil
-            switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked) {
+            switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked, now: now) {
             case .refuse(let error):
                 throw error
             case .unchanged:
                 return record
+            case .takeAndSettle:
+                state.log(
+                    CommandJournalAttempt(
+                        number: record.attempts, owner: record.owner,
+                        error: CommandJournalCancellation.reason(reason), endedAt: now), key)
+                state.records[index].owner = nil
+                state.records[index].status = .failed
+                state.records[index].failureReason = CommandJournalCancellation.reason(reason)
+                state.records[index].leaseExpiresAt = nil
+                state.records[index].updatedAt = now
             case .settle:
                 state.records[index].status = .failed
                 state.records[index].failureReason = CommandJournalCancellation.reason(reason)

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
 extension CommandJournalCancellation {
     /// What a cancellation does to a record: the rule of ``CommandJournal/cancel(_:reason:)``,
     /// which every journal applies inside its own atomic change.
@@ -8,13 +14,19 @@ extension CommandJournalCancellation {
         case unchanged
         /// Settle it failed, "cancelled": it never runs.
         case settle
+        /// A command whose worker's lease ended (the worker stopped): settle it failed,
+        /// "cancelled", logging the attempt it ends; settled, it takes no write of that attempt.
+        case takeAndSettle
         /// Take it from its worker (a new fencing token when one holds it), mark it cancelled,
         /// and make it due now, so that the next worker compensates it.
         case takeAndMark
     }
 
-    /// The plan for `record`, which has children (steps) or not, and is marked cancelled or not.
-    package static func plan(_ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool) -> Plan {
+    /// The plan for `record` at `now`, which has children (steps) or not, and is marked
+    /// cancelled or not.
+    package static func plan(
+        _ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool, now: Date
+    ) -> Plan {
         let key = record.id
         guard record.entry.parentKey == nil else {
             return .refuse(
@@ -27,6 +39,7 @@ extension CommandJournalCancellation {
         let isTransaction = record.entry.kind == transactionKind
         if record.owner == nil && !(isTransaction && hasChildren) { return .settle }
         guard isTransaction else {
+            if let expiry = record.leaseExpiresAt, expiry <= now { return .takeAndSettle }
             return .refuse(
                 .cannotCancel(
                     key: key, status: record.status,
