@@ -34,6 +34,10 @@ struct JournalManagementQueryPlanTests {
             ("queue", CommandJournalFilter(queue: "q"), "commandRecordQueue"),
             ("every record", CommandJournalFilter(), "PRIMARY KEY"),
         ]
+        let narrow = CommandJournalFilter(keyPrefix: "order-42")
+        let (byKey, keyArguments) = CommandJournalSchema.listing(narrow, after: 10, limit: 51, byKey: true)
+        let keySteps = try plan(byKey, keyArguments, on: path)
+        #expect(keySteps.contains { $0.contains("sqlite_autoindex_commandRecord_1") }, "a narrow prefix: \(keySteps)")
         for (name, filter, index) in cases {
             let (sql, arguments) = CommandJournalSchema.listing(filter, after: 10, limit: 51)
             let steps = try plan(sql, arguments, on: path)

@@ -18,7 +18,11 @@ extension PostgresCommandJournal {
         if !filter.statuses.isEmpty { add({ "status = ANY(\($0)::text[])" }, filter.statuses.map(\.rawValue).sorted()) }
         if let queue = filter.queue { add({ "queue = \($0)::text" }, queue) }
         if let kind = filter.kind { add({ "kind = \($0)::text" }, kind) }
-        if let prefix = filter.keyPrefix { add({ "starts_with(key, \($0)::text)" }, prefix) }
+        if let prefix = filter.keyPrefix {
+            // The range reads the index in byte order; starts_with is the exact test.
+            add({ "key COLLATE \"C\" >= \($0)::text AND starts_with(key, \($0)::text)" }, prefix)
+            add({ "key COLLATE \"C\" < \($0)::text" }, prefix + "\u{10FFFF}")
+        }
         if let owner = filter.owner { add({ "owner = \($0)::text" }, owner) }
         if let since = filter.updatedSince { add({ "updated_at >= \($0)::bigint" }, since.journalMilliseconds) }
         if let before = filter.updatedBefore { add({ "updated_at < \($0)::bigint" }, before.journalMilliseconds) }

@@ -17,8 +17,14 @@ struct PostgresJournalManagementSQL: Sendable {
     /// The name of the log of attempts of `table`.
     static func attemptsTable(_ table: String) -> String { "\(table)_attempts" }
 
-    /// The log of attempts and the indexes that list records by status and by queue, created
-    /// when missing.
+    /// The names of what ``create(_:)`` makes, quoted: opening creates them when one is missing.
+    static func relations(_ table: String) -> [String] {
+        [attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c"].map { "\"\($0)\"" }
+    }
+
+    /// The log of attempts and the indexes that list records by status, by queue and by key
+    /// prefix (in byte order, `COLLATE "C"`, whatever the database's collation), created when
+    /// missing.
     static func create(_ table: String) -> [String] {
         [
             """
@@ -33,6 +39,7 @@ struct PostgresJournalManagementSQL: Sendable {
             """,
             "CREATE INDEX IF NOT EXISTS \"\(table)_status\" ON \"\(table)\" (status, sequence)",
             "CREATE INDEX IF NOT EXISTS \"\(table)_queue\" ON \"\(table)\" (queue, sequence) WHERE queue IS NOT NULL",
+            "CREATE INDEX IF NOT EXISTS \"\(table)_key_c\" ON \"\(table)\" (key COLLATE \"C\")",
         ]
     }
 

@@ -86,12 +86,12 @@ enum PostgresJournalSchema {
             where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
                 try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
-            let attempts = "\"\(PostgresJournalManagementSQL.attemptsTable(table))\""
-            let status = "\"\(table)_status\""
-            let hasAttempts = try await exists("to_regclass", attempts, connection, logger)
-            let hasStatusIndex = try await exists("to_regclass", status, connection, logger)
-            let hasQueueIndex = try await exists("to_regclass", "\"\(table)_queue\"", connection, logger)
-            if !hasAttempts || !hasStatusIndex || !hasQueueIndex {
+            var managementIsMissing = false
+            for relation in PostgresJournalManagementSQL.relations(table)
+            where try await !exists("to_regclass", relation, connection, logger) {
+                managementIsMissing = true
+            }
+            if managementIsMissing {
                 for sql in PostgresJournalManagementSQL.create(table) {
                     try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
                 }

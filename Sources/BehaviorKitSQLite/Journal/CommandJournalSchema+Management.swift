@@ -149,8 +149,12 @@ extension CommandJournalSchema {
 
     /// The query of a page of the records passing `filter` after `cursor`, at most `limit` of
     /// them: by sequence, through the index on status, queue or key when the filter names one.
+    ///
+    /// With `byKey`, the key prefix's range is read on the key index and its matches sorted
+    /// (`ORDER BY +sequence`): right for a prefix that few keys have (``isNarrow(_:_:)``); else the
+    /// records are read in sequence order, which finds a page of a common prefix at once.
     static func listing(
-        _ filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+        _ filter: CommandJournalFilter, after cursor: Int64?, limit: Int, byKey: Bool = false
     ) -> (sql: String, arguments: StatementArguments) {
         var conditions = ["sequence > ?"]
         var arguments: StatementArguments = [cursor ?? 0]
@@ -165,7 +169,10 @@ extension CommandJournalSchema {
         if let queue = filter.queue { add("queue = ?", [queue]) }
         if let kind = filter.kind { add("kind = ?", [kind]) }
         if let prefix = filter.keyPrefix {
-            add("key >= ? AND substr(key, 1, ?) = ?", [prefix, prefix.unicodeScalars.count, prefix])
+            // The range reads the key index (byte order); the substring is the exact test.
+            add(
+                "key >= ? AND key < ? AND substr(key, 1, ?) = ?",
+                [prefix, prefix + "\u{10FFFF}", prefix.unicodeScalars.count, prefix])
         }
         if let owner = filter.owner { add("owner = ?", [owner]) }
         if let since = filter.updatedSince { add("updatedAt >= ?", [since.journalMilliseconds]) }
@@ -174,9 +181,26 @@ extension CommandJournalSchema {
         _ = arguments.append(contentsOf: [limit])
         let sql = """
             SELECT \(selectColumns) FROM commandRecord
-            WHERE \(conditions.joined(separator: " AND ")) ORDER BY sequence LIMIT ?
+            WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(byKey ? "+sequence" : "sequence") LIMIT ?
             """
         return (sql, arguments)
+    }
+
+    /// How many keys a prefix may have to be read on the key index and sorted.
+    static let narrowPrefix = 10_000
+
+    /// Whether at most ``narrowPrefix`` keys start with `prefix`: counted on the key index, and
+    /// no further than that.
+    static func isNarrow(_ prefix: String, _ db: Database) throws -> Bool {
+        let count = try Int.fetchOne(
+            db.cachedStatement(
+                sql: """
+                    SELECT count(*) FROM (
+                        SELECT 1 FROM commandRecord WHERE key >= ? AND key < ? AND substr(key, 1, ?) = ? LIMIT ?
+                    )
+                    """),
+            arguments: [prefix, prefix + "\u{10FFFF}", prefix.unicodeScalars.count, prefix, narrowPrefix + 1])
+        return (count ?? 0) <= narrowPrefix
     }
 
     /// Each queue's depth at `?1`, from the pending roots only.

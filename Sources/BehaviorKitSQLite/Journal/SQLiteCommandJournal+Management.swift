@@ -38,10 +38,11 @@ extension SQLiteCommandJournal {
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
     ) async throws -> CommandJournalPage {
         let limit = max(1, limit)
-        let (sql, bound) = CommandJournalSchema.listing(filter, after: cursor, limit: limit + 1)
         let path = self.path
         let records = try await read { db in
-            try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
+            let byKey = try filter.keyPrefix.map { try CommandJournalSchema.isNarrow($0, db) } ?? false
+            let (sql, bound) = CommandJournalSchema.listing(filter, after: cursor, limit: limit + 1, byKey: byKey)
+            return try Row.fetchAll(db, sql: sql, arguments: bound).map { row in
                 try CommandJournalSchema.record(row, path: path)
             }
         }
