@@ -127,8 +127,15 @@ struct PostgresJournalManagementSQL: Sendable {
         """
     }
 
-    /// Deletes the children of `$1`.
-    var deleteChildren: String { "DELETE FROM \(table) WHERE parent_key = $1::text" }
+    /// Deletes the children of `$1`, and the attempts logged for them.
+    var deleteChildren: String {
+        """
+        WITH logged AS (
+            DELETE FROM \(attempts) WHERE key IN (SELECT key FROM \(table) WHERE parent_key = $1::text) RETURNING 1
+        )
+        DELETE FROM \(table) WHERE parent_key = $1::text
+        """
+    }
 
     /// Deletes the roots settled before `$1`, their children and their attempts (every
     /// data-modifying `WITH` runs, read or not); returns how many records went.
@@ -137,7 +144,10 @@ struct PostgresJournalManagementSQL: Sendable {
         WITH roots AS (
             SELECT key FROM \(table) WHERE parent_key IS NULL AND status <> 'pending' AND updated_at < $1::bigint
         ), logged AS (
-            DELETE FROM \(attempts) WHERE key IN (SELECT key FROM roots) RETURNING 1
+            DELETE FROM \(attempts)
+            WHERE key IN (SELECT key FROM roots)
+                OR key IN (SELECT key FROM \(table) WHERE parent_key IN (SELECT key FROM roots))
+            RETURNING 1
         ), children AS (
             DELETE FROM \(table) WHERE parent_key IN (SELECT key FROM roots) RETURNING 1
         ), gone AS (

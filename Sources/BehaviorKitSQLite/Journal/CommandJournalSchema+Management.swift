@@ -143,6 +143,11 @@ extension CommandJournalSchema {
                 WHERE key = ?
                 """
         ).execute(arguments: [now, now, key])
+        if try db.tableExists("commandAttempt") {
+            try db.cachedStatement(
+                sql: "DELETE FROM commandAttempt WHERE key IN (SELECT key FROM commandRecord WHERE parentKey = ?)"
+            ).execute(arguments: [key])
+        }
         try db.cachedStatement(sql: "DELETE FROM commandRecord WHERE parentKey = ?").execute(arguments: [key])
         return try fetch(key, db, path: path) ?? record
     }

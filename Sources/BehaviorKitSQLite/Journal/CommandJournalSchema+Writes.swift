@@ -167,7 +167,11 @@ extension CommandJournalSchema {
             SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
             """
         if try db.tableExists("commandAttempt") {
-            try db.execute(sql: "DELETE FROM commandAttempt WHERE key IN (\(roots))", arguments: [date])
+            try db.execute(
+                sql: """
+                    DELETE FROM commandAttempt
+                    WHERE key IN (\(roots)) OR key IN (SELECT key FROM commandRecord WHERE parentKey IN (\(roots)))
+                    """, arguments: [date, date])
         }
         try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))", arguments: [date])
         var deleted = db.changesCount

@@ -166,5 +166,11 @@ extension CommandJournalConformance {
                     CommandJournalAttempt(number: 1, owner: lease.owner, error: "busy", endedAt: clock.currentDate),
                     CommandJournalAttempt(number: 2, endedAt: clock.currentDate),
                 ], check, "the step's attempts: \(String(describing: attempts))")
+        await clock.advance(by: .seconds(1))
+        _ = try await journal.prune(settledBefore: clock.currentDate)
+        let again = try await journal.begin(entry("t"), lease: lease).record
+        try await journal.settle([.settle(child("t", 0), as: .done(output: nil))], lease: lease.fenced(by: again))
+        let fresh = try await journal.details(forKey: "t/0")?.attempts
+        try expect(fresh == [], check, "a pruned key written again shows the old attempts \(String(describing: fresh))")
     }
 }

@@ -169,7 +169,10 @@ extension JournaledInvoker {
 
 /// A queued command's attempt failed and its record was released to be claimed again after
 /// `delay` (its retry policy, or the ``RetryAfter`` it threw).
-struct RescheduledAttempt: Error {
+struct RescheduledAttempt: Error, CustomStringConvertible {
     let delay: Duration
     let error: any Error
+
+    /// "tried again after 2.0 seconds: <the error>".
+    var description: String { "tried again after \(delay): \(error)" }
 }

@@ -25,7 +25,6 @@ extension InMemoryCommandJournal {
             guard (try? state.checkHolds(parentKey ?? key, lease)) != nil else { return }
             var logged = attempt
             logged.endedAt = now
-            state.attemptLog[key, default: []].removeAll { $0.number == attempt.number }
             state.log(logged, key)
         }
     }
@@ -119,7 +118,9 @@ extension InMemoryCommandJournal {
             guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
                 throw .cannotRetry(key: key, status: record.status)
             }
-            if let ended = CommandJournalAttempt.ended(record), state.attemptLog[key]?.last?.number != ended.number {
+            if let ended = CommandJournalAttempt.ended(record),
+                state.attemptLog[key]?.contains(where: { $0.number == ended.number }) != true
+            {
                 state.log(ended, key)
             }
             state.records[index].status = .pending
@@ -128,6 +129,7 @@ extension InMemoryCommandJournal {
             state.records[index].leaseExpiresAt = now
             state.records[index].updatedAt = now
             let retried = state.records[index]
+            for child in state.records where child.entry.parentKey == key { state.attemptLog[child.id] = nil }
             state.records.removeAll { $0.entry.parentKey == key }
             state.indexByKey = Dictionary(
                 uniqueKeysWithValues: state.records.enumerated().map { ($1.entry.idempotencyKey, $0) })
@@ -137,7 +139,10 @@ extension InMemoryCommandJournal {
 }
 
 extension InMemoryCommandJournal.State {
+    /// Logs `attempt` of `key`, replacing what was logged for its number.
     mutating func log(_ attempt: CommandJournalAttempt, _ key: String) {
+        attemptLog[key, default: []].removeAll { $0.number == attempt.number }
         attemptLog[key, default: []].append(attempt)
+        attemptLog[key]?.sort { $0.number < $1.number }
     }
 }

@@ -171,8 +171,10 @@ public final class InMemoryCommandJournal: CommandJournal {
                 state.records.filter { $0.entry.parentKey == nil && $0.isSettled && $0.updatedAt < date }
                     .map(\.entry.idempotencyKey))
             let before = state.records.count
+            for record in state.records where roots.contains(record.entry.parentKey ?? record.id) {
+                state.attemptLog[record.id] = nil
+            }
             state.records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
-            for key in roots { state.attemptLog[key] = nil }
             state.indexByKey = Dictionary(
                 uniqueKeysWithValues: state.records.enumerated().map { ($1.entry.idempotencyKey, $0) })
             return before - state.records.count

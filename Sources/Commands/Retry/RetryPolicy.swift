@@ -18,6 +18,9 @@
 /// spread out. A command that throws ``RetryAfter`` asks for its next attempt after a delay of
 /// its own, whatever the policy.
 ///
+/// A queued record's attempts are its claims (``CommandJournalRecord/attempts``): an attempt
+/// whose worker stopped, and that another worker took over, counts too.
+///
 /// The default of registries and workers is ``never``: one attempt, the record fails at once
 /// (as before retry policies existed).
 public struct RetryPolicy: Sendable {
