@@ -136,6 +136,11 @@ struct JournalOperationsCommandTests {
         let workers = try CLIRunner.run(["journal", "workers", path])
         #expect(workers.standardOutput.hasPrefix("worker-1  holds 1: charge-42  lease until "))
         #expect(workers.standardOutput.hasSuffix("\n1 worker holds records\n"))
+        let workersJSON = try CLIRunner.run(["journal", "workers", path, "--format", "json"])
+        let held = try JSONSerialization.jsonObject(with: Data(workersJSON.standardOutput.utf8)) as? [[String: Any]]
+        #expect(held?.map { $0["owner"] as? String } == ["worker-1"])
+        #expect(held?.first?["holds"] as? [String] == ["charge-42"])
+        #expect(held?.first?["leaseExpiresAt"] is String)
         let running = try CLIRunner.run(["journal", "cancel", path, "charge-42", "--yes"])
         #expect(running.exitCode == 1)
         #expect(running.standardError.hasPrefix("error: the record 'charge-42' (pending) cannot be cancelled: "))
