@@ -116,7 +116,7 @@ let package = Package(
         .executableTarget(
             name: "behaviorkit",
             dependencies: [
-                "Scenarios",
+                "Scenarios", "Commands",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

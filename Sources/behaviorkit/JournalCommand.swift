@@ -1,11 +1,29 @@
 import ArgumentParser
+import Commands
 import Foundation
 import Scenarios
 
 struct JournalCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "journal",
-        abstract: "Lists the records of a durable command journal with their status.",
+        abstract: "Lists, inspects and operates a durable command journal.",
+        discussion: """
+            `behaviorkit journal PATH` lists every record (`all`). The other subcommands read and act through the \
+            journal's management API, on a SQLite file or a postgres:// URL; `--format json` prints JSON for \
+            scripts. Actions (cancel, retry, prune) ask for confirmation on standard input unless given --yes.
+            """,
+        subcommands: [
+            JournalAllCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalWorkersCommand.self,
+            JournalQueuesCommand.self, JournalCancelCommand.self, JournalRetryCommand.self, JournalPruneCommand.self,
+        ],
+        defaultSubcommand: JournalAllCommand.self
+    )
+}
+
+struct JournalAllCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "all",
+        abstract: "Lists every record of a durable command journal with its status (the default).",
         discussion: """
             Prints one line per record, in sequence order: its number, status (pending, done, failed, \
             compensated), idempotency key and command kind, then the counts. The file may also be an application's \
@@ -23,6 +41,36 @@ struct JournalCommand: AsyncParsableCommand {
         }
         do {
             try await JournalListing.run(path: path, console: .standardOutput)
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
+
+/// `--format`: text for a person, JSON for scripts.
+enum JournalFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+
+    var operations: JournalOperations.Format { self == .json ? .json : .text }
+}
+
+/// The options every management subcommand takes: where the journal is, and how to print.
+struct JournalLocationOptions: ParsableArguments {
+    @Argument(help: "The journal's SQLite file, or its postgres:// URL.")
+    var location: String
+
+    @Option(name: .customLong("format"), help: "How to print: text or json.")
+    var formatOption: JournalFormat = .text
+
+    /// How to print.
+    var format: JournalOperations.Format { formatOption.operations }
+
+    /// Runs `body` on the opened journal; an error becomes `error: …` and exit 1.
+    func run(_ body: (any CommandJournal) async throws -> Void) async throws {
+        do {
+            try await JournalOperations.withJournal(location, body)
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw failure("\(error)")
         }

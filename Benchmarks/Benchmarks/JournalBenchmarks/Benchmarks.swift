@@ -86,6 +86,7 @@ func fanOut(_ append: @escaping @Sendable (Int) async throws -> Void) async thro
 let benchmarks: @Sendable () -> Void = {
     Benchmark.teardown = { temporaryFolders.removeAll() }
     openBenchmarks()
+    managementBenchmarks()
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput], scalingFactor: .kilo, maxDuration: .seconds(5), maxIterations: 30)
 

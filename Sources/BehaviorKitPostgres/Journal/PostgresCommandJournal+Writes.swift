@@ -1,6 +1,6 @@
 import BehaviorKitSync
 public import Commands
-public import Foundation
+import Foundation
 
 extension PostgresCommandJournal {
     /// Begins `entry` under `lease`; see `CommandJournal.begin(_:lease:)`.
@@ -56,12 +56,6 @@ extension PostgresCommandJournal {
     ) async throws -> CommandJournalRecord {
         guard case .record(let record) = try await submit(.enqueue(entry, queue, delay)) else { throw unexpected() }
         return record
-    }
-
-    /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
-    public func prune(settledBefore date: Date) async throws -> Int {
-        guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else { throw unexpected() }
-        return count
     }
 
     /// Passes the gate ``close()`` shuts, and waits for the batch holding `write` to commit.

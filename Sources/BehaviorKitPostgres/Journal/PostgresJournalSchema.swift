@@ -86,6 +86,16 @@ enum PostgresJournalSchema {
             where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
                 try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
+            var managementIsMissing = false
+            for relation in PostgresJournalManagementSQL.relations(table)
+            where try await !exists("to_regclass", relation, connection, logger) {
+                managementIsMissing = true
+            }
+            if managementIsMissing {
+                for sql in PostgresJournalManagementSQL.create(table) {
+                    try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                }
+            }
             let function = "\"\(PostgresJournalBatchFunction.name(table))\"(bigint, jsonb)"
             if try await !exists("to_regprocedure", function, connection, logger) {
                 try await connection.query(

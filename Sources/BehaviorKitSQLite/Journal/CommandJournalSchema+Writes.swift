@@ -166,6 +166,13 @@ extension CommandJournalSchema {
         let roots = """
             SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
             """
+        if try db.tableExists("commandAttempt") {
+            try db.execute(
+                sql: """
+                    DELETE FROM commandAttempt
+                    WHERE key IN (\(roots)) OR key IN (SELECT key FROM commandRecord WHERE parentKey IN (\(roots)))
+                    """, arguments: [date, date])
+        }
         try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))", arguments: [date])
         var deleted = db.changesCount
         try db.execute(
@@ -175,7 +182,7 @@ extension CommandJournalSchema {
         return deleted
     }
 
-    private static func insert(
+    static func insert(
         _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?, now: Int64, _ db: Database
     ) throws -> CommandJournalRecord {
         let attempts = owner == nil ? 0 : 1
@@ -206,7 +213,7 @@ extension CommandJournalSchema {
 
     /// Throws unless `lease`'s owner holds the pending root `key`, at the lease's token when it
     /// names one.
-    private static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
+    static func checkHolds(_ key: String, _ lease: JournalLease, _ db: Database) throws {
         let row = try Row.fetchOne(
             db.cachedStatement(sql: "SELECT owner, status, parentKey, attempts FROM commandRecord WHERE key = ?"),
             arguments: [key])

@@ -30,6 +30,8 @@ enum JournalFileOpener {
                 // Put the identity into the main file's header now, where opening looks for it.
                 try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
+            // The log of attempts and the index the management API reads, added to older files.
+            try pool.write { db in try CommandJournalSchema.createManagementTables(db) }
             return pool
         } catch {
             throw SQLiteCommandJournalError(path: path, error, opening: true)

@@ -15,6 +15,10 @@ enum JournalWrite: Sendable {
     case claim(Int, String?, Int?, String?, JournalLease)
     case enqueue(CommandJournalEntry, String, Duration)
     case prune(Int64)
+    case releaseFailed(String, JournalLease, Duration, String)
+    case cancel(String, String)
+    case retry(String)
+    case logAttempt(CommandJournalAttempt, String, String?, JournalLease)
 }
 
 /// What one write gave back.
@@ -140,7 +144,7 @@ extension SQLiteCommandJournal {
         }
     }
 
-    private func submit(_ write: JournalWrite) async throws -> JournalWriteResult {
+    func submit(_ write: JournalWrite) async throws -> JournalWriteResult {
         do {
             return try await writes.submit(write)
         } catch is GroupCommit<JournalWrite, JournalWriteResult>.Closed {
@@ -229,6 +233,19 @@ extension SQLiteCommandJournal {
                 try CommandJournalSchema.enqueue(entry, queue: queue, after: delay, now: now, db, path: path))
         case .prune(let date):
             return .count(try CommandJournalSchema.prune(settledBefore: date, db))
+        case .releaseFailed(let key, let lease, let delay, let failure):
+            try CommandJournalSchema.release(key, lease, after: delay, failure: failure, now: now, db, path: path)
+            return .none
+        case .cancel(let key, let reason):
+            return .record(try CommandJournalSchema.cancel(key, reason: reason, now: now, db, path: path))
+        case .retry(let key):
+            return .record(try CommandJournalSchema.retry(key, now: now, db, path: path))
+        case .logAttempt(let attempt, let key, let parentKey, let lease):
+            guard (try? CommandJournalSchema.checkHolds(parentKey ?? key, lease, db)) != nil else { return .none }
+            var logged = attempt
+            logged.endedAt = Date(journalMilliseconds: now)
+            try CommandJournalSchema.log(logged, of: key, db)
+            return .none
         }
     }
 }

@@ -138,9 +138,13 @@ public final class SQLiteCommandJournal: CommandJournal {
         return logger
     }
 
-    /// Adds the migration that creates the journal's table to the application's migrator.
+    /// Adds the migrations that create the journal's table, and the log of attempts and index
+    /// its management API reads (``details(forKey:)``), to the application's migrator.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("behaviorkit-command-journal-2") { db in try CommandJournalSchema.create(db) }
+        migrator.registerMigration("behaviorkit-command-journal-attempts") { db in
+            try CommandJournalSchema.createManagementTables(db)
+        }
     }
 
     /// The time now, as the journal stores it.

@@ -10,7 +10,8 @@ import Foundation
 /// The checks every `CommandJournal` must pass: the in-memory journal here, a SQLite or a
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
 /// work is never taken; expired leases are; fencing by each attempt's token), queues (due times, concurrency), step
-/// outputs, pruning, and the durable layer on top (recovery, settled keys, takeovers).
+/// outputs, pruning, the durable layer on top (recovery, settled keys, takeovers), the
+/// management API (listing, details with attempts, workers, queues, cancel, retry) and retries.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases); it throws a ``CommandJournalConformanceFailure`` naming
@@ -49,7 +50,7 @@ public enum CommandJournalConformance {
             settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce,
-        ]
+        ] + managementChecks + retryChecks
     }
 
     static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))

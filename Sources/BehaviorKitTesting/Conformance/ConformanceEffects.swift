@@ -3,7 +3,9 @@ import Commands
 
 /// Steps and commands whose effects are written to a log: "+name" when run, "-name" when
 /// undone. A step returns "out-<name>"; a name "y<0" also reads step 0's output ("+y(out-x)"),
-/// and its undo shows its own output ("-y(out-y)"). A name starting with "!" fails.
+/// and its undo shows its own output ("-y(out-y)"). A name starting with "!" fails; one
+/// starting with "~<n>" fails its first `n` runs; one starting with "@" throws
+/// `RetryAfter(.seconds(5), reason: "not yet")` on its first attempt.
 final class ConformanceEffects: Sendable {
     struct Arguments: Codable, Sendable { var name: String }
 
@@ -13,6 +15,7 @@ final class ConformanceEffects: Sendable {
     }
 
     private let effects = LockedValue<[String]>([])
+    private let calls = LockedValue<[String: Int]>([:])
     var log: [String] { effects.withLock { $0 } }
 
     var registry: CommandRegistry {
@@ -28,6 +31,14 @@ final class ConformanceEffects: Sendable {
     private func run(_ name: String, _ context: DurableContext) throws -> String {
         let base = Self.base(name)
         if name.hasPrefix("!") { throw Failure(name: name) }
+        if name.hasPrefix("~"), let failures = Int(name.dropFirst().prefix(while: \.isNumber)) {
+            let call = calls.withLock { calls in
+                calls[name, default: 0] += 1
+                return calls[name, default: 0]
+            }
+            if call <= failures { throw Failure(name: name) }
+        }
+        if name.hasPrefix("@") && context.attempt <= 1 { throw RetryAfter(.seconds(5), reason: "not yet") }
         var line = "+\(base)"
         if let marker = name.firstIndex(of: "<"), let step = Int(name[name.index(after: marker)...]) {
             line += "(\(try context.output(ofStep: step, as: String.self)))"
@@ -37,7 +48,7 @@ final class ConformanceEffects: Sendable {
     }
 
     private static func base(_ name: String) -> String {
-        String(name.drop { $0 == "!" }.prefix { $0 != "<" })
+        String(name.drop { "!~@0123456789".contains($0) }.prefix { $0 != "<" })
     }
 
     func command(_ name: String) -> any Command {

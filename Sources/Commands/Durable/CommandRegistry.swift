@@ -20,6 +20,7 @@ import Foundation
 /// same key written twice is recognised as the same command).
 public struct CommandRegistry: Sendable {
     var decoders: [String: @Sendable ([UInt8]) throws -> DurableStep] = [:]
+    var retryPolicies: [String: RetryPolicy] = [:]
 
     /// Creates an empty registry.
     public init() {}
@@ -70,7 +71,9 @@ public struct CommandRegistry: Sendable {
             throw .unregisteredKind(entry.kind, key: entry.idempotencyKey)
         }
         do {
-            return try decode(entry.payload)
+            var step = try decode(entry.payload)
+            if let policy = retryPolicies[entry.kind] { step.retryPolicy = policy }
+            return step
         } catch {
             throw .undecodablePayload(kind: entry.kind, key: entry.idempotencyKey, reason: "\(error)")
         }

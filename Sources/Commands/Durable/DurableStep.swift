@@ -16,6 +16,10 @@ public struct DurableStep: Sendable {
     public let payload: [UInt8]
     /// The step as a command, for names in logs and events.
     public let command: any Command
+    /// How often a transaction tries the step before it fails (and the transaction rolls
+    /// back): ``RetryPolicy/never`` unless set, or registered for its kind
+    /// (``CommandRegistry/setRetryPolicy(_:forKind:)``).
+    public var retryPolicy: RetryPolicy = .never
 
     /// Runs the step; returns its output, encoded, if it has one.
     let run: @Sendable (DurableContext) async throws -> [UInt8]?
@@ -84,6 +88,18 @@ public struct DurableStep: Sendable {
 
     /// The step's name.
     public var name: String { command.name }
+
+    /// This step, tried under `policy`: a failed attempt is tried again in the same run, after
+    /// the policy's backoff on the worker's clock, while the worker holds the transaction.
+    ///
+    /// ```swift
+    /// let charge = try DurableStep(Charge(order: 42, cents: 990)).retrying(RetryPolicy(maxAttempts: 3))
+    /// ```
+    public func retrying(_ policy: RetryPolicy) -> DurableStep {
+        var step = self
+        step.retryPolicy = policy
+        return step
+    }
 }
 
 /// A ``JournaledStep`` seen as a ``Command``: it runs with the ``DurableContext`` of the task

@@ -8,7 +8,8 @@ extension DurableTransaction {
 
     /// Settles a transaction this worker took over (its worker stopped), from its step records:
     /// compensates it, or completes it when its recovery is ``DurableTransactionRecovery/complete``
-    /// and no step failed or was compensated yet (a rollback in progress always goes on).
+    /// and no step failed or was compensated yet (a rollback in progress always goes on), and no
+    /// operator cancelled it (``CommandJournal/cancel(_:reason:)``: a cancelled one compensates).
     ///
     /// - Parameter startIfUntouched: run it from the start when no step was journaled (work
     ///   taken from a queue, which was acknowledged and must run).
@@ -41,9 +42,9 @@ extension DurableTransaction {
 
     /// ``settle(_:startIfUntouched:)`` without its reports.
     private func settleInJournal(_ record: CommandJournalRecord, startIfUntouched: Bool) async throws -> Settlement {
-        let records = try await stepRecords()
+        let (records, cancellation) = try await journaledSteps()
         let rollingBack = records.values.contains { $0.status == .failed || $0.status == .compensated }
-        if (recovery == .complete || (startIfUntouched && records.isEmpty)) && !rollingBack {
+        if (recovery == .complete || (startIfUntouched && records.isEmpty)) && !rollingBack && cancellation == nil {
             do {
                 observer?(.started(name))
                 _ = try await drive(records, attempt: record.attempts)

@@ -6,14 +6,10 @@ extension DurableTransaction {
     /// logged at `trace` level (and its failure at `debug`).
     func runStep(_ index: Int, _ context: DurableContext) async throws -> [UInt8]? {
         let instruments = invoker.instruments
-        guard instruments.isOn else {
-            return try await DurableContext.$current.withValue(context) { try await steps[index].run(context) }
-        }
+        guard instruments.isOn else { return try await runAttempts(index, context) }
         return try await instruments.withSpan("behaviorkit.step", stepAttributes(index)) { _ in
             do {
-                let output = try await DurableContext.$current.withValue(context) {
-                    try await steps[index].run(context)
-                }
+                let output = try await runAttempts(index, context)
                 instruments.logger?.trace("step done", metadata: stepMetadata(index))
                 return output
             } catch {
@@ -21,6 +17,34 @@ extension DurableTransaction {
                 metadata["error"] = "\(error)"
                 instruments.logger?.debug("step failed; compensating the steps before it", metadata: metadata)
                 throw error
+            }
+        }
+    }
+
+    /// Runs step `index` under its ``DurableStep/retryPolicy``: a failed attempt is tried again
+    /// after the policy's backoff on the worker's clock, while the worker holds the transaction
+    /// (checked before each attempt); the last attempt's error is thrown, the earlier ones logged
+    /// and written down (``CommandJournal/logAttempt(_:of:parentKey:lease:)``).
+    private func runAttempts(_ index: Int, _ context: DurableContext) async throws -> [UInt8]? {
+        var attempt = 1
+        while true {
+            do {
+                return try await DurableContext.$current.withValue(context) { try await steps[index].run(context) }
+            } catch {
+                guard !(error is CancellationError), !Task.isCancelled,
+                    let delay = steps[index].retryPolicy.delay(after: attempt, of: context.key, failedWith: error)
+                else { throw error }
+                var metadata = stepMetadata(index)
+                metadata["error"] = "\(error)"
+                metadata["attempt"] = "\(attempt)"
+                metadata["retry_after"] = "\(delay)"
+                invoker.instruments.logger?.info("step attempt failed; trying it again", metadata: metadata)
+                try await journal.logAttempt(
+                    CommandJournalAttempt(number: attempt, owner: invoker.owner, error: JournaledInvoker.reason(error)),
+                    of: context.key, parentKey: key, lease: invoker.lease(context.attempt))
+                try await invoker.keeper.clock.sleep(for: delay)
+                try await invoker.keeper.check(key, token: context.attempt)
+                attempt += 1
             }
         }
     }

@@ -151,7 +151,12 @@ public struct DurableTransaction: Command {
     /// Goes on from where the journal shows the transaction: forward, unless a rollback was
     /// under way (which then finishes, and the transaction answers how it settled).
     func goOn(_ record: CommandJournalRecord) async throws -> [Int: [UInt8]] {
-        let records = try await stepRecords()
+        let (records, cancellation) = try await journaledSteps()
+        if let cancellation {
+            let failures = try await compensate(records, attempt: record.attempts)
+            throw CommandJournalError.alreadySettled(
+                key: key, status: failures.isEmpty ? .compensated : .failed, reason: cancellation)
+        }
         if records.values.contains(where: { $0.status == .failed || $0.status == .compensated }) {
             let failures = try await compensate(records, attempt: record.attempts)
             throw CommandJournalError.alreadySettled(
@@ -166,11 +171,22 @@ public struct DurableTransaction: Command {
 
     /// The journaled steps by index.
     func stepRecords() async throws -> [Int: CommandJournalRecord] {
+        try await journaledSteps().steps
+    }
+
+    /// The journaled steps by index, and the reason an operator cancelled the transaction
+    /// (``CommandJournal/cancel(_:reason:)``), if one did.
+    func journaledSteps() async throws -> (steps: [Int: CommandJournalRecord], cancellation: String?) {
         var records: [Int: CommandJournalRecord] = [:]
+        var cancellation: String?
         for record in try await journal.records(parentKey: key) {
-            if let index = Int(record.entry.idempotencyKey.dropFirst(key.count + 1)) { records[index] = record }
+            if record.entry.kind == CommandJournalCancellation.kind {
+                cancellation = record.failureReason ?? CommandJournalCancellation.reason("")
+            } else if let index = Int(record.entry.idempotencyKey.dropFirst(key.count + 1)) {
+                records[index] = record
+            }
         }
-        return records
+        return (records, cancellation)
     }
 
     /// The outputs the journal holds for the steps.

@@ -98,27 +98,31 @@ extension JournaledInvoker {
 
     /// Executes `step` under `record`, which this worker holds, and settles the record; reports
     /// how it ended in `span` (the caller's), or in a span of its own.
-    func execute(_ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil) async throws -> [UInt8]?
-    {
+    ///
+    /// With a `retry` policy, a failure the policy retries releases the record to be claimed
+    /// again after its backoff, writing the attempt's error, and throws ``RescheduledAttempt``.
+    func execute(
+        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil, retry: RetryPolicy? = nil
+    ) async throws -> [UInt8]? {
         guard instruments.isOn else {
             var outcome: DurableOutcome?
-            return try await settle(step, record, &outcome)
+            return try await settle(step, record, &outcome, retry: retry)
         }
-        if let span { return try await executeReported(step, record, span: span) }
+        if let span { return try await executeReported(step, record, span: span, retry: retry) }
         let attributes = DurableInstruments.attributes(
             key: record.id, ["behaviorkit.command.kind": .string(record.entry.kind)])
         return try await instruments.withSpan("behaviorkit.command", attributes) { span in
-            try await executeReported(step, record, span: span)
+            try await executeReported(step, record, span: span, retry: retry)
         }
     }
 
     private func executeReported(
-        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)?
+        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)?, retry: RetryPolicy?
     ) async throws -> [UInt8]? {
         let started = keeper.now
         var outcome: DurableOutcome?
         do {
-            let output = try await settle(step, record, &outcome)
+            let output = try await settle(step, record, &outcome, retry: retry)
             instruments.commandEnded(
                 kind: record.entry.kind, key: record.id, .done, duration: keeper.now - started, span: span)
             return output
@@ -133,7 +137,7 @@ extension JournaledInvoker {
     /// Runs `step` under `record` and settles the record; `outcome` says `.failed` when the step
     /// threw and its failure was written down.
     private func settle(
-        _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?
+        _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?, retry: RetryPolicy?
     ) async throws -> [UInt8]? {
         let key = record.id
         let attempt = lease.fenced(by: record)
@@ -144,6 +148,11 @@ extension JournaledInvoker {
             output = try await DurableContext.$current.withValue(context) { try await step.run(context) }
         } catch {
             if keeper.isLost(key, token: record.attempts) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
+            if let delay = retry?.delay(after: max(1, record.attempts), of: key, failedWith: error) {
+                try await journal.release(key, lease: attempt, after: delay, failure: Self.reason(error))
+                outcome = .retried
+                throw RescheduledAttempt(delay: delay, error: error)
+            }
             try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
             outcome = .failed
             throw error
@@ -156,4 +165,14 @@ extension JournaledInvoker {
     static func reason(_ error: any Error) -> String {
         error is CancellationError ? "cancelled" : "\(error)"
     }
+}
+
+/// A queued command's attempt failed and its record was released to be claimed again after
+/// `delay` (its retry policy, or the ``RetryAfter`` it threw).
+struct RescheduledAttempt: Error, CustomStringConvertible {
+    let delay: Duration
+    let error: any Error
+
+    /// "tried again after 2.0 seconds: <the error>".
+    var description: String { "tried again after \(delay): \(error)" }
 }

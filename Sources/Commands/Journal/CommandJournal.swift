@@ -124,6 +124,79 @@ public protocol CommandJournal: Sendable {
     /// Every record, in sequence order.
     func allRecords() async throws -> [CommandJournalRecord]
 
+    /// Gives up a root record `lease` holds (at its token) after its attempt failed with
+    /// `failure`, to be tried again after `delay`: as ``release(_:lease:after:)``, and the
+    /// attempt is written down with its error in the same commit
+    /// (``CommandJournalRecordDetails/attempts``). Does nothing when the owner no longer holds
+    /// it. The default releases without keeping the error: a journal that keeps attempts
+    /// implements it.
+    func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws
+
+    /// Writes down that attempt `attempt.number` at the record `key` (a root `lease` holds, or
+    /// its child when `parentKey` names it: a transaction's step, written or not yet) ended with `attempt.error` and
+    /// is tried again: ``CommandJournalRecordDetails/attempts`` then lists it. The journal stamps
+    /// it with its own time. Does nothing when the lease's owner no longer holds the root. The
+    /// default keeps nothing: a journal that keeps attempts implements it.
+    func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws
+
+    /// The records that pass `filter`, in sequence order: at most `limit` (at least 1) after the
+    /// record whose sequence is `cursor` (`nil`: from the first), and the cursor of the next page.
+    /// The default reads every record (``allRecords()``) and filters them: a journal with an
+    /// index implements it.
+    ///
+    /// - Complexity: the stores' indexed queries read the page, not the journal.
+    func records(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws
+        -> CommandJournalPage
+
+    /// The record with `key` in full: its children (a transaction's steps), its attempts with
+    /// their errors, its due time, why it compensated; `nil` when there is no such key. The
+    /// default reads the record and its children; it knows no attempt's error but the last.
+    func details(forKey key: String) async throws -> CommandJournalRecordDetails?
+
+    /// The workers holding records, by owner: what each holds and until when.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func workers() async throws -> [CommandJournalWorker]
+
+    /// Each queue's depth by state (due, delayed, running, stalled) and oldest due time, read
+    /// from the pending records only (the work run by callers under the name `nil`).
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func queues() async throws -> [CommandJournalQueueStatistics]
+
+    /// Cancels the root record `key`, atomically, for `reason`:
+    /// - a pending record no worker holds (waiting on a queue, delayed, or released to be
+    ///   retried) settles failed with the reason `"cancelled: <reason>"`: it never runs;
+    /// - so does a command held under a lease that ended (its worker stopped): settled, it
+    ///   takes no write of the stopped attempt, and is not run again;
+    /// - a durable transaction a worker holds is taken from it: its fencing token goes up (so
+    ///   the running attempt's next write is refused, and it stops before its next step), it is
+    ///   marked cancelled (``CommandJournalCancellation``) and falls due at once; the worker that
+    ///   takes it next compensates it. So is a transaction no worker holds whose steps began.
+    ///
+    /// Cancelling a transaction already marked changes nothing. Returns the record as it is now.
+    ///
+    /// - Throws: ``CommandJournalError/unknownKey(_:)``;
+    ///   ``CommandJournalError/cannotCancel(key:status:reason:)`` for a settled record, a step,
+    ///   or a command a live worker runs now (it has no step to stop before);
+    ///   ``CommandJournalError/unsupported(operation:)`` by default.
+    func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord
+
+    /// Makes a failed or compensated root record `key` pending again, due at once, for a new
+    /// attempt: the attempt that ended keeps its error in ``CommandJournalRecordDetails/attempts``;
+    /// a transaction's steps are cleared, so that it runs from its first step (steps are
+    /// idempotent under their keys). A queue's worker claims it; work run by callers is taken
+    /// by a recovery (``JournaledInvoker/recover(takingOverFrom:policy:)``). Atomic. Returns the record.
+    ///
+    /// - Throws: ``CommandJournalError/unknownKey(_:)``;
+    ///   ``CommandJournalError/cannotRetry(key:status:)`` for a pending or done record, or a step;
+    ///   ``CommandJournalError/unsupported(operation:)`` by default.
+    func retry(_ key: String) async throws -> CommandJournalRecord
+
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.
     func close() async throws

@@ -21,6 +21,13 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
     /// This worker no longer holds the record (or its transaction): its lease expired and
     /// another worker took it over, or it settled. The work stops; the new owner settles it.
     case leaseLost(key: String, owner: String?)
+    /// An operator's cancellation cannot apply to the record: it settled, it is a step (cancel
+    /// its transaction), or it is a command a worker runs now; `reason` says which.
+    case cannotCancel(key: String, status: CommandJournalStatus, reason: String)
+    /// Only a failed or compensated root record can be retried; this one is `status` (or a step).
+    case cannotRetry(key: String, status: CommandJournalStatus)
+    /// The journal does not implement `operation` (a journal written before the management API).
+    case unsupported(operation: String)
 
     /// A readable account naming the key.
     public var description: String {
@@ -39,6 +46,12 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
             "this worker no longer holds '\(key)'"
                 + (owner.map { ": worker '\($0)' took it over" } ?? ": it was settled or released")
                 + "; the work stopped here"
+        case .cannotCancel(let key, let status, let reason):
+            "the record '\(key)' (\(status)) cannot be cancelled: \(reason)"
+        case .cannotRetry(let key, let status):
+            "the record '\(key)' is \(status): only a failed or compensated command or transaction can be retried"
+        case .unsupported(let operation):
+            "this journal does not implement \(operation)"
         }
     }
 }

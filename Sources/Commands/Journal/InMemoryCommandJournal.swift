@@ -19,6 +19,8 @@ public final class InMemoryCommandJournal: CommandJournal {
         var records: [CommandJournalRecord] = []
         var indexByKey: [String: Int] = [:]
         var nextSequence: Int64 = 1
+        /// The attempts that ended with an error or were cancelled, by key.
+        var attemptLog: [String: [CommandJournalAttempt]] = [:]
     }
 
     let state = LockedValue(State())
@@ -169,6 +171,9 @@ public final class InMemoryCommandJournal: CommandJournal {
                 state.records.filter { $0.entry.parentKey == nil && $0.isSettled && $0.updatedAt < date }
                     .map(\.entry.idempotencyKey))
             let before = state.records.count
+            for record in state.records where roots.contains(record.entry.parentKey ?? record.id) {
+                state.attemptLog[record.id] = nil
+            }
             state.records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
             state.indexByKey = Dictionary(
                 uniqueKeysWithValues: state.records.enumerated().map { ($1.entry.idempotencyKey, $0) })

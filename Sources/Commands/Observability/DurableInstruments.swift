@@ -50,7 +50,7 @@ package final class DurableInstruments: Sendable {
 /// How a durable transaction, a journaled command or a queued record ended: the `outcome`
 /// dimension of the metrics and attribute of the spans.
 enum DurableOutcome: String, Sendable {
-    case completed, compensated, failed, done, replayed, unreadable, busy, error
+    case completed, compensated, failed, done, replayed, unreadable, busy, error, retried
     case alreadyCompleted = "already_completed"
     case alreadySettled = "already_settled"
     case leaseLost = "lease_lost"
@@ -64,6 +64,7 @@ enum DurableOutcome: String, Sendable {
         case CommandJournalError.busy: self = .busy
         case CommandJournalError.alreadySettled: self = .alreadySettled
         case is CommandRegistryError: self = .unreadable
+        case is RescheduledAttempt: self = .retried
         default: self = .error
         }
     }

@@ -48,12 +48,16 @@ extension QueueWorker {
                 }
             } else {
                 let step = try invoker.registry.step(for: record.entry)
+                let policy = invoker.registry.retryPolicy(forKind: record.entry.kind) ?? retryPolicy
                 do {
                     _ = try await invoker.keeper.hold(key, token: record.attempts) {
-                        try await self.invoker.execute(step, record)
+                        try await self.invoker.execute(step, record, retry: policy)
                     }
                     counters.withLock { $0.done += 1 }
                     return (.done, nil)
+                } catch let rescheduled as RescheduledAttempt {
+                    counters.withLock { $0.retried += 1 }
+                    return (.retried, rescheduled.error)
                 } catch let error where !(error is CommandJournalError) {
                     counters.withLock { $0.failed += 1 }
                     return (.failed, error)
@@ -101,6 +105,8 @@ extension QueueWorker {
         switch outcome {
         case .unreadable:
             logger.warning("cannot read a queued record; given back for a worker that can", metadata: metadata)
+        case .retried:
+            logger.info("attempt failed; the record is tried again later", metadata: metadata)
         case .leaseLost:
             logger.warning("lease lost: the record stopped; another worker settles it", metadata: metadata)
         case .error:

@@ -25,6 +25,10 @@ public final class QueueWorker: Sendable {
     /// How long the worker waits between looks when nothing is due (it wakes sooner for a
     /// record that falls due).
     public let pollInterval: Duration
+    /// How often a command whose kind has no policy in the registry is tried
+    /// (``CommandRegistry/setRetryPolicy(_:forKind:)``): ``RetryPolicy/never`` by default, so
+    /// that a command that throws fails after one attempt, unless it throws ``RetryAfter``.
+    public let retryPolicy: RetryPolicy
 
     let counters: LockedValue<QueueWorkerStatistics>
     let instruments: DurableInstruments
@@ -36,12 +40,14 @@ public final class QueueWorker: Sendable {
     ///   - invoker: the worker identity, leases and registry to run the records with.
     ///   - slots: how many records run at once in this worker (at least 1).
     ///   - pollInterval: how long to wait between looks when nothing is due.
+    ///   - retryPolicy: how often a command whose kind has no policy in the registry is tried.
     ///   - logger: where the worker logs what it claims, how each record settled, and what goes
     ///     wrong; `nil` for the invoker's ``JournaledInvoker/logger``.
     public init(
         _ queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 1, pollInterval: Duration = .seconds(1),
-        logger: Logger? = nil
+        retryPolicy: RetryPolicy = .never, logger: Logger? = nil
     ) {
+        self.retryPolicy = retryPolicy
         self.queue = queue
         self.invoker = invoker
         self.slots = max(1, slots)

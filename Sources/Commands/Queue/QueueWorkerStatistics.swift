@@ -12,8 +12,11 @@ public struct QueueWorkerStatistics: Sendable, Hashable, CustomStringConvertible
     public var takenOver = 0
     /// Commands and transactions that ran to the end.
     public var done = 0
-    /// Commands that failed, and transactions whose compensation failed.
+    /// Commands that failed for good, and transactions whose compensation failed.
     public var failed = 0
+    /// Attempts that failed and were released to be tried again (their retry policy, or a
+    /// ``RetryAfter``).
+    public var retried = 0
     /// Transactions compensated.
     public var compensated = 0
     /// Records whose kind is not registered, or whose payload does not decode: given back for
@@ -36,6 +39,7 @@ public struct QueueWorkerStatistics: Sendable, Hashable, CustomStringConvertible
         var text =
             "queue \(queue): \(claimed) claimed (\(takenOver) taken over), \(done) done, \(failed) failed, "
             + "\(compensated) compensated"
+        if retried > 0 { text += ", \(retried) retried" }
         if unreadable > 0 { text += ", \(unreadable) unreadable" }
         if lost > 0 { text += ", \(lost) lost" }
         if journalErrors > 0 { text += ", \(journalErrors) journal errors (last: \(lastJournalError ?? ""))" }

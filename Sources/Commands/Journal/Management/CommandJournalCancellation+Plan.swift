@@ -1,0 +1,62 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+extension CommandJournalCancellation {
+    /// What a cancellation does to a record: the rule of ``CommandJournal/cancel(_:reason:)``,
+    /// which every journal applies inside its own atomic change.
+    package enum Plan: Sendable, Hashable {
+        /// Refuse, with this error.
+        case refuse(CommandJournalError)
+        /// A transaction already marked: nothing changes.
+        case unchanged
+        /// Settle it failed, "cancelled": it never runs.
+        case settle
+        /// A command whose worker's lease ended (the worker stopped): settle it failed,
+        /// "cancelled", logging the attempt it ends; settled, it takes no write of that attempt.
+        case takeAndSettle
+        /// Take it from its worker (a new fencing token when one holds it), mark it cancelled,
+        /// and make it due now, so that the next worker compensates it.
+        case takeAndMark
+    }
+
+    /// The plan for `record` at `now`, which has children (steps) or not, and is marked
+    /// cancelled or not.
+    package static func plan(
+        _ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool, now: Date
+    ) -> Plan {
+        let key = record.id
+        guard record.entry.parentKey == nil else {
+            return .refuse(
+                .cannotCancel(key: key, status: record.status, reason: "it is a step: cancel its transaction"))
+        }
+        guard record.status == .pending else {
+            return .refuse(.cannotCancel(key: key, status: record.status, reason: "it settled already"))
+        }
+        if isMarked { return .unchanged }
+        let isTransaction = record.entry.kind == transactionKind
+        if record.owner == nil && !(isTransaction && hasChildren) { return .settle }
+        guard isTransaction else {
+            if let expiry = record.leaseExpiresAt, expiry <= now { return .takeAndSettle }
+            return .refuse(
+                .cannotCancel(
+                    key: key, status: record.status,
+                    reason: "worker '\(record.owner ?? "")' runs it now, and a command has no step to stop before; "
+                        + "let it settle, or cancel it while it waits"))
+        }
+        return .takeAndMark
+    }
+}
+
+extension CommandJournalAttempt {
+    /// The attempt that ended as `record` settled failed (with its error) or compensated; `nil`
+    /// for a record that never ran.
+    package static func ended(_ record: CommandJournalRecord) -> CommandJournalAttempt? {
+        guard record.attempts > 0, record.isSettled else { return nil }
+        return CommandJournalAttempt(
+            number: record.attempts, owner: record.owner,
+            error: record.status == .failed ? record.failureReason : nil, endedAt: record.updatedAt)
+    }
+}

@@ -1,0 +1,63 @@
+public import Commands
+public import Foundation
+
+extension JournalOperations {
+    /// Cancels `key` and prints what became of it.
+    public static func cancel(
+        _ journal: any CommandJournal, key: String, reason: String, format: Format, console: Console
+    ) async throws {
+        let record = try await journal.cancel(key, reason: reason)
+        switch format {
+        case .json: console.print(try json(JournalRecordView(record)))
+        case .text:
+            if record.status == .pending {
+                console.print(
+                    "cancelled '\(key)': taken from its worker (attempt \(record.attempts) is next); the next worker "
+                        + "compensates it")
+            } else {
+                console.print("cancelled '\(key)': \(record.status.rawValue) (\(record.failureReason ?? ""))")
+            }
+        }
+    }
+
+    /// Retries `key` and prints what became of it.
+    public static func retry(_ journal: any CommandJournal, key: String, format: Format, console: Console) async throws
+    {
+        let record = try await journal.retry(key)
+        switch format {
+        case .json: console.print(try json(JournalRecordView(record)))
+        case .text:
+            let runner = record.queue.map { "a worker of queue '\($0)' claims it" } ?? "a recovery takes it"
+            console.print("retried '\(key)': pending, due now; \(runner)")
+        }
+    }
+
+    /// Prunes what settled before `date` and prints how many records went.
+    public static func prune(
+        _ journal: any CommandJournal, before date: Date, format: Format, console: Console
+    )
+        async throws
+    {
+        let count = try await journal.prune(settledBefore: date)
+        switch format {
+        case .json:
+            struct Pruned: Encodable {
+                let deleted: Int
+                let settledBefore: String
+            }
+            console.print(try json(Pruned(deleted: count, settledBefore: JournalRecordView.time(date))))
+        case .text:
+            console.print(
+                "pruned \(count) \(count == 1 ? "record" : "records") settled before \(JournalRecordView.time(date))")
+        }
+    }
+
+    /// `location` with a URL's password replaced by `***`, for prompts and messages.
+    public static func redacted(_ location: String) -> String {
+        guard JournalLocation.isServerURL(location), var components = URLComponents(string: location),
+            components.password != nil
+        else { return location }
+        components.password = "***"
+        return components.string ?? "the server"
+    }
+}

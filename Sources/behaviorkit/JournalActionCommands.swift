@@ -1,0 +1,103 @@
+import ArgumentParser
+import Commands
+import Foundation
+import Scenarios
+
+/// `--yes`, and the question an action asks without it.
+struct JournalConfirmation: ParsableArguments {
+    @Flag(name: .shortAndLong, help: "Act without asking for confirmation.")
+    var yes = false
+
+    /// Returns when the action may go on: `--yes`, or "y"/"yes" read from standard input after
+    /// `question` on standard error.
+    ///
+    /// - Throws: exit 64 when standard input has no answer (a script without `--yes`); exit 1
+    ///   when the answer is not yes.
+    func confirm(_ question: String) throws {
+        if yes { return }
+        StandardStream.error.write("\(question) [y/N] ")
+        guard let answer = readLine() else {
+            StandardStream.error.writeLine("")
+            StandardStream.error.writeLine(
+                "error: no confirmation: standard input gave no answer; pass --yes to act without asking")
+            throw ExitCode.validationFailure
+        }
+        guard ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased()) else {
+            StandardStream.error.writeLine("not confirmed: nothing changed")
+            throw ExitCode.failure
+        }
+    }
+}
+
+struct JournalCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancels a waiting record (it never runs) or a running transaction (it compensates).",
+        discussion: """
+            A pending record no worker holds settles failed, "cancelled: REASON". A durable transaction a worker \
+            runs is taken from it (its next write is refused, so it stops before its next step) and falls due at \
+            once: the next worker (its queue's, or a recovery for work run by callers) compensates it.
+            """
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The record's idempotency key.") var key: String
+    @Option(help: "Why, written into the record.") var reason = "by an operator"
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func run() async throws {
+        try await journal.run { opened in
+            try confirmation.confirm("Cancel '\(key)' in \(JournalOperations.redacted(journal.location))?")
+            try await JournalOperations.cancel(
+                opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalRetryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retry",
+        abstract: "Retries a failed or compensated record: pending again, due at once, for a new attempt.")
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The record's idempotency key.") var key: String
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func run() async throws {
+        try await journal.run { opened in
+            try confirmation.confirm("Retry '\(key)' in \(JournalOperations.redacted(journal.location))?")
+            try await JournalOperations.retry(opened, key: key, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalPruneCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prune",
+        abstract: "Deletes the records that settled before a time, with their steps; pending ones stay.")
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Option(help: "Delete what settled before this time (ISO 8601).") var before: String?
+    @Option(help: "Delete what settled more than this many seconds ago.") var olderThan: Int?
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func validate() throws {
+        guard (before == nil) != (olderThan == nil) else {
+            throw ValidationError("give one of --before TIME or --older-than SECONDS")
+        }
+        if let before, JournalTime.parse(before) == nil {
+            throw ValidationError("--before '\(before)' is not an ISO 8601 time, such as 2026-11-25T12:00:00Z")
+        }
+        if let olderThan, olderThan < 0 { throw ValidationError("--older-than must be 0 or more, not \(olderThan)") }
+    }
+
+    func run() async throws {
+        let date = before.flatMap(JournalTime.parse) ?? Date().addingTimeInterval(-Double(olderThan ?? 0))
+        try await journal.run { opened in
+            try confirmation.confirm(
+                "Delete every record of \(JournalOperations.redacted(journal.location)) that settled before "
+                    + "\(JournalRecordView.time(date))?")
+            try await JournalOperations.prune(opened, before: date, format: journal.format, console: .standardOutput)
+        }
+    }
+}
