@@ -77,7 +77,7 @@ extension DurableMachine {
         _ trigger: MachineTrigger<State, Event>, to key: MachineKey, eventID: String?
     ) async throws -> MachineStep<State, Event>? {
         let attempts = 1_000
-        for _ in 0..<attempts {
+        for attempt in 0..<attempts {
             guard let record = try await store.instance(key) else { throw DurableMachineError.notStarted(key) }
             guard let planned = try step(trigger, on: record, eventID: eventID) else { return nil }
             switch try await store.commit(planned.commit) {
@@ -87,7 +87,13 @@ extension DurableMachine {
             case .duplicateEvent(let recorded): return try decodeStep(recorded, key: key, replay: true)
             case .versionConflict:
                 instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
-                await Task.yield()
+                // Many senders on one key: after two lost races, wait a jittered, growing while
+                // (at most 20 ms), so that the writers spread out instead of racing in step.
+                if attempt < 2 {
+                    await Task.yield()
+                } else {
+                    try await Task.sleep(for: ConflictBackoff.delay(after: attempt, key: key, eventID: eventID))
+                }
             }
         }
         throw DurableMachineError.contention(key, attempts: attempts)
