@@ -31,11 +31,22 @@ public struct DurableContext: Sendable, Hashable {
     public let attempt: Int
     /// The encoded outputs of the steps that finished before this one, by position.
     public let outputs: [Int: [UInt8]]
+    /// While a step is compensated, why its transaction rolls back, as the journal recorded it:
+    /// the failed step's error (also after a takeover), or the reason it was cancelled; `nil`
+    /// while steps run forward, and when the rollback has no recorded cause (a recovery that
+    /// compensates a transaction its stopped worker left).
+    ///
+    /// ```swift
+    /// } compensate: { charge, payment, context in
+    ///     try await bank.refund(payment, note: context.compensationCause ?? "rolled back")
+    /// }
+    /// ```
+    public let compensationCause: String?
 
     /// Creates a context.
     public init(
         key: String, transactionKey: String? = nil, stepIndex: Int? = nil, owner: String, attempt: Int = 1,
-        outputs: [Int: [UInt8]] = [:]
+        outputs: [Int: [UInt8]] = [:], compensationCause: String? = nil
     ) {
         self.key = key
         self.transactionKey = transactionKey
@@ -43,6 +54,7 @@ public struct DurableContext: Sendable, Hashable {
         self.owner = owner
         self.attempt = attempt
         self.outputs = outputs
+        self.compensationCause = compensationCause
     }
 
     /// The attempt's fencing token: greater for every later attempt at the record (each claim

@@ -8,10 +8,16 @@ extension DurableTransaction {
     /// The compensation is shielded from the caller's cancellation: a cancelled transaction
     /// still refunds what it charged. It stops only if the worker loses its lease (the new
     /// owner then finishes it).
+    ///
+    /// Each compensation's context names the rollback's cause (``DurableContext/compensationCause``):
+    /// `cause` when given (a cancellation's reason), else the failed step's error as `records`
+    /// show it.
     func compensate(
-        _ records: [Int: CommandJournalRecord], attempt: Int
+        _ records: [Int: CommandJournalRecord], attempt: Int, cause: String? = nil
     ) async throws -> [TransactionError.CompensationFailure] {
-        let shielded = Task { try await compensateInReverse(records, attempt: attempt) }
+        let cause =
+            cause ?? records.sorted { $0.key < $1.key }.first { $0.value.status == .failed }?.value.failureReason
+        let shielded = Task { try await compensateInReverse(records, attempt: attempt, cause: cause) }
         return try await shielded.value
     }
 
@@ -28,7 +34,7 @@ extension DurableTransaction {
     }
 
     private func compensateInReverse(
-        _ records: [Int: CommandJournalRecord], attempt: Int
+        _ records: [Int: CommandJournalRecord], attempt: Int, cause: String?
     ) async throws -> [TransactionError.CompensationFailure] {
         let outputs = records.compactMapValues { $0.status == .done ? $0.output : nil }
         var failures: [TransactionError.CompensationFailure] = []
@@ -38,7 +44,7 @@ extension DurableTransaction {
             if let change = unsaved { try await journal.settle([change], lease: invoker.lease(attempt)) }
             unsaved = nil
             let step = steps[index]
-            let context = context(index, outputs: outputs, attempt: attempt)
+            let context = context(index, outputs: outputs, attempt: attempt, cause: cause)
             do {
                 if let compensation = step.compensation {
                     let output = records[index]?.status == .done ? records[index]?.output : nil

@@ -58,9 +58,9 @@ extension DurableTransaction {
     }
 
     /// The context of step `index`.
-    func context(_ index: Int, outputs: [Int: [UInt8]], attempt: Int) -> DurableContext {
+    func context(_ index: Int, outputs: [Int: [UInt8]], attempt: Int, cause: String? = nil) -> DurableContext {
         DurableContext(
             key: stepKey(index), transactionKey: key, stepIndex: index, owner: invoker.owner, attempt: max(1, attempt),
-            outputs: outputs)
+            outputs: outputs, compensationCause: cause)
     }
 }

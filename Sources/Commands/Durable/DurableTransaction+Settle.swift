@@ -53,6 +53,7 @@ extension DurableTransaction {
                 return try await journal.record(forKey: key)?.status == .compensated ? .compensated : .failed
             }
         }
-        return try await compensate(records, attempt: record.attempts).isEmpty ? .compensated : .failed
+        return try await compensate(records, attempt: record.attempts, cause: cancellation).isEmpty
+            ? .compensated : .failed
     }
 }

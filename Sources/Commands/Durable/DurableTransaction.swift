@@ -153,7 +153,7 @@ public struct DurableTransaction: Command {
     func goOn(_ record: CommandJournalRecord) async throws -> [Int: [UInt8]] {
         let (records, cancellation) = try await journaledSteps()
         if let cancellation {
-            let failures = try await compensate(records, attempt: record.attempts)
+            let failures = try await compensate(records, attempt: record.attempts, cause: cancellation)
             throw CommandJournalError.alreadySettled(
                 key: key, status: failures.isEmpty ? .compensated : .failed, reason: cancellation)
         }
