@@ -19,24 +19,29 @@ public struct DurableMachineService<
     public let owner: String
     /// How long to wait when there was nothing to do.
     public let pollInterval: Duration
+    /// How long an effect's (or an outbox record's) lease lasts without renewal: how long a
+    /// stopped process's claims wait before another process takes them.
+    public let leaseDuration: Duration
     /// The clock the waits are measured on.
     public let clock: C
 
     /// A service running `machine`'s timers and effects as `owner`.
     public init(
         _ machine: DurableMachine<State, Event, Context>, owner: String, pollInterval: Duration = .milliseconds(100),
-        clock: C = ContinuousClock()
+        leaseDuration: Duration = .seconds(30), clock: C = ContinuousClock()
     ) {
         self.machine = machine
         self.owner = owner
         self.pollInterval = pollInterval
+        self.leaseDuration = leaseDuration
         self.clock = clock
     }
 
     /// Runs the timers and effects until a graceful shutdown or a cancellation.
     public func run() async throws {
         try await cancelWhenGracefulShutdown {
-            try await machine.runTimersAndEffects(owner: owner, pollInterval: pollInterval, clock: clock)
+            try await machine.runTimersAndEffects(
+                owner: owner, pollInterval: pollInterval, leaseDuration: leaseDuration, clock: clock)
         }
     }
 }
