@@ -100,16 +100,17 @@ struct StateMachineRuntimeTests {
         let runtime = StateMachineRuntime(trafficLight, context: Trace(), clock: ManualClock())
         runtime.send(.tick)
         runtime.send(.next)
-        let data = try JSONEncoder().encode(runtime.snapshot)
+        let taken = runtime.snapshot
+        let data = try JSONEncoder().encode(taken)
         let decoded = try JSONDecoder().decode(MachineSnapshot<Light, Trace>.self, from: data)
 
-        #expect(decoded == runtime.snapshot, "takenAt is kept to the millisecond, as it is encoded")
+        #expect(decoded == taken, "takenAt is kept to the millisecond, as it is encoded")
         let restored = StateMachineRuntime(trafficLight, context: Trace(), clock: ManualClock())
         try restored.restore(decoded, elapsed: .zero)  // as if restored the instant it was taken
         #expect(restored.state == .yellow)
         #expect(restored.context == runtime.context)
         var again = restored.snapshot
-        var original = runtime.snapshot
+        var original = taken
         again.takenAt = nil
         original.takenAt = nil
         #expect(again == original)
