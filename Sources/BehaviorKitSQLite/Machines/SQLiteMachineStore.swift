@@ -23,7 +23,7 @@ public final class SQLiteMachineStore: MachineStore {
     let ownsDatabase: Bool
     /// Commits arriving together from many tasks share one transaction and one flush, each in a
     /// savepoint of its own (a commit refused or failed changes nothing of the others').
-    let writes: GroupCommit<MachineCommit, MachineCommitResult>
+    let writes: GroupCommit<SQLiteMachineWrite, SQLiteMachineWriteOutput>
 
     /// Opens the store at `path`, creating it when it does not exist.
     ///
@@ -67,24 +67,14 @@ public final class SQLiteMachineStore: MachineStore {
         self.writes = Self.groupCommit(database)
     }
 
-    /// Commits a batch in one write transaction, each commit in a savepoint.
-    static func groupCommit(_ database: any DatabaseWriter) -> GroupCommit<MachineCommit, MachineCommitResult> {
-        GroupCommit(maximumBatch: 256) { commits in
+    /// Runs a batch of writes in one write transaction, each in a savepoint.
+    static func groupCommit(_ database: any DatabaseWriter) -> GroupCommit<SQLiteMachineWrite, SQLiteMachineWriteOutput>
+    {
+        GroupCommit(maximumBatch: 256) { writes in
             do {
-                return try await database.write { db in
-                    commits.map { commit in
-                        Result {
-                            var result = MachineCommitResult.versionConflict(current: nil)
-                            try db.inSavepoint {
-                                result = try MachineStoreSQL.commit(commit, db)
-                                return .commit
-                            }
-                            return result
-                        }
-                    }
-                }
+                return try await database.write { db in writes.map { write in Result { try write.run(db) } } }
             } catch {
-                return commits.map { _ in .failure(error) }
+                return writes.map { _ in .failure(error) }
             }
         }
     }

@@ -108,3 +108,46 @@ extension MachineStore {
         return due.count == 1 && next == Date(timeIntervalSince1970: 1_010)
     }
 }
+
+extension MachineStoreConformance {
+    struct PlanRefused: Error {}
+
+    static func anUpdatePlansOnWhatItReadsAndAThrowChangesNothing(
+        _ store: any MachineStore, _ clock: ManualClock
+    ) async throws {
+        let check = "update plans on the instance it reads; a plan that throws or returns nil changes nothing"
+        let missing = try await store.update(key) { record -> (MachineCommit, Int)? in
+            record == nil ? (rawCommit(version: 1), 1) : nil
+        }
+        guard case .committed(1) = missing else {
+            throw MachineStoreConformanceFailure(check: check, detail: "starting through update gave \(missing)")
+        }
+        let next = try await store.update(key) { record -> (MachineCommit, Int64)? in
+            guard let record else { return nil }
+            return (rawCommit(version: record.version + 1, timers: ["t"]), record.version + 1)
+        }
+        guard case .committed(2) = next else {
+            throw MachineStoreConformanceFailure(check: check, detail: "the step after it gave \(next)")
+        }
+        do {
+            _ = try await store.update(key) { record -> (MachineCommit, Int)? in throw PlanRefused() }
+            throw MachineStoreConformanceFailure(check: check, detail: "a plan's error was not thrown")
+        } catch is PlanRefused {}
+        let skipped = try await store.update(key) { _ -> (MachineCommit, Int)? in nil }
+        guard case .skipped = skipped else {
+            throw MachineStoreConformanceFailure(check: check, detail: "a plan returning nil gave \(skipped)")
+        }
+        let duplicate = try await store.update(key) { record -> (MachineCommit, Int)? in
+            (rawCommit(version: (record?.version ?? 0) + 1, eventID: "e"), 0)
+        }
+        let again = try await store.update(key) { record -> (MachineCommit, Int)? in
+            (rawCommit(version: (record?.version ?? 0) + 1, eventID: "e"), 0)
+        }
+        guard case .committed = duplicate, case .duplicateEvent(let recorded) = again, recorded.sequence == 3 else {
+            throw MachineStoreConformanceFailure(
+                check: check, detail: "an event id updated twice gave \(duplicate), \(again)")
+        }
+        let instance = try await store.instance(key)
+        try expect(instance?.version == 3, check, "the instance is at \(String(describing: instance?.version))")
+    }
+}

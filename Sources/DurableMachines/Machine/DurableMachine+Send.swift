@@ -78,12 +78,15 @@ extension DurableMachine {
     ) async throws -> MachineStep<State, Event>? {
         let attempts = 1_000
         for attempt in 0..<attempts {
-            guard let record = try await store.instance(key) else { throw DurableMachineError.notStarted(key) }
-            guard let planned = try step(trigger, on: record, eventID: eventID) else { return nil }
-            switch try await store.commit(planned.commit) {
-            case .committed:
-                if let metrics = instruments.metrics { count(planned.step, metrics) }
-                return planned.step
+            let update = try await store.update(key) { record in
+                guard let record else { throw DurableMachineError.notStarted(key) }
+                return try self.step(trigger, on: record, eventID: eventID).map { ($0.commit, $0.step) }
+            }
+            switch update {
+            case .committed(let step):
+                if let metrics = instruments.metrics { count(step, metrics) }
+                return step
+            case .skipped: return nil
             case .duplicateEvent(let recorded): return try decodeStep(recorded, key: key, replay: true)
             case .versionConflict:
                 instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])

@@ -39,37 +39,56 @@ public final class InMemoryMachineStore: MachineStore {
         }
     }
 
+    /// See ``MachineStore/update(_:_:)``: the plan runs under the store's lock.
+    public func update<Planned: Sendable>(
+        _ key: MachineKey, _ plan: @escaping @Sendable (MachineInstanceRecord?) throws -> (MachineCommit, Planned)?
+    ) async throws -> MachineUpdate<Planned> {
+        try instances.withLock { instances throws -> MachineUpdate<Planned> in
+            guard let (commit, planned) = try plan(instances[key]?.record) else { return .skipped }
+            switch Self.commit(commit, &instances) {
+            case .committed: return .committed(planned)
+            case .versionConflict(let current): return .versionConflict(current: current)
+            case .duplicateEvent(let recorded): return .duplicateEvent(recorded)
+            }
+        }
+    }
+
     /// See ``MachineStore/commit(_:)``.
     public func commit(_ commit: MachineCommit) async throws -> MachineCommitResult {
-        instances.withLock { instances in
-            let existing = instances[commit.key]
-            if let eventID = commit.step.eventID, let existing, let sequence = existing.stepsByEvent[eventID],
-                let step = existing.steps.first(where: { $0.sequence == sequence })
-            {
-                return .duplicateEvent(step)
-            }
-            guard (existing?.record.version ?? 0) == commit.expectedVersion else {
-                return .versionConflict(current: existing?.record.version)
-            }
-            var instance =
-                existing
-                ?? Instance(
-                    record: MachineInstanceRecord(
-                        key: commit.key, version: 0, snapshot: [], states: [], createdAt: commit.step.at,
-                        updatedAt: commit.step.at))
-            instance.record.version = commit.version
-            instance.record.snapshot = commit.snapshot
-            instance.record.states = commit.states
-            instance.record.updatedAt = commit.step.at
-            instance.steps.append(commit.step)
-            if let eventID = commit.step.eventID { instance.stepsByEvent[eventID] = commit.version }
-            for id in commit.disarmedTimers { instance.timers[id] = nil }
-            for timer in commit.armedTimers { instance.timers[timer.id] = timer }
-            for id in commit.stoppedEffects { instance.effects[id] = nil }
-            for effect in commit.startedEffects { instance.effects[effect.id] = effect }
-            instances[commit.key] = instance
-            return .committed
+        instances.withLock { Self.commit(commit, &$0) }
+    }
+
+    /// Commits `commit` into `instances`, or says why not.
+    private static func commit(
+        _ commit: MachineCommit, _ instances: inout [MachineKey: Instance]
+    ) -> MachineCommitResult {
+        let existing = instances[commit.key]
+        if let eventID = commit.step.eventID, let existing, let sequence = existing.stepsByEvent[eventID],
+            let step = existing.steps.first(where: { $0.sequence == sequence })
+        {
+            return .duplicateEvent(step)
         }
+        guard (existing?.record.version ?? 0) == commit.expectedVersion else {
+            return .versionConflict(current: existing?.record.version)
+        }
+        var instance =
+            existing
+            ?? Instance(
+                record: MachineInstanceRecord(
+                    key: commit.key, version: 0, snapshot: [], states: [], createdAt: commit.step.at,
+                    updatedAt: commit.step.at))
+        instance.record.version = commit.version
+        instance.record.snapshot = commit.snapshot
+        instance.record.states = commit.states
+        instance.record.updatedAt = commit.step.at
+        instance.steps.append(commit.step)
+        if let eventID = commit.step.eventID { instance.stepsByEvent[eventID] = commit.version }
+        for id in commit.disarmedTimers { instance.timers[id] = nil }
+        for timer in commit.armedTimers { instance.timers[timer.id] = timer }
+        for id in commit.stoppedEffects { instance.effects[id] = nil }
+        for effect in commit.startedEffects { instance.effects[effect.id] = effect }
+        instances[commit.key] = instance
+        return .committed
     }
 
     /// See ``MachineStore/dueTimers(machine:dueBy:limit:)``.

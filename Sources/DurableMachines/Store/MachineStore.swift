@@ -24,6 +24,16 @@ public protocol MachineStore: Sendable {
     /// commit is durable.
     func commit(_ commit: MachineCommit) async throws -> MachineCommitResult
 
+    /// Reads the instance of `key` (`nil` when it was never started) and commits what `plan`
+    /// makes of it (`nil`: nothing to commit), with the plan's own result beside. A store that
+    /// can runs `plan` inside its write transaction, so that no writer commits between the read
+    /// and the commit (SQLite; in memory, under its lock); the default reads, then commits.
+    /// `plan` must be quick and pure: a store may run it more than once, and a throw from it
+    /// changes nothing.
+    func update<Planned: Sendable>(
+        _ key: MachineKey, _ plan: @escaping @Sendable (MachineInstanceRecord?) throws -> (MachineCommit, Planned)?
+    ) async throws -> MachineUpdate<Planned>
+
     /// Up to `limit` timers of `machine` due at `date` or before, the earliest first.
     func dueTimers(machine: String, dueBy date: Date, limit: Int) async throws -> [MachineTimerRecord]
 
