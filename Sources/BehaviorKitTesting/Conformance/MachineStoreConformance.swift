@@ -14,9 +14,8 @@ import Foundation
 /// concurrent senders on one key), event ids applied at most once, refusals recorded, stale
 /// versions refused, commits all or nothing, durable timers (due once, cancelled on leaving, never
 /// into a later visit, missed-timer policy), effects (leases fenced by their token, events
-/// delivered once and only to their visit), keys by state, history and its pruning, `update` (a plan on what
-/// it reads; a throw changes nothing), unknown
-/// states.
+/// delivered once and only to their visit), keys by state, history and its pruning, `update`
+/// (a plan on what it reads; a throw changes nothing), unknown states.
 ///
 /// ```swift
 /// @Test func sqliteMachineStoreConforms() async throws {
