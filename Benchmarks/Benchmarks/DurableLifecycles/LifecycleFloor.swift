@@ -31,7 +31,7 @@ enum LifecycleFloor {
                     for event in stride(from: lane, to: events, by: concurrency) {
                         let key = "k\(keys == 1 ? 0 : (event / 3) % keys)"
                         while true {
-                            let row = try await pool.read { db in
+                            let row = try pool.read { db in
                                 try Row.fetchOne(
                                     db, sql: "SELECT version, snapshot FROM instance WHERE key = ?", arguments: [key])
                             }
