@@ -22,6 +22,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             JournalCommand.self,
             FleetCommand.self,
             MachineFleetCommand.self,
+            MachinesCommand.self,
             CrashTestCommand.self,
             DiskCacheWorkerCommand.self,
         ]

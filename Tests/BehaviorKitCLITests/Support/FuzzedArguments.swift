@@ -26,6 +26,7 @@ struct FuzzedArguments: Sendable {
             ]
         ),
         ("lifecycle", ["--child", "--store="]),
+        ("machines", ["--machine=", "--state=", "--key=", "--limit=", "--format="]),
         (
             "machine-fleet",
             [
