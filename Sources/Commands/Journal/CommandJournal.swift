@@ -207,38 +207,3 @@ public protocol CommandJournal: Sendable {
     /// before it gives up its work. `false` by default; `true` for SQLite.
     var leasesOutlastWriteStalls: Bool { get }
 }
-
-extension CommandJournal {
-    /// Does nothing: a journal without connections has nothing to release.
-    public func close() async throws {}
-
-    /// `false`: a renewal under way does not stop the watchdog of a worker.
-    public var leasesOutlastWriteStalls: Bool { false }
-
-    /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
-    /// correct (a child written pending "may have run") but not atomic, and one write each. A
-    /// journal should make them in one commit.
-    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        for change in changes {
-            if let entry = change.entry, entry.parentKey != nil {
-                _ = try await append(entry, lease: lease)
-            }
-            try await settle(change.key, as: change.settlement, lease: lease)
-        }
-    }
-
-    /// Claims due records; see ``claim(_:from:concurrency:takingOverFrom:lease:)``.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: nil, lease: lease)
-    }
-}
-
-/// What ``JournaledInvoker/run(_:as:)`` did.
-public enum CommandJournalRunResult: Sendable, Hashable {
-    /// The command ran and finished; its record is done.
-    case executed
-    /// A record with this key was already done: the command did not run again.
-    case alreadyDone
-}

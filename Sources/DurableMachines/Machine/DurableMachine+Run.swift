@@ -29,7 +29,7 @@ extension DurableMachine {
             var ran = 0
             do {
                 fired = try await fireDueTimers()
-                ran = try await runEffectsInBackground(owner: owner, leaseDuration: leaseDuration)
+                ran = try await runEffects(owner: owner, leaseDuration: leaseDuration)
                 if instruments.metrics != nil, gauged.duration(to: clock.now) >= .seconds(10) {
                     gauged = clock.now
                     try await recordKeysPerState()
@@ -47,10 +47,5 @@ extension DurableMachine {
                 }
             }
         }
-    }
-
-    /// Runs the claimable effects; how many were claimed.
-    private func runEffectsInBackground(owner: String, leaseDuration: Duration) async throws -> Int {
-        try await runEffects(owner: owner, leaseDuration: leaseDuration)
     }
 }

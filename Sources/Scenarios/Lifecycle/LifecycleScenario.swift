@@ -65,7 +65,7 @@ public enum LifecycleScenario {
 
     /// The child's side: starts p1, pays it, and waits to be killed.
     public static func runChild(store path: String) async throws {
-        let store = try SQLiteMachineStoreOpening.open(path)
+        let store = try await MachineStoreLocation.open(path)
         let parcels = ParcelLifecycle.machine(store)
         try await parcels.start("p1", context: Parcel())
         try await parcels.send(.pay, to: "p1", id: "pay-1")
@@ -78,7 +78,7 @@ public enum LifecycleScenario {
         let deadline = ContinuousClock.now + .seconds(30)
         while ContinuousClock.now < deadline {
             if FileManager.default.fileExists(atPath: path), child.poll() == nil,
-                let store = try? SQLiteMachineStoreOpening.open(path)
+                let store = try? await MachineStoreLocation.open(path)
             {
                 if try await ParcelLifecycle.machine(store).instance("p1")?.state == .paid { return store }
                 try await store.close()

@@ -17,10 +17,3 @@ public enum MachineStoreLocation {
 struct MachineStoreLocationError: Error, CustomStringConvertible {
     let description: String
 }
-
-/// Opens a SQLite machine store by path.
-enum SQLiteMachineStoreOpening {
-    static func open(_ path: String) throws -> any MachineStore {
-        try SQLiteMachineStore(path: path)
-    }
-}
