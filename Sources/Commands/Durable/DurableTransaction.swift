@@ -33,32 +33,40 @@ public struct DurableTransaction: Command {
     public let steps: [DurableStep]
     /// How a worker that takes it over settles it.
     public let recovery: DurableTransactionRecovery
+    /// How it undoes its steps when it rolls back: a failing compensation is retried with
+    /// backoff, and the rollback stops at the deadline, as a ``Transaction``'s does; the steps
+    /// not undone are named in the failed record's reason.
+    public let compensation: CompensationPolicy
 
     let invoker: JournaledInvoker
     let observer: (@Sendable (TransactionEvent) -> Void)?
 
-    /// Creates a transaction of `steps` run by `invoker` under `key`.
+    /// Creates a transaction of `steps` run by `invoker` under `key`, undone under
+    /// `compensation` (`nil`: the invoker's ``JournaledInvoker/compensation``).
     public init(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate,
-        invoker: JournaledInvoker, steps: [DurableStep], observer: (@Sendable (TransactionEvent) -> Void)? = nil
+        invoker: JournaledInvoker, steps: [DurableStep], compensation: CompensationPolicy? = nil,
+        observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) {
         self.name = name
         self.key = key
         self.recovery = recovery
+        self.compensation = compensation ?? invoker.compensation
         self.invoker = invoker
         self.steps = steps
         self.observer = observer
     }
 
     /// Creates a transaction of `steps` journaled in `journal` under `key`, run by a worker of
-    /// its own.
+    /// its own, undone under `compensation`.
     public init(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate,
-        journal: any CommandJournal, steps: [DurableStep], observer: (@Sendable (TransactionEvent) -> Void)? = nil
+        journal: any CommandJournal, steps: [DurableStep], compensation: CompensationPolicy = .default,
+        observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) {
         self.init(
             name, key: key, recovery: recovery, invoker: JournaledInvoker(journal: journal), steps: steps,
-            observer: observer)
+            compensation: compensation, observer: observer)
     }
 
     /// The journal it is written in.

@@ -31,6 +31,9 @@ public final class JournaledInvoker: Sendable {
     public let registry: CommandRegistry
     /// This worker's identity and lease length.
     public let lease: JournalLease
+    /// How the durable transactions it runs or recovers undo their steps, unless one names its
+    /// own: retries, backoff and deadline, as for a ``Transaction``.
+    public let compensation: CompensationPolicy
     /// Where the worker, its transactions, recoveries and queue workers log; `nil`: nowhere.
     public var logger: Logger? { instruments.logger }
     let keeper: LeaseKeeper
@@ -47,12 +50,15 @@ public final class JournaledInvoker: Sendable {
     ///   - clock: the clock the heartbeat sleeps on (a `ManualClock` in tests).
     ///   - logger: where to log what the worker settles and what goes wrong (lost leases, journal
     ///     errors, failed compensations); `nil` to log nothing.
+    ///   - compensation: how its durable transactions, and those it recovers, retry a failing
+    ///     compensation and how long a rollback may take (``compensation``).
     public init<C: Clock<Duration>>(
         journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
         owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), clock: C,
-        logger: Logger? = nil
+        logger: Logger? = nil, compensation: CompensationPolicy = .default
     ) {
         self.journal = journal
+        self.compensation = compensation
         self.registry = registry
         self.lease = JournalLease(owner: owner, duration: max(leaseDuration, .milliseconds(3)))
         let logger = logger.map { logger in
@@ -67,11 +73,12 @@ public final class JournaledInvoker: Sendable {
     /// Creates a worker on `journal` whose heartbeat runs on the continuous clock.
     public convenience init(
         journal: any CommandJournal, registry: CommandRegistry = CommandRegistry(),
-        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), logger: Logger? = nil
+        owner: String = JournaledInvoker.uniqueOwner(), leaseDuration: Duration = .seconds(30), logger: Logger? = nil,
+        compensation: CompensationPolicy = .default
     ) {
         self.init(
             journal: journal, registry: registry, owner: owner, leaseDuration: leaseDuration, clock: ContinuousClock(),
-            logger: logger)
+            logger: logger, compensation: compensation)
     }
 
     /// This worker's identity.
@@ -104,8 +111,10 @@ public final class JournaledInvoker: Sendable {
     /// A durable transaction of `steps` run by this worker.
     public func transaction(
         _ name: String, key: String, recovery: DurableTransactionRecovery = .compensate, steps: [DurableStep],
-        observer: (@Sendable (TransactionEvent) -> Void)? = nil
+        compensation: CompensationPolicy? = nil, observer: (@Sendable (TransactionEvent) -> Void)? = nil
     ) -> DurableTransaction {
-        DurableTransaction(name, key: key, recovery: recovery, invoker: self, steps: steps, observer: observer)
+        DurableTransaction(
+            name, key: key, recovery: recovery, invoker: self, steps: steps, compensation: compensation,
+            observer: observer)
     }
 }
