@@ -11,6 +11,10 @@ enum LifecycleFloor {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        defer {  // the floor's database is the benchmark's own: it goes when measured
+            try? pool.close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
         try await pool.write { db in
             try db.execute(
                 sql: """

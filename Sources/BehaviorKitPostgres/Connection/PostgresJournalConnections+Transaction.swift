@@ -60,6 +60,11 @@ extension PostgresJournalConnections {
             cancelled: { self.names.error(.ioFailed, $0) })
     }
 
+    /// The transaction's id, the backend's and the server's start, read at the start of every
+    /// batch: prepared once per connection.
+    static let transactionIdentity = PreparedJournalStatement.Text(
+        "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text")
+
     private func transactionAttempt<T: Sendable>(
         until deadline: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(AttemptFailure) -> T {
@@ -75,9 +80,7 @@ extension PostgresJournalConnections {
             }
             return try await attempt(until: deadline, onAbandon: abandon) { connection in
                 try await connection.query("BEGIN", logger: logger)
-                let rows = try await connection.query(
-                    "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text", logger: logger
-                ).collect()
+                let rows = try await connection.run(Self.transactionIdentity, PostgresBindings(), logger: logger)
                 guard let row = rows.first else { throw self.names.error(.ioFailed, "txid_current() gave no row") }
                 let (id, backend, started) = try row.decode((Int64, Int32, String).self)
                 let transaction = Transaction(id: id, backend: backend, serverStarted: started)

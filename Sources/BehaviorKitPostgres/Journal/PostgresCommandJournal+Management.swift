@@ -9,7 +9,7 @@ extension PostgresCommandJournal {
     /// Releases `key` and logs the attempt's failure, in one transaction; see
     /// `CommandJournal.release(_:lease:after:failure:)`.
     public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws {
-        try writer.validate(.release(key, lease, delay))
+        try writer.validate(.releaseFailed(key, lease, after: delay, failure: failure))
         _ = try await action { connection, sql, now in
             guard let record = try await self.locked(key, connection),
                 record.status == .pending, record.entry.parentKey == nil,
@@ -29,7 +29,7 @@ extension PostgresCommandJournal {
     public func logAttempt(
         _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
     ) async throws {
-        try writer.validate(.release(key, lease, .zero))
+        try writer.validate(.logAttempt(attempt, key: key, parentKey: parentKey, lease))
         _ = try await action { connection, sql, now in
             guard let row = try await self.rows(sql.holder, [parentKey ?? key], connection).first else { return nil }
             let (owner, status, parent, attempts) = try row.decode((String?, String, String?, Int64).self)
@@ -46,7 +46,7 @@ extension PostgresCommandJournal {
 
     /// Cancels `key`, in one transaction; see `CommandJournal.cancel(_:reason:)`.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
-        try writer.validate(.release(key, JournalLease(owner: key, duration: .zero), .zero))
+        try writer.validate(.cancel(key, reason: reason))
         return try await action { connection, sql, now -> CommandJournalRecord? in
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
             let hasChildren = try await self.rows(sql.hasChildren, [key], connection).first?.decode(Bool.self) ?? false
@@ -85,7 +85,7 @@ extension PostgresCommandJournal {
 
     /// Retries `key`, in one transaction; see `CommandJournal.retry(_:)`.
     public func retry(_ key: String) async throws -> CommandJournalRecord {
-        try writer.validate(.release(key, JournalLease(owner: key, duration: .zero), .zero))
+        try writer.validate(.retry(key))
         return try await action { connection, sql, now -> CommandJournalRecord? in
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
             guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
@@ -175,8 +175,9 @@ extension PostgresCommandJournal {
         for value in values {
             if let value { try bindings.append(value) } else { bindings.appendNull() }
         }
-        return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connections.logger)
-            .collect()
+        // A named prepared statement: each connection parses and plans it once (its SQL casts
+        // every parameter, so the server needs no types from the first call's values).
+        return try await connection.run(PreparedJournalStatement.Text(sql), bindings, logger: connections.logger)
     }
 }
 

@@ -28,10 +28,12 @@ public import PostgresNIO
 /// Writes arriving together from many tasks go to the server as one call of that function on
 /// one pooled connection (group commit): one round trip, one transaction and one WAL flush for
 /// the lot; each caller is answered once its write committed. A caller's conflict, lost lease
-/// or refused value is its own answer and never undoes the others' writes.
+/// or refused value is its own answer and never undoes the others' writes. Claims never wait
+/// on each other; with a `concurrency`, claimers of the queue take its advisory lock first, so
+/// that the limit holds across every process.
 /// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
 /// ``close()`` stops).
-public final class PostgresCommandJournal: CommandJournal {
+public final class PostgresCommandJournal: CommandJournal, JournalWriting {
     /// The table a journal uses unless told otherwise.
     public static let defaultTable = "behaviorkit_command_journal"
 
@@ -44,7 +46,9 @@ public final class PostgresCommandJournal: CommandJournal {
 
     let connections: PostgresJournalConnections
     let writer: PostgresJournalWriter
-    let writes: GroupCommit<PostgresJournalWrite, PostgresJournalWriteResult>
+    let writes: GroupCommit<JournalWrite, JournalWriteOutcome>
+    /// The typed writes: each validated, past the gate ``close()`` shuts, in the group commit.
+    package let channel: JournalWriteChannel
 
     /// Opens the journal at a libpq-style URL, creating its table when it is missing.
     ///
@@ -128,7 +132,21 @@ public final class PostgresCommandJournal: CommandJournal {
         self.database = endpoint.database
         self.connections = connections
         self.writer = writer
-        self.writes = GroupCommit(maximumBatch: 256) { writes in await writer.commit(writes, connections) }
+        let writes = GroupCommit<JournalWrite, JournalWriteOutcome>(maximumBatch: 256) { writes in
+            await writer.commit(writes, connections)
+        }
+        self.writes = writes
+        self.channel = JournalWriteChannel(
+            unexpected: { names.error(.ioFailed, "a write gave back an unexpected answer") },
+            submit: { write in
+                try writer.validate(write)
+                guard write.isBatched else {
+                    throw names.error(.queryFailed, "a management write runs in a transaction of its own")
+                }
+                try connections.enter()
+                defer { connections.leave() }
+                return try await writes.submit(write)
+            })
         connections.logger.debug("journal opened")
     }
 

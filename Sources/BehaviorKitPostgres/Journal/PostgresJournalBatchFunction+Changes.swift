@@ -4,8 +4,8 @@
 
 extension PostgresJournalBatchFunction {
     /// Ends the `changes` block with `outcome` for `key` and `owner` (SQL expressions).
-    static func refuse(_ outcome: String, _ key: String, _ owner: String) -> String {
-        "RAISE EXCEPTION USING ERRCODE = 'BKJ01', MESSAGE = '\(outcome)', DETAIL = \(key), "
+    static func refuse(_ outcome: PostgresJournalOutcome, _ key: String, _ owner: String) -> String {
+        "RAISE EXCEPTION USING ERRCODE = 'BKJ01', MESSAGE = \(outcome.literal), DETAIL = \(key), "
             + "HINT = COALESCE(\(owner), '');"
     }
 
@@ -23,13 +23,13 @@ extension PostgresJournalBatchFunction {
                     IF FOUND THEN
                         IF r.kind IS DISTINCT FROM v_change->>'kind' OR r.payload IS DISTINCT FROM v_payload
                             OR r.parent_key IS DISTINCT FROM v_parent THEN
-                            \(refuse("conflict", "v_key", "NULL"))
+                            \(refuse(.conflict, "v_key", "NULL"))
                         END IF;
                     ELSE
                         IF v_parent IS NULL THEN
-                            \(refuse("unknown", "v_key", "NULL"))
+                            \(refuse(.unknown, "v_key", "NULL"))
                         END IF;
-                        \(holds(t, "v_parent", otherwise: refuse("lost", "v_parent", "v_root_owner")))
+                        \(holds(t, "v_parent", otherwise: refuse(.lost, "v_parent", "v_root_owner")))
                         INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
                             updated_at)
                         VALUES (v_key, v_change->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now);
@@ -37,16 +37,16 @@ extension PostgresJournalBatchFunction {
                 END IF;
                 SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
                 IF NOT FOUND THEN
-                    \(refuse("unknown", "v_key", "NULL"))
+                    \(refuse(.unknown, "v_key", "NULL"))
                 END IF;
                 CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
                 v_aux := COALESCE(v_parent, v_key);
-                \(holds(t, "v_aux", otherwise: refuse("lost", "v_aux", "v_root_owner")))
+                \(holds(t, "v_aux", otherwise: refuse(.lost, "v_aux", "v_root_owner")))
                 \(settling(t, from: "v_change"))
                 WHERE t.key = v_key;
             END LOOP;
             r := NULL;
-            \(answer("settled", "NULL", "NULL", "NULL"))
+            \(answer(.settled, "NULL", "NULL", "NULL"))
         EXCEPTION WHEN SQLSTATE 'BKJ01' THEN
             GET STACKED DIAGNOSTICS v_out = MESSAGE_TEXT, v_aux2 = PG_EXCEPTION_DETAIL, v_aux = PG_EXCEPTION_HINT;
             r := NULL;

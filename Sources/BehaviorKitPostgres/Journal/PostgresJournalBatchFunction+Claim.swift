@@ -6,7 +6,7 @@ import Foundation
 
 extension PostgresJournalBatchFunction {
     /// A claimed record's columns, with the owner it was taken from beside them.
-    static let claimedColumns = PostgresJournalSchema.columns.map { "v_rec.\($0.name)" }.joined(separator: ", ")
+    static let claimedColumns = PostgresJournalColumn.list("v_rec.")
 
     /// Takes up to `v_room` due roots of `queue` (an SQL condition on `t`) for `v_owner`.
     static func claim(_ t: String, _ queue: String) -> String {
@@ -20,7 +20,7 @@ extension PostgresJournalBatchFunction {
                 ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
             WHERE t.key = o.o_key
             RETURNING t.*, o.o_previous LOOP
-            RETURN QUERY SELECT v_i, 'claimed'::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
+            RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
                 \(claimedColumns);
         END LOOP;
         """
@@ -42,7 +42,7 @@ extension PostgresJournalBatchFunction {
         SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
         WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
         r := NULL;
-        \(answer("next", "NULL", "NULL", "v_count"))
+        \(answer(.next, "NULL", "NULL", "v_count"))
         """
     }
 }

@@ -18,12 +18,18 @@ enum PostgresJournalBatchFunction {
     /// v3 fences every write of an attempt by its token, and renews attempts, not keys).
     static func name(_ table: String) -> String { "\(table)_batch_v3" }
 
-    static let recordColumns = PostgresJournalSchema.columns.map { "r.\($0.name)" }.joined(separator: ", ")
+    static let recordColumns = PostgresJournalColumn.list("r.")
+
+    /// The record's result columns: `o_` and each column's name, with its type.
+    static let resultColumns = PostgresJournalColumn.allCases.map { "o_\($0.name) \($0.type)" }.joined(
+        separator: ", ")
 
     /// A write's answer row: its position, `outcome`, the time used, two texts, a number, and
     /// the record `r` (SQL expressions).
-    static func answer(_ outcome: String, _ aux: String, _ aux2: String, _ next: String) -> String {
-        "RETURN QUERY SELECT v_i, '\(outcome)'::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
+    static func answer(
+        _ outcome: PostgresJournalOutcome, _ aux: String, _ aux2: String, _ next: String
+    ) -> String {
+        "RETURN QUERY SELECT v_i, \(outcome.literal)::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
             + "\(recordColumns);"
     }
 
@@ -60,14 +66,12 @@ enum PostgresJournalBatchFunction {
 
     static func create(_ table: String) -> String {
         let t = "\"\(table)\""
-        let lost = answer("lost", "v_root_owner", "v_parent", "NULL") + "\n    CONTINUE;"
+        let lost = answer(.lost, "v_root_owner", "v_parent", "NULL") + "\n    CONTINUE;"
         return """
             CREATE OR REPLACE FUNCTION "\(name(table))"(p_now bigint, p_ops jsonb)
             RETURNS TABLE (
                 o_index bigint, o_outcome text, o_now bigint, o_aux text, o_aux2 text, o_next bigint,
-                o_sequence bigint, o_key text, o_kind text, o_payload bytea, o_parent_key text, o_status text,
-                o_failure_reason text, o_output bytea, o_owner text, o_lease_expires_at bigint, o_queue text,
-                o_attempts bigint, o_created_at bigint, o_updated_at bigint)
+                \(resultColumns))
             LANGUAGE plpgsql VOLATILE AS $fn$
             DECLARE
                 v_now bigint := COALESCE(p_now, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
@@ -87,27 +91,27 @@ enum PostgresJournalBatchFunction {
                     v_token := (v_op->>'token')::bigint;
                     v_payload := decode(COALESCE(v_op->>'payload', ''), 'base64');
                     r := NULL;
-                    IF v_what = 'begin' THEN
+                    IF \(PostgresJournalOperationCode.begin.test) THEN
                         INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, attempts,
                             created_at, updated_at)
                         VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', v_owner, v_now + v_ms, 1, v_now, v_now)
                         ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
-                        v_out := 'started';
+                        v_out := \(PostgresJournalOutcome.started.literal);
                         IF NOT FOUND THEN
                             UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
                                 updated_at = v_now
                             WHERE t.key = v_key AND \(pendingRoot) AND v_parent IS NULL AND t.kind = v_op->>'kind'
                                 AND t.payload = v_payload AND t.lease_expires_at <= v_now
                             RETURNING t.* INTO r;
-                            v_out := 'resumed';
+                            v_out := \(PostgresJournalOutcome.resumed.literal);
                             IF NOT FOUND THEN
                                 SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
-                                v_out := 'found';
+                                v_out := \(PostgresJournalOutcome.found.literal);
                             END IF;
                         END IF;
                         RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
-                    ELSIF v_what = 'append' OR v_what = 'enqueue' THEN
-                        IF v_what = 'append' THEN
+                    ELSIF \(PostgresJournalOperationCode.append.test) OR \(PostgresJournalOperationCode.enqueue.test) THEN
+                        IF \(PostgresJournalOperationCode.append.test) THEN
                             \(holds(t, "v_parent", otherwise: lost))
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
                             VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now)
@@ -119,21 +123,21 @@ enum PostgresJournalBatchFunction {
                                 v_now, v_now)
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         END IF;
-                        v_out := 'inserted';
+                        v_out := \(PostgresJournalOutcome.inserted.literal);
                         IF NOT FOUND THEN
                             SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
-                            v_out := 'found';
+                            v_out := \(PostgresJournalOutcome.found.literal);
                         END IF;
                         RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
-                    ELSIF v_what = 'settle' THEN
+                    ELSIF \(PostgresJournalOperationCode.settle.test) THEN
                         v_status := v_op->>'status';
                         SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
                         IF NOT FOUND THEN
-                            \(answer("unknown", "NULL", "NULL", "NULL"))
+                            \(answer(.unknown, "NULL", "NULL", "NULL"))
                             CONTINUE;
                         END IF;
                         IF v_root_status = v_status AND v_status <> 'pending' THEN
-                            \(answer("same", "NULL", "NULL", "NULL"))
+                            \(answer(.same, "NULL", "NULL", "NULL"))
                             CONTINUE;
                         END IF;
                         IF v_parent IS NOT NULL THEN
@@ -144,31 +148,31 @@ enum PostgresJournalBatchFunction {
                             AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'
                                 AND (v_token IS NULL OR t.attempts = v_token)));
                         IF FOUND THEN
-                            \(answer("settled", "NULL", "NULL", "NULL"))
+                            \(answer(.settled, "NULL", "NULL", "NULL"))
                         ELSE
                             SELECT t.owner, t.status INTO v_root_owner, v_root_status FROM \(t) AS t WHERE t.key = v_key;
                             IF v_root_status = v_status AND v_status <> 'pending' THEN
-                                \(answer("same", "NULL", "NULL", "NULL"))
+                                \(answer(.same, "NULL", "NULL", "NULL"))
                             ELSE
-                                \(answer("lost", "v_root_owner", "v_key", "NULL"))
+                                \(answer(.lost, "v_root_owner", "v_key", "NULL"))
                             END IF;
                         END IF;
-                    ELSIF v_what = 'changes' THEN
+                    ELSIF \(PostgresJournalOperationCode.changes.test) THEN
                         \(changes(t))
-                    ELSIF v_what = 'renew' THEN
+                    ELSIF \(PostgresJournalOperationCode.renew.test) THEN
                         FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
                             FROM jsonb_each_text(v_op->'holds') AS h
                             WHERE t.key = h.key AND t.attempts = h.value::bigint AND t.owner = v_owner
                                 AND \(pendingRoot)
                             RETURNING t.key LOOP
-                            \(answer("renewed", "v_key", "NULL", "NULL"))
+                            \(answer(.renewed, "v_key", "NULL", "NULL"))
                         END LOOP;
-                    ELSIF v_what = 'release' THEN
+                    ELSIF \(PostgresJournalOperationCode.release.test) THEN
                         UPDATE \(t) AS t SET owner = NULL, lease_expires_at = v_now + v_ms, updated_at = v_now
                         WHERE t.key = v_key AND t.owner = v_owner AND (v_token IS NULL OR t.attempts = v_token)
                             AND \(pendingRoot);
-                        \(answer("released", "NULL", "NULL", "NULL"))
-                    ELSIF v_what = 'claim' THEN
+                        \(answer(.released, "NULL", "NULL", "NULL"))
+                    ELSIF \(PostgresJournalOperationCode.claim.test) THEN
                         v_queue := v_op->>'queue';
                         v_dead := v_op->>'dead';
                         v_room := GREATEST(0, (v_op->>'limit')::bigint);
@@ -178,7 +182,7 @@ enum PostgresJournalBatchFunction {
                         ELSE
                             \(claimBranch(t, "t.queue = v_queue"))
                         END IF;
-                    ELSIF v_what = 'prune' THEN
+                    ELSIF \(PostgresJournalOperationCode.prune.test) THEN
                         WITH roots AS (
                             SELECT t.key FROM \(t) AS t
                             WHERE t.parent_key IS NULL AND t.status <> 'pending' AND t.updated_at < v_ms
@@ -188,7 +192,7 @@ enum PostgresJournalBatchFunction {
                             DELETE FROM \(t) AS t WHERE t.key IN (SELECT roots.key FROM roots) RETURNING 1
                         )
                         SELECT (SELECT count(*) FROM children) + (SELECT count(*) FROM gone) INTO v_count;
-                        \(answer("pruned", "NULL", "NULL", "v_count"))
+                        \(answer(.pruned, "NULL", "NULL", "v_count"))
                     ELSE
                         RAISE EXCEPTION 'unknown journal write %', v_what;
                     END IF;

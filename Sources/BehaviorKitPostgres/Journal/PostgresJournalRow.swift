@@ -25,24 +25,25 @@ struct PostgresJournalRow {
         try value(index, as: ByteBuffer?.self).map { Array($0.readableBytesView) }
     }
 
-    /// The record in the 14 columns from `first` on (``PostgresJournalSQL/columns``), or `nil`
-    /// when they are NULL (an outer join that found nothing).
+    /// The record in the columns from `first` on (``PostgresJournalColumn``), or `nil` when they
+    /// are NULL (an outer join that found nothing).
     func record(at first: Int) throws(PostgresCommandJournalError) -> CommandJournalRecord? {
-        guard let sequence = try value(first, as: Int64?.self) else { return nil }
-        let statusText = try value(first + 5, as: String.self)
+        func at(_ column: PostgresJournalColumn) -> Int { first + column.offset }
+        guard let sequence = try value(at(.sequence), as: Int64?.self) else { return nil }
+        let statusText = try value(at(.status), as: String.self)
         guard let status = CommandJournalStatus(rawValue: statusText) else {
             throw malformed("record \(sequence) has the unknown status '\(statusText)'")
         }
         let entry = CommandJournalEntry(
-            idempotencyKey: try value(first + 1), kind: try value(first + 2), payload: try bytes(first + 3) ?? [],
-            parentKey: try value(first + 4))
+            idempotencyKey: try value(at(.key)), kind: try value(at(.kind)), payload: try bytes(at(.payload)) ?? [],
+            parentKey: try value(at(.parentKey)))
         return CommandJournalRecord(
-            sequence: sequence, entry: entry, status: status, failureReason: try value(first + 6),
-            output: try bytes(first + 7), owner: try value(first + 8),
-            leaseExpiresAt: try value(first + 9, as: Int64?.self).map(Date.init(journalMilliseconds:)),
-            queue: try value(first + 10), attempts: Int(clamping: try value(first + 11, as: Int64.self)),
-            createdAt: Date(journalMilliseconds: try value(first + 12)),
-            updatedAt: Date(journalMilliseconds: try value(first + 13)))
+            sequence: sequence, entry: entry, status: status, failureReason: try value(at(.failureReason)),
+            output: try bytes(at(.output)), owner: try value(at(.owner)),
+            leaseExpiresAt: try value(at(.leaseExpiresAt), as: Int64?.self).map(Date.init(journalMilliseconds:)),
+            queue: try value(at(.queue)), attempts: Int(clamping: try value(at(.attempts), as: Int64.self)),
+            createdAt: Date(journalMilliseconds: try value(at(.createdAt))),
+            updatedAt: Date(journalMilliseconds: try value(at(.updatedAt))))
     }
 
     private func malformed(_ reason: String) -> PostgresCommandJournalError {

@@ -11,10 +11,8 @@ struct PostgresJournalSQL: Sendable {
         self.batch = PostgresJournalBatchFunction.call(table)
     }
 
-    static let columns = """
-        sequence, key, kind, payload, parent_key, status, failure_reason, output, owner, lease_expires_at, queue, \
-        attempts, created_at, updated_at
-        """
+    /// The record's columns, in ``PostgresJournalColumn``'s order.
+    static let columns = PostgresJournalColumn.list()
 
     /// The records that `clause` selects, as the reads return them.
     func select(_ clause: String) -> String {

@@ -6,35 +6,13 @@ import PostgresNIO
 /// together create it once and never see it half made. A table of that name with other columns, or no unique key, is refused
 /// and left as it is.
 enum PostgresJournalSchema {
-    /// The columns and their types, as `format_type` spells them.
-    static let columns: [(name: String, type: String)] = [
-        ("sequence", "bigint"), ("key", "text"), ("kind", "text"), ("payload", "bytea"), ("parent_key", "text"),
-        ("status", "text"), ("failure_reason", "text"), ("output", "bytea"), ("owner", "text"),
-        ("lease_expires_at", "bigint"), ("queue", "text"), ("attempts", "bigint"), ("created_at", "bigint"),
-        ("updated_at", "bigint"),
-    ]
+    /// The columns and their types, as `format_type` spells them (``PostgresJournalColumn``).
+    static let columns: [(name: String, type: String)] = PostgresJournalColumn.allCases.map { ($0.name, $0.type) }
 
-    /// Times are milliseconds since 1970. A pending root's `lease_expires_at` is when its
-    /// owner's lease ends (or, unowned on a queue, when it falls due).
+    /// The table, its columns as ``PostgresJournalColumn`` defines them.
     static func createTable(_ table: String) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS "\(table)" (
-            sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-            key text NOT NULL UNIQUE,
-            kind text NOT NULL,
-            payload bytea NOT NULL,
-            parent_key text,
-            status text NOT NULL,
-            failure_reason text,
-            output bytea,
-            owner text,
-            lease_expires_at bigint,
-            queue text,
-            attempts bigint NOT NULL DEFAULT 0,
-            created_at bigint NOT NULL,
-            updated_at bigint NOT NULL
-        )
-        """
+        let columns = PostgresJournalColumn.allCases.map { "    \($0.definition)" }.joined(separator: ",\n")
+        return "CREATE TABLE IF NOT EXISTS \"\(table)\" (\n\(columns)\n)"
     }
 
     /// Claims walk `open_order`; the next due time and a queue's running count read

@@ -25,8 +25,8 @@ extension PostgresJournalWriter {
     }
 
     func commit(
-        _ writes: [PostgresJournalWrite], _ connections: PostgresJournalConnections
-    ) async -> [Result<PostgresJournalWriteResult, any Error>] {
+        _ writes: [JournalWrite], _ connections: PostgresJournalConnections
+    ) async -> [Result<JournalWriteOutcome, any Error>] {
         var retries = 0
         while true {
             let outcome: CallOutcome
@@ -47,7 +47,7 @@ extension PostgresJournalWriter {
             case .failed(let state?, _) where ["40001", "40P01"].contains(state) && retries < Self.batchRetries:
                 retries += 1
             case .failed(let state?, _) where writes.count > 1 && !Self.isConnectionState(state):
-                var results: [Result<PostgresJournalWriteResult, any Error>] = []
+                var results: [Result<JournalWriteOutcome, any Error>] = []
                 for write in writes { results += await commit([write], connections) }
                 return results
             case .failed(let state, let error):

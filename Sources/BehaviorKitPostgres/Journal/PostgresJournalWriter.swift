@@ -15,7 +15,7 @@ struct PostgresJournalWriter: Sendable {
 
     /// One write as the batch function reads it.
     struct Operation: Encodable {
-        var op: String
+        var op: PostgresJournalOperationCode
         var key: String?
         var kind: String?
         var payload: String?
@@ -48,7 +48,7 @@ struct PostgresJournalWriter: Sendable {
 
     /// The rows one write got back.
     struct Answer: Sendable {
-        var outcome: String
+        var outcome: PostgresJournalOutcome
         var now: Int64
         var aux: String?
         var aux2: String?
@@ -57,7 +57,7 @@ struct PostgresJournalWriter: Sendable {
     }
 
     /// Runs `writes` in one call; returns the rows of each write, in order.
-    func call(_ writes: [PostgresJournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
+    func call(_ writes: [JournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
         let operations = writes.map(operation)
         let json = String(decoding: try JSONEncoder().encode(operations), as: UTF8.self)
         var bindings = PostgresBindings(capacity: 2)
@@ -70,39 +70,43 @@ struct PostgresJournalWriter: Sendable {
             guard answers.indices.contains(Int(clamping: position)) else {
                 throw names.error(.ioFailed, "answer \(position)")
             }
+            let outcomeText = try values.value(1, as: String.self)
+            guard let outcome = PostgresJournalOutcome(rawValue: outcomeText) else {
+                throw names.error(.ioFailed, "the batch function answered the unknown outcome '\(outcomeText)'")
+            }
             answers[Int(clamping: position)].append(
                 Answer(
-                    outcome: try values.value(1), now: try values.value(2), aux: try values.value(3),
+                    outcome: outcome, now: try values.value(2), aux: try values.value(3),
                     aux2: try values.value(4), next: try values.value(5), record: try values.record(at: 6)))
         }
         return answers
     }
 
-    private func operation(_ write: PostgresJournalWrite) -> Operation {
-        func entry(_ op: String, _ entry: CommandJournalEntry) -> Operation {
+    private func operation(_ write: JournalWrite) -> Operation {
+        func entry(_ op: PostgresJournalOperationCode, _ entry: CommandJournalEntry) -> Operation {
             Operation(
                 op: op, key: entry.idempotencyKey, kind: entry.kind, payload: Data(entry.payload).base64EncodedString(),
                 parent: entry.parentKey)
         }
         switch write {
         case .begin(let journalEntry, let lease):
-            var operation = entry("begin", journalEntry)
+            var operation = entry(.begin, journalEntry)
             operation.owner = lease.owner
             operation.ms = lease.duration.journalMilliseconds.clampedForJournal
             return operation
         case .append(let journalEntry, let lease):
-            var operation = entry("append", journalEntry)
+            var operation = entry(.append, journalEntry)
             operation.owner = lease.owner
             operation.token = lease.token.map(Int64.init)
             return operation
         case .settle(let key, let settlement, let lease):
-            var operation = Operation(op: "settle", key: key, owner: lease.owner, status: settlement.status.rawValue)
+            var operation = Operation(op: .settle, key: key, owner: lease.owner, status: settlement.status.rawValue)
             operation.token = lease.token.map(Int64.init)
             if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
             if case .failed(let reason) = settlement { operation.reason = reason }
             return operation
         case .changes(let changes, let lease):
-            var operation = Operation(op: "changes", owner: lease.owner)
+            var operation = Operation(op: .changes, owner: lease.owner)
             operation.token = lease.token.map(Int64.init)
             operation.changes = changes.map { change in
                 var encoded = Change(key: change.key, status: change.settlement.status.rawValue)
@@ -118,30 +122,32 @@ struct PostgresJournalWriter: Sendable {
             return operation
         case .renew(let attempts, let lease):
             return Operation(
-                op: "renew", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal,
+                op: .renew, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal,
                 holds: attempts.mapValues(Int64.init))
         case .release(let key, let lease, let delay):
             return Operation(
-                op: "release", key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal,
+                op: .release, key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal,
                 token: lease.token.map(Int64.init))
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
             return Operation(
-                op: "claim", owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
+                op: .claim, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
                 limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner,
                 lock: "behaviorkit.queue." + names.table)
         case .enqueue(let journalEntry, let queue, let delay):
-            var operation = entry("enqueue", journalEntry)
+            var operation = entry(.enqueue, journalEntry)
             operation.queue = queue
             operation.ms = delay.journalMilliseconds.clampedForJournal
             return operation
         case .prune(let date):
-            return Operation(op: "prune", ms: date)
+            return Operation(op: .prune, ms: date)
+        case .releaseFailed, .cancel, .retry, .logAttempt:
+            return Operation(op: .unsupported)  // never batched: the function refuses it
         }
     }
 
     /// Refuses a write whose text PostgreSQL cannot store (the character U+0000), before it
     /// joins a batch.
-    func validate(_ write: PostgresJournalWrite) throws(PostgresCommandJournalError) {
+    func validate(_ write: JournalWrite) throws(PostgresCommandJournalError) {
         let texts: [String?] =
             switch write {
             case .begin(let entry, let lease), .append(let entry, let lease):
@@ -158,6 +164,9 @@ struct PostgresJournalWriter: Sendable {
             case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
             case .enqueue(let entry, let queue, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
             case .prune: []
+            case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
+            case .cancel(let key, _), .retry(let key): [key]
+            case .logAttempt(_, let key, let parentKey, let lease): [key, parentKey, lease.owner]
             }
         guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
         let shown = bad.replacingOccurrences(of: "\u{0}", with: "\\0")
@@ -166,34 +175,34 @@ struct PostgresJournalWriter: Sendable {
     }
 
     /// What `write` gives its caller, from the rows it got back.
-    func result(of write: PostgresJournalWrite, _ answers: [Answer]) throws -> PostgresJournalWriteResult {
+    func result(of write: JournalWrite, _ answers: [Answer]) throws -> JournalWriteOutcome {
         switch write {
         case .begin(let entry, _):
             return .begun(try begun(entry, answers.first))
         case .append(let entry, _), .enqueue(let entry, _, _):
             guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
-            if answer.outcome == "lost" {
+            if answer.outcome == .lost {
                 throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)
             }
             guard let record = answer.record else { throw unanswered(entry.idempotencyKey) }
-            guard answer.outcome == "inserted" || record.entry == entry else {
+            guard answer.outcome == .inserted || record.entry == entry else {
                 throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey)
             }
             return .record(record)
         case .settle(let key, _, _):
             switch answers.first?.outcome {
-            case "settled", "same": return .none
-            case "unknown": throw CommandJournalError.unknownKey(key)
-            case "lost": throw CommandJournalError.leaseLost(key: answers.first?.aux2 ?? key, owner: answers.first?.aux)
+            case .settled, .same: return .none
+            case .unknown: throw CommandJournalError.unknownKey(key)
+            case .lost: throw CommandJournalError.leaseLost(key: answers.first?.aux2 ?? key, owner: answers.first?.aux)
             default: throw unanswered(key)
             }
         case .changes:
             let answer = answers.first
             switch answer?.outcome {
-            case "settled": return .none
-            case "unknown": throw CommandJournalError.unknownKey(answer?.aux2 ?? "")
-            case "conflict": throw CommandJournalError.conflictingEntry(key: answer?.aux2 ?? "")
-            case "lost": throw CommandJournalError.leaseLost(key: answer?.aux2 ?? "", owner: answer?.aux)
+            case .settled: return .none
+            case .unknown: throw CommandJournalError.unknownKey(answer?.aux2 ?? "")
+            case .conflict: throw CommandJournalError.conflictingEntry(key: answer?.aux2 ?? "")
+            case .lost: throw CommandJournalError.leaseLost(key: answer?.aux2 ?? "", owner: answer?.aux)
             default: throw unanswered("a settlement")
             }
         case .renew(let attempts, _):
@@ -202,27 +211,29 @@ struct PostgresJournalWriter: Sendable {
         case .release:
             return .none
         case .claim:
-            let claimed = answers.filter { $0.outcome == "claimed" }
+            let claimed = answers.filter { $0.outcome == .claimed }
             let records = claimed.compactMap(\.record).sorted { $0.sequence < $1.sequence }
             var previousOwners: [String: String] = [:]
             for answer in claimed {
                 if let key = answer.record?.id, let owner = answer.aux { previousOwners[key] = owner }
             }
-            guard let last = answers.last(where: { $0.outcome == "next" }) else { throw unanswered("a claim") }
+            guard let last = answers.last(where: { $0.outcome == .next }) else { throw unanswered("a claim") }
             return .claimed(
                 CommandJournalClaim(
                     records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) },
                     previousOwners: previousOwners))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
+        case .releaseFailed, .cancel, .retry, .logAttempt:
+            throw unanswered("a management write")
         }
     }
 
     private func begun(_ entry: CommandJournalEntry, _ answer: Answer?) throws -> CommandJournalBegin {
         guard let answer, let record = answer.record else { throw unanswered(entry.idempotencyKey) }
         switch answer.outcome {
-        case "started": return .started(record)
-        case "resumed": return .resumed(record)
+        case .started: return .started(record)
+        case .resumed: return .resumed(record)
         default:
             guard record.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
             return record.isSettled ? .settled(record) : .busy(record)

@@ -167,17 +167,19 @@ extension CommandJournalSchema {
             SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
             """
         if try db.tableExists("commandAttempt") {
-            try db.execute(
+            try db.cachedStatement(
                 sql: """
                     DELETE FROM commandAttempt
                     WHERE key IN (\(roots)) OR key IN (SELECT key FROM commandRecord WHERE parentKey IN (\(roots)))
-                    """, arguments: [date, date])
+                    """
+            ).execute(arguments: [date, date])
         }
-        try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))", arguments: [date])
+        try db.cachedStatement(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))").execute(arguments: [date]
+        )
         var deleted = db.changesCount
-        try db.execute(
-            sql: "DELETE FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?",
-            arguments: [date])
+        try db.cachedStatement(
+            sql: "DELETE FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?"
+        ).execute(arguments: [date])
         deleted += db.changesCount
         return deleted
     }
@@ -247,13 +249,13 @@ extension CommandJournalSchema {
     static func giveBackStall(heldSince start: Int64, until end: Date, _ db: Database) throws {
         let held = end.journalMilliseconds &- start
         guard held > stallThreshold else { return }
-        try db.execute(
+        try db.cachedStatement(
             sql: """
                 UPDATE commandRecord
                 SET leaseExpiresAt = CASE WHEN leaseExpiresAt > 9223372036854775807 - ?1 THEN 9223372036854775807
                     ELSE leaseExpiresAt + ?1 END
                 WHERE status = 'pending' AND parentKey IS NULL AND owner IS NOT NULL AND leaseExpiresAt > ?2
-                """,
-            arguments: [held, start])
+                """
+        ).execute(arguments: [held, start])
     }
 }

@@ -22,12 +22,14 @@ extension SQLiteCommandJournal {
         try await fetch("ORDER BY sequence", [])
     }
 
+    /// Reads the records `clause` selects, with a statement from the connection's cache:
+    /// prepared once per reading connection, not once per read.
     private func fetch(_ clause: String, _ arguments: StatementArguments) async throws -> [CommandJournalRecord] {
         let path = self.path
         do {
             return try await database.read { db in
                 let sql = "SELECT \(CommandJournalSchema.selectColumns) FROM commandRecord \(clause)"
-                return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                return try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                     try CommandJournalSchema.record(row, path: path)
                 }
             }

@@ -1,106 +1,15 @@
 import BehaviorKitSync
 public import Commands
-public import Foundation
+import Foundation
 public import GRDB
 import Logging
 
-/// One write of the journal, as the group commit batches them.
-enum JournalWrite: Sendable {
-    case begin(CommandJournalEntry, JournalLease)
-    case append(CommandJournalEntry, JournalLease)
-    case settle(String, CommandJournalSettlement, JournalLease)
-    case settleAll([CommandJournalChange], JournalLease)
-    case renew([String: Int], JournalLease)
-    case release(String, JournalLease, Duration)
-    case claim(Int, String?, Int?, String?, JournalLease)
-    case enqueue(CommandJournalEntry, String, Duration)
-    case prune(Int64)
-    case releaseFailed(String, JournalLease, Duration, String)
-    case cancel(String, String)
-    case retry(String)
-    case logAttempt(CommandJournalAttempt, String, String?, JournalLease)
-}
-
-/// What one write gave back.
-enum JournalWriteResult: Sendable {
-    case begun(CommandJournalBegin)
-    case record(CommandJournalRecord)
-    case keys([String])
-    case claimed(CommandJournalClaim)
-    case count(Int)
-    case none
-}
-
 extension SQLiteCommandJournal {
-    /// Begins `entry` under `lease`; see `CommandJournal.begin(_:lease:)`.
-    public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
-        return begun
-    }
-
-    /// Appends a child of a root `lease` holds; see `CommandJournal.append(_:lease:)`.
-    public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        guard case .record(let record) = try await submit(.append(entry, lease)) else { throw unexpected() }
-        return record
-    }
-
-    /// Settles `key`, durably; see `CommandJournal.settle(_:as:lease:)`.
-    public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        _ = try await submit(.settle(key, settlement, lease))
-    }
-
-    /// Makes `changes` in one commit, all or none; see `CommandJournal.settle(_:lease:)`.
-    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        _ = try await submit(.settleAll(changes, lease))
-    }
-
-    /// Renews the leases on `attempts`; see `CommandJournal.renew(_:lease:)`.
-    public func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
-        guard case .keys(let kept) = try await submit(.renew(attempts, lease)) else { throw unexpected() }
-        return kept
-    }
-
-    /// Releases `key`; see `CommandJournal.release(_:lease:after:)`.
-    public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        _ = try await submit(.release(key, lease, delay))
-    }
-
-    /// Claims due records; see `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        let write = JournalWrite.claim(limit, queue, concurrency, deadOwner, lease)
-        guard case .claimed(let claim) = try await submit(write) else {
-            throw unexpected()
-        }
-        return claim
-    }
-
-    /// Enqueues `entry`, durably; see `CommandJournal.enqueue(_:queue:after:)`.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws
-        -> CommandJournalRecord
-    {
-        guard case .record(let record) = try await submit(.enqueue(entry, queue, delay)) else {
-            throw unexpected()
-        }
-        return record
-    }
-
     /// `true`: SQLite has one writer, so no claim runs while a renewal waits for the write lock,
     /// and a write that held the lock for more than 250 ms (its process paused, its disk
     /// stalled) gives that time back to the leases that were live when it began. A worker waits
     /// for its renewal's answer instead of giving its work up during such a stall.
     public var leasesOutlastWriteStalls: Bool { true }
-
-    /// Deletes settled records; see `CommandJournal.prune(settledBefore:)`.
-    public func prune(settledBefore date: Date) async throws -> Int {
-        guard case .count(let count) = try await submit(.prune(date.journalMilliseconds)) else {
-            throw unexpected()
-        }
-        return count
-    }
 
     /// Settles `context`'s record inside a transaction of the application's database (the
     /// journal's table in it: ``init(database:path:clock:logger:)``), so that the business write and
@@ -144,21 +53,26 @@ extension SQLiteCommandJournal {
         }
     }
 
-    func submit(_ write: JournalWrite) async throws -> JournalWriteResult {
-        do {
-            return try await writes.submit(write)
-        } catch is GroupCommit<JournalWrite, JournalWriteResult>.Closed {
-            throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
-        }
-    }
-
-    private func unexpected() -> SQLiteCommandJournalError {
-        SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
+    /// The typed writes over `writes`; a write after ``close()`` throws a `.closed` error.
+    static func channel(
+        _ writes: GroupCommit<JournalWrite, JournalWriteOutcome>, path: String
+    ) -> JournalWriteChannel {
+        JournalWriteChannel(
+            unexpected: {
+                SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
+            },
+            submit: { write in
+                do {
+                    return try await writes.submit(write)
+                } catch is GroupCommit<JournalWrite, JournalWriteOutcome>.Closed {
+                    throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+                }
+            })
     }
 
     static func groupCommit(
         _ database: any DatabaseWriter, path: String, clock: any WallClock, logger: Logger?
-    ) -> GroupCommit<JournalWrite, JournalWriteResult> {
+    ) -> GroupCommit<JournalWrite, JournalWriteOutcome> {
         let reporter = JournalCommitReporter(journal: "sqlite", logger: logger)
         return GroupCommit { operations in
             await commit(operations, database, path: path, clock: clock, reporter: reporter)
@@ -169,7 +83,7 @@ extension SQLiteCommandJournal {
     private static func commit(
         _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock,
         reporter: JournalCommitReporter
-    ) async -> [Result<JournalWriteResult, any Error>] {
+    ) async -> [Result<JournalWriteOutcome, any Error>] {
         let started = reporter.isMeasuring ? ContinuousClock.now : nil
         do {
             let results = try await write(operations, database, path: path, clock: clock)
@@ -184,12 +98,12 @@ extension SQLiteCommandJournal {
 
     private static func write(
         _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
-    ) async throws -> [Result<JournalWriteResult, any Error>] {
+    ) async throws -> [Result<JournalWriteOutcome, any Error>] {
         try await database.write { db in
             let now = clock.currentDate.journalMilliseconds
             defer { try? CommandJournalSchema.giveBackStall(heldSince: now, until: clock.currentDate, db) }
             return try operations.map { operation in
-                var result = JournalWriteResult.none
+                var result = JournalWriteOutcome.none
                 do {
                     // A savepoint each: a caller's mistake undoes its own changes only.
                     try db.inSavepoint {
@@ -206,7 +120,7 @@ extension SQLiteCommandJournal {
 
     private static func apply(
         _ operation: JournalWrite, now: Int64, _ db: Database, path: String
-    ) throws -> JournalWriteResult {
+    ) throws -> JournalWriteOutcome {
         switch operation {
         case .begin(let entry, let lease):
             return .begun(try CommandJournalSchema.begin(entry, lease, now: now, db, path: path))
@@ -215,7 +129,7 @@ extension SQLiteCommandJournal {
         case .settle(let key, let settlement, let lease):
             try CommandJournalSchema.settle(key, settlement, lease, now: now, db)
             return .none
-        case .settleAll(let changes, let lease):
+        case .changes(let changes, let lease):
             for change in changes { try CommandJournalSchema.settle(change, lease, now: now, db, path: path) }
             return .none
         case .renew(let attempts, let lease):

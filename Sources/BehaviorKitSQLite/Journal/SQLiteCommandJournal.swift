@@ -33,7 +33,7 @@ public import Logging
 /// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
 /// backend bootstrapped before it is opened it times its commits and records their sizes
 /// (`behaviorkit_journal_commit_duration_seconds`, `behaviorkit_journal_commit_batch_size`).
-public final class SQLiteCommandJournal: CommandJournal {
+public final class SQLiteCommandJournal: CommandJournal, JournalWriting {
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
         /// Flush at checkpoints only: a power cut may lose the last commits (not a crash).
@@ -71,7 +71,9 @@ public final class SQLiteCommandJournal: CommandJournal {
     let database: any DatabaseWriter
     let ownsDatabase: Bool
     let clock: any WallClock
-    let writes: GroupCommit<JournalWrite, JournalWriteResult>
+    let writes: GroupCommit<JournalWrite, JournalWriteOutcome>
+    /// The typed writes, over ``writes``.
+    package let channel: JournalWriteChannel
 
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
@@ -104,6 +106,7 @@ public final class SQLiteCommandJournal: CommandJournal {
         self.database = database
         self.ownsDatabase = true
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+        self.channel = Self.channel(writes, path: path)
         logger?.debug("journal opened", metadata: ["durability": "\(durability)", "verification": "\(verification)"])
     }
 
@@ -129,6 +132,7 @@ public final class SQLiteCommandJournal: CommandJournal {
         let logger = Self.tagged(logger, path: path)
         self.logger = logger
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
+        self.channel = Self.channel(writes, path: path)
     }
 
     /// `logger` with the journal's path in its metadata.

@@ -1,0 +1,52 @@
+/// The columns of a journal's table, in the order every statement reads them: the one place
+/// the record's layout is written. The table's definition, the checks of an existing table,
+/// the reads' `SELECT` lists, the batch function's result columns and the decoding of a row
+/// (``PostgresJournalRow/record(at:)``) are all made from it.
+enum PostgresJournalColumn: String, CaseIterable, Sendable {
+    case sequence
+    case key
+    case kind
+    case payload
+    case parentKey = "parent_key"
+    case status
+    case failureReason = "failure_reason"
+    case output
+    case owner
+    case leaseExpiresAt = "lease_expires_at"
+    case queue
+    case attempts
+    case createdAt = "created_at"
+    case updatedAt = "updated_at"
+
+    /// The column's name in SQL.
+    var name: String { rawValue }
+
+    /// Its type, as `format_type` spells it.
+    var type: String {
+        switch self {
+        case .sequence, .leaseExpiresAt, .attempts, .createdAt, .updatedAt: "bigint"
+        case .key, .kind, .parentKey, .status, .failureReason, .owner, .queue: "text"
+        case .payload, .output: "bytea"
+        }
+    }
+
+    /// Its definition in `CREATE TABLE`. Times are milliseconds since 1970; a pending root's
+    /// `lease_expires_at` is when its owner's lease ends (or, unowned on a queue, when it falls due).
+    var definition: String {
+        switch self {
+        case .sequence: "sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
+        case .key: "key text NOT NULL UNIQUE"
+        case .kind, .payload, .status, .createdAt, .updatedAt: "\(name) \(type) NOT NULL"
+        case .attempts: "attempts bigint NOT NULL DEFAULT 0"
+        case .parentKey, .failureReason, .output, .owner, .leaseExpiresAt, .queue: "\(name) \(type)"
+        }
+    }
+
+    /// Its position in a row that holds a record from `first` on.
+    var offset: Int { Self.allCases.firstIndex(of: self) ?? 0 }
+
+    /// The columns' names, comma-separated, each prefixed with `qualifier` (`"r."`, say).
+    static func list(_ qualifier: String = "") -> String {
+        allCases.map { qualifier + $0.name }.joined(separator: ", ")
+    }
+}

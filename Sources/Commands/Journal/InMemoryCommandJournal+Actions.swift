@@ -1,0 +1,77 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The in-memory journal's operator actions: a cancellation and a retry, as writes of the state.
+extension InMemoryCommandJournal.State {
+    mutating func cancel(_ key: String, reason: String, now: Date) throws(CommandJournalError) -> CommandJournalRecord {
+        guard let index = indexByKey[key] else { throw .unknownKey(key) }
+        let record = records[index]
+        let hasChildren = records.contains { $0.entry.parentKey == key }
+        let isMarked = indexByKey[CommandJournalCancellation.key(of: key)] != nil
+        let text = CommandJournalCancellation.reason(reason)
+        switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked, now: now) {
+        case .refuse(let error):
+            throw error
+        case .unchanged:
+            return record
+        case .takeAndSettle:
+            log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: text, endedAt: now), key)
+            records[index].owner = nil
+            records[index].status = .failed
+            records[index].failureReason = text
+            records[index].leaseExpiresAt = nil
+            records[index].updatedAt = now
+        case .settle:
+            records[index].status = .failed
+            records[index].failureReason = text
+            records[index].leaseExpiresAt = nil
+            records[index].updatedAt = now
+        case .takeAndMark:
+            if record.owner != nil {
+                log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: text, endedAt: now), key)
+                records[index].attempts += 1
+            }
+            records[index].owner = nil
+            records[index].leaseExpiresAt = now
+            records[index].updatedAt = now
+            _ = insert(CommandJournalCancellation.entry(of: key), now: now, owner: nil, until: nil, queue: nil)
+            if let mark = indexByKey[CommandJournalCancellation.key(of: key)] {
+                records[mark].settle(.failed(reason: text), now: now)
+            }
+        }
+        return records[index]
+    }
+
+    mutating func retry(_ key: String, now: Date) throws(CommandJournalError) -> CommandJournalRecord {
+        guard let index = indexByKey[key] else { throw .unknownKey(key) }
+        let record = records[index]
+        guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
+            throw .cannotRetry(key: key, status: record.status)
+        }
+        if let ended = CommandJournalAttempt.ended(record),
+            attemptLog[key]?.contains(where: { $0.number == ended.number }) != true
+        {
+            log(ended, key)
+        }
+        records[index].status = .pending
+        records[index].failureReason = nil
+        records[index].owner = nil
+        records[index].leaseExpiresAt = now
+        records[index].updatedAt = now
+        let retried = records[index]
+        for child in records where child.entry.parentKey == key { attemptLog[child.id] = nil }
+        records.removeAll { $0.entry.parentKey == key }
+        reindex()
+        return retried
+    }
+
+    /// Logs `attempt` of `key`, replacing what was logged for its number.
+    mutating func log(_ attempt: CommandJournalAttempt, _ key: String) {
+        attemptLog[key, default: []].removeAll { $0.number == attempt.number }
+        attemptLog[key, default: []].append(attempt)
+        attemptLog[key]?.sort { $0.number < $1.number }
+    }
+}

@@ -1,0 +1,147 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The in-memory journal's writes: each ``JournalWrite`` applied to the state under its lock,
+/// at the time `now` read once before.
+extension InMemoryCommandJournal.State {
+    /// Applies `write`; throws its refusal, having changed nothing.
+    mutating func apply(_ write: JournalWrite, now: Date) throws(CommandJournalError) -> JournalWriteOutcome {
+        switch write {
+        case .begin(let entry, let lease):
+            return .begun(try begin(entry, lease, now: now))
+        case .append(let entry, let lease):
+            return .record(try append(entry, lease, now: now))
+        case .settle(let key, let settlement, let lease):
+            guard let index = indexByKey[key] else { throw .unknownKey(key) }
+            let record = records[index]
+            if record.status == settlement.status && record.isSettled { return .none }
+            try checkHolds(record.entry.parentKey ?? key, lease)
+            records[index].settle(settlement, now: now)
+            return .none
+        case .changes(let changes, let lease):
+            var draft = self
+            for change in changes { try draft.apply(change, lease: lease, now: now) }
+            self = draft
+            return .none
+        case .renew(let attempts, let lease):
+            return .keys(renew(attempts, lease, now: now))
+        case .release(let key, let lease, let delay):
+            guard let index = indexByKey[key], records[index].isHeld(by: lease) else { return .none }
+            release(index, after: delay, now: now)
+            return .none
+        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
+            return .claimed(claim(limit, queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now))
+        case .enqueue(let entry, let queue, let delay):
+            if let index = indexByKey[entry.idempotencyKey] {
+                guard records[index].entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
+                return .record(records[index])
+            }
+            return .record(insert(entry, now: now, owner: nil, until: now.adding(delay), queue: queue))
+        case .prune(let milliseconds):
+            return .count(prune(settledBefore: Date(journalMilliseconds: milliseconds)))
+        case .releaseFailed(let key, let lease, let delay, let failure):
+            guard let index = indexByKey[key], records[index].isHeld(by: lease) else { return .none }
+            let record = records[index]
+            log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: failure, endedAt: now), key)
+            release(index, after: delay, now: now)
+            return .none
+        case .cancel(let key, let reason):
+            return .record(try cancel(key, reason: reason, now: now))
+        case .retry(let key):
+            return .record(try retry(key, now: now))
+        case .logAttempt(let attempt, let key, let parentKey, let lease):
+            guard (try? checkHolds(parentKey ?? key, lease)) != nil else { return .none }
+            var logged = attempt
+            logged.endedAt = now
+            log(logged, key)
+            return .none
+        }
+    }
+
+    private mutating func begin(
+        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Date
+    ) throws(CommandJournalError) -> CommandJournalBegin {
+        guard let index = indexByKey[entry.idempotencyKey] else {
+            return .started(insert(entry, now: now, owner: lease.owner, until: now.adding(lease.duration), queue: nil))
+        }
+        let existing = records[index]
+        guard existing.entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
+        if existing.isSettled { return .settled(existing) }
+        guard entry.parentKey == nil, let expiry = existing.leaseExpiresAt, expiry <= now else {
+            return .busy(existing)
+        }
+        records[index].hold(lease, now: now)
+        return .resumed(records[index])
+    }
+
+    private mutating func append(
+        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Date
+    ) throws(CommandJournalError) -> CommandJournalRecord {
+        guard let parentKey = entry.parentKey else { throw .conflictingEntry(key: entry.idempotencyKey) }
+        try checkHolds(parentKey, lease)
+        if let index = indexByKey[entry.idempotencyKey] {
+            guard records[index].entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
+            return records[index]
+        }
+        return insert(entry, now: now, owner: nil, until: nil, queue: nil)
+    }
+
+    private mutating func renew(_ attempts: [String: Int], _ lease: JournalLease, now: Date) -> [String] {
+        attempts.keys.sorted().filter { key in
+            let attempt = JournalLease(owner: lease.owner, duration: lease.duration, token: attempts[key])
+            guard let index = indexByKey[key], records[index].isHeld(by: attempt) else { return false }
+            records[index].leaseExpiresAt = now.adding(lease.duration)
+            return true
+        }
+    }
+
+    private mutating func release(_ index: Int, after delay: Duration, now: Date) {
+        records[index].owner = nil
+        records[index].leaseExpiresAt = now.adding(delay)
+        records[index].updatedAt = now
+    }
+
+    private mutating func claim(
+        _ limit: Int, _ queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Date
+    ) -> CommandJournalClaim {
+        let open = records.indices.filter {
+            records[$0].status == .pending && records[$0].entry.parentKey == nil && records[$0].queue == queue
+        }
+        let running = open.count { records[$0].owner != nil && records[$0].leaseExpiresAt ?? now > now }
+        let room = max(0, min(limit, (concurrency ?? Int.max) - running))
+        var claimed: [CommandJournalRecord] = []
+        var previousOwners: [String: String] = [:]
+        for index in open where claimed.count < room {
+            let record = records[index]
+            guard let due = record.leaseExpiresAt, due <= now || (deadOwner != nil && record.owner == deadOwner)
+            else { continue }
+            if let owner = record.owner { previousOwners[record.id] = owner }
+            records[index].hold(lease, now: now)
+            claimed.append(records[index])
+        }
+        let next = open.compactMap { records[$0].leaseExpiresAt }.filter { $0 > now }.min()
+        return CommandJournalClaim(
+            records: claimed, nextDue: next.map { now.duration(to: $0) }, previousOwners: previousOwners)
+    }
+
+    private mutating func prune(settledBefore date: Date) -> Int {
+        let roots = Set(
+            records.filter { $0.entry.parentKey == nil && $0.isSettled && $0.updatedAt < date }
+                .map(\.entry.idempotencyKey))
+        let before = records.count
+        for record in records where roots.contains(record.entry.parentKey ?? record.id) {
+            attemptLog[record.id] = nil
+        }
+        records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
+        reindex()
+        return before - records.count
+    }
+
+    /// Rebuilds the index by key after records were removed.
+    mutating func reindex() {
+        indexByKey = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.entry.idempotencyKey, $0) })
+    }
+}

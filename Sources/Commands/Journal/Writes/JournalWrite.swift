@@ -1,0 +1,32 @@
+/// One write of a journal, as its store applies it: the in-memory journal at once, the SQLite
+/// and PostgreSQL journals in the batches of their group commit. Every store speaks these
+/// writes and answers each with a ``JournalWriteOutcome``; ``JournalWriteChannel`` turns them
+/// into the typed calls of ``CommandJournal``.
+package enum JournalWrite: Sendable {
+    /// ``CommandJournal/begin(_:lease:)``.
+    case begin(CommandJournalEntry, JournalLease)
+    /// ``CommandJournal/append(_:lease:)``.
+    case append(CommandJournalEntry, JournalLease)
+    /// ``CommandJournal/settle(_:as:lease:)``.
+    case settle(String, CommandJournalSettlement, JournalLease)
+    /// ``CommandJournal/settle(_:lease:)``: all the changes or none.
+    case changes([CommandJournalChange], JournalLease)
+    /// ``CommandJournal/renew(_:lease:)``.
+    case renew([String: Int], JournalLease)
+    /// ``CommandJournal/release(_:lease:after:)``.
+    case release(String, JournalLease, after: Duration)
+    /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
+    /// ``CommandJournal/enqueue(_:queue:after:)``.
+    case enqueue(CommandJournalEntry, queue: String, after: Duration)
+    /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
+    case prune(settledBefore: Int64)
+    /// ``CommandJournal/release(_:lease:after:failure:)``.
+    case releaseFailed(String, JournalLease, after: Duration, failure: String)
+    /// ``CommandJournal/cancel(_:reason:)``.
+    case cancel(String, reason: String)
+    /// ``CommandJournal/retry(_:)``.
+    case retry(String)
+    /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
+    case logAttempt(CommandJournalAttempt, key: String, parentKey: String?, JournalLease)
+}

@@ -1,0 +1,112 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// The typed calls of ``CommandJournal``'s writes over one function that applies a
+/// ``JournalWrite`` (a store's group commit, or its lock): each call submits its write and
+/// unwraps its outcome here, once for every store.
+package struct JournalWriteChannel: Sendable {
+    /// Applies one write and answers its outcome, or throws its refusal.
+    package typealias Submit = @Sendable (JournalWrite) async throws -> JournalWriteOutcome
+
+    private let submit: Submit
+    private let unexpected: @Sendable () -> any Error
+
+    /// A channel submitting to `submit`; `unexpected` is the error of an outcome that does not
+    /// answer its write (a store's bug, never a caller's).
+    package init(unexpected: @escaping @Sendable () -> any Error, submit: @escaping Submit) {
+        self.submit = submit
+        self.unexpected = unexpected
+    }
+
+    /// Submits `write`; returns its outcome as it came.
+    package func send(_ write: JournalWrite) async throws -> JournalWriteOutcome {
+        try await submit(write)
+    }
+
+    /// ``CommandJournal/begin(_:lease:)``.
+    package func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+        guard case .begun(let begun) = try await submit(.begin(entry, lease)) else { throw unexpected() }
+        return begun
+    }
+
+    /// ``CommandJournal/append(_:lease:)``.
+    package func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+        try await record(.append(entry, lease))
+    }
+
+    /// ``CommandJournal/settle(_:as:lease:)``.
+    package func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+        _ = try await submit(.settle(key, settlement, lease))
+    }
+
+    /// ``CommandJournal/settle(_:lease:)``; no write when `changes` is empty.
+    package func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        guard !changes.isEmpty else { return }
+        _ = try await submit(.changes(changes, lease))
+    }
+
+    /// ``CommandJournal/renew(_:lease:)``.
+    package func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+        guard case .keys(let kept) = try await submit(.renew(attempts, lease)) else { throw unexpected() }
+        return kept
+    }
+
+    /// ``CommandJournal/release(_:lease:after:)``.
+    package func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+        _ = try await submit(.release(key, lease, after: delay))
+    }
+
+    /// ``CommandJournal/release(_:lease:after:failure:)``.
+    package func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws {
+        _ = try await submit(.releaseFailed(key, lease, after: delay, failure: failure))
+    }
+
+    /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    package func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        let write = JournalWrite.claim(limit, queue: queue, concurrency: concurrency, deadOwner: deadOwner, lease)
+        guard case .claimed(let claim) = try await submit(write) else { throw unexpected() }
+        return claim
+    }
+
+    /// ``CommandJournal/enqueue(_:queue:after:)``.
+    package func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws -> CommandJournalRecord {
+        try await record(.enqueue(entry, queue: queue, after: delay))
+    }
+
+    /// ``CommandJournal/prune(settledBefore:)``.
+    package func prune(settledBefore date: Date) async throws -> Int {
+        guard case .count(let count) = try await submit(.prune(settledBefore: date.journalMilliseconds)) else {
+            throw unexpected()
+        }
+        return count
+    }
+
+    /// ``CommandJournal/cancel(_:reason:)``.
+    package func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
+        try await record(.cancel(key, reason: reason))
+    }
+
+    /// ``CommandJournal/retry(_:)``.
+    package func retry(_ key: String) async throws -> CommandJournalRecord {
+        try await record(.retry(key))
+    }
+
+    /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
+    package func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {
+        _ = try await submit(.logAttempt(attempt, key: key, parentKey: parentKey, lease))
+    }
+
+    private func record(_ write: JournalWrite) async throws -> CommandJournalRecord {
+        guard case .record(let record) = try await submit(write) else { throw unexpected() }
+        return record
+    }
+}

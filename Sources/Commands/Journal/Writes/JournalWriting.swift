@@ -1,0 +1,87 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
+package import Foundation
+#endif
+
+/// A journal whose writes go through one ``JournalWriteChannel``: the in-memory, SQLite and
+/// PostgreSQL journals. Their ``CommandJournal`` write calls are these, written once; a journal
+/// that makes one of them otherwise (PostgreSQL's operator actions) declares its own.
+package protocol JournalWriting: CommandJournal {
+    /// Where the journal's writes go.
+    var channel: JournalWriteChannel { get }
+}
+
+extension JournalWriting {
+    /// Begins `entry` under `lease`; see ``CommandJournal/begin(_:lease:)``.
+    public func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+        try await channel.begin(entry, lease: lease)
+    }
+
+    /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
+    public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+        try await channel.append(entry, lease: lease)
+    }
+
+    /// Settles `key`, durably; see ``CommandJournal/settle(_:as:lease:)``.
+    public func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+        try await channel.settle(key, as: settlement, lease: lease)
+    }
+
+    /// Makes `changes` in one commit, all or none; see ``CommandJournal/settle(_:lease:)``.
+    public func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        try await channel.settle(changes, lease: lease)
+    }
+
+    /// Renews the leases on `attempts`; see ``CommandJournal/renew(_:lease:)``.
+    public func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+        try await channel.renew(attempts, lease: lease)
+    }
+
+    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
+    public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+        try await channel.release(key, lease: lease, after: delay)
+    }
+
+    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try await channel.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+    }
+
+    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+    ) async throws -> CommandJournalRecord {
+        try await channel.enqueue(entry, queue: queue, after: delay)
+    }
+
+    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    public func prune(settledBefore date: Date) async throws -> Int {
+        try await channel.prune(settledBefore: date)
+    }
+
+    /// Releases `key` and logs the attempt's `failure`, in one commit; see
+    /// ``CommandJournal/release(_:lease:after:failure:)``.
+    public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws {
+        try await channel.release(key, lease: lease, after: delay, failure: failure)
+    }
+
+    /// Logs an attempt at `key`, fenced by `lease`; see ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
+    public func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws {
+        try await channel.logAttempt(attempt, of: key, parentKey: parentKey, lease: lease)
+    }
+
+    /// Cancels `key`, in one commit; see ``CommandJournal/cancel(_:reason:)``.
+    public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
+        try await channel.cancel(key, reason: reason)
+    }
+
+    /// Retries `key`, in one commit; see ``CommandJournal/retry(_:)``.
+    public func retry(_ key: String) async throws -> CommandJournalRecord {
+        try await channel.retry(key)
+    }
+}
