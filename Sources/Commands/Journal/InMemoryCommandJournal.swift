@@ -32,6 +32,7 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting {
     public init(clock: any WallClock = SystemWallClock()) {
         self.clock = clock
         let state = self.state
+        // `apply` answers every write with the outcome of its kind: `unexpected` never runs.
         channel = JournalWriteChannel(unexpected: { CommandJournalError.unknownKey("") }) { write in
             let now = Date(journalMilliseconds: clock.currentDate.journalMilliseconds)
             return try state.withLock { state throws(CommandJournalError) in try state.apply(write, now: now) }
