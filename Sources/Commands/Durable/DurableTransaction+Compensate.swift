@@ -70,7 +70,7 @@ extension DurableTransaction {
             let step = steps[index]
             let context = context(index, outputs: outputs, attempt: attempt, cause: cause)
             let output = records[index]?.status == .done ? records[index]?.output : nil
-            let error = try await undo(index, context, output: output)
+            let error = try await undo(index, context, output: output, progress)
             let stepName = TransactionError.Step(index: index, name: step.name)
             let recorded = progress.withLock { progress -> Bool in
                 guard !progress.closed, progress.pending.first == index else { return false }
@@ -95,27 +95,22 @@ extension DurableTransaction {
     }
 
     /// Runs step `index`'s compensation, retrying it as the policy says; returns the last
-    /// error, or `nil` when it was undone (or has nothing to undo).
-    private func undo(_ index: Int, _ context: DurableContext, output: [UInt8]?) async throws -> (any Error)? {
-        guard let compensation = steps[index].compensation else { return nil }
-        var retry = 0
-        while true {
-            do {
-                try await compensateStep(index, context, output: output, compensation)
-                return nil
-            } catch {
+    /// error, or `nil` when it was undone (or has nothing to undo). Throws when the worker lost
+    /// its lease meanwhile.
+    private func undo(
+        _ index: Int, _ context: DurableContext, output: [UInt8]?, _ progress: LockedValue<CompensationProgress>
+    ) async throws -> (any Error)? {
+        guard let undo = steps[index].compensation else { return nil }
+        return try await compensation.undo(
+            steps[index].command, at: index, observer: observer,
+            check: { _ throws(CommandJournalError) in
                 if invoker.keeper.isLost(key, token: context.attempt) {
                     throw CommandJournalError.leaseLost(key: key, owner: nil)
                 }
-                guard retry < self.compensation.retries, !Task.isCancelled else { return error }
-                retry += 1
-                observer?(
-                    .compensationRetried(index: index, command: steps[index].command, attempt: retry, error: error))
-                let delay = self.compensation.backoff.delay(beforeRetry: retry)
-                if delay > .zero {
-                    do { try await self.compensation.clock.sleep(delay) } catch { return error }
-                }
-            }
+            },
+            stopped: { progress.withLock { $0.closed } }
+        ) {
+            try await compensateStep(index, context, output: output, undo)
         }
     }
 }

@@ -130,21 +130,8 @@ final class Rollback: Sendable {
 
     /// Undoes `step`, retrying as the policy says; returns the last error, or `nil` when it was undone.
     private func undo(_ step: any Command, at index: Int) async -> (any Error)? {
-        var attempt = 0
-        while true {
-            do {
-                try await step.undo()
-                return nil
-            } catch {
-                guard attempt < policy.retries, !Task.isCancelled else { return error }
-                attempt += 1
-                if isSettled { return error }
-                observer?(.compensationRetried(index: index, command: step, attempt: attempt, error: error))
-                let delay = policy.backoff.delay(beforeRetry: attempt)
-                if delay > .zero {
-                    do { try await policy.clock.sleep(delay) } catch { return error }
-                }
-            }
+        await policy.undo(step, at: index, observer: observer, check: { _ in }, stopped: { isSettled }) {
+            try await step.undo()
         }
     }
 
