@@ -17,7 +17,7 @@ extension CommandJournal {
         }
     }
 
-    /// Claims due records; see ``claim(_:from:concurrency:takingOverFrom:lease:)``.
+    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
