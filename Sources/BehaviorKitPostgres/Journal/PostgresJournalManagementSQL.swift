@@ -8,18 +8,26 @@ struct PostgresJournalManagementSQL: Sendable {
     let table: String
     /// The log of attempts, quoted.
     let attempts: String
+    /// The queued records' trace contexts, quoted.
+    let traces: String
 
     init(table: String) {
         self.table = "\"\(table)\""
         self.attempts = "\"\(Self.attemptsTable(table))\""
+        self.traces = "\"\(Self.tracesTable(table))\""
     }
 
     /// The name of the log of attempts of `table`.
     static func attemptsTable(_ table: String) -> String { "\(table)_attempts" }
 
+    /// The name of the table of queued records' trace contexts of `table`.
+    static func tracesTable(_ table: String) -> String { "\(table)_traces" }
+
     /// The names of what ``create(_:)`` makes, quoted: opening creates them when one is missing.
     static func relations(_ table: String) -> [String] {
-        [attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c"].map { "\"\($0)\"" }
+        [attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c", tracesTable(table)].map {
+            "\"\($0)\""
+        }
     }
 
     /// The log of attempts and the indexes that list records by status, by queue and by key
@@ -40,6 +48,12 @@ struct PostgresJournalManagementSQL: Sendable {
             "CREATE INDEX IF NOT EXISTS \"\(table)_status\" ON \"\(table)\" (status, sequence)",
             "CREATE INDEX IF NOT EXISTS \"\(table)_queue\" ON \"\(table)\" (queue, sequence) WHERE queue IS NOT NULL",
             "CREATE INDEX IF NOT EXISTS \"\(table)_key_c\" ON \"\(table)\" (key COLLATE \"C\")",
+            """
+            CREATE TABLE IF NOT EXISTS "\(tracesTable(table))" (
+                key text PRIMARY KEY,
+                context jsonb NOT NULL
+            )
+            """,
         ]
     }
 
@@ -137,8 +151,8 @@ struct PostgresJournalManagementSQL: Sendable {
         """
     }
 
-    /// Deletes the roots settled before `$1`, their children and their attempts (every
-    /// data-modifying `WITH` runs, read or not); returns how many records went.
+    /// Deletes the roots settled before `$1`, their children, their attempts and their trace
+    /// contexts (every data-modifying `WITH` runs, read or not); returns how many records went.
     var prune: String {
         """
         WITH roots AS (
@@ -147,6 +161,9 @@ struct PostgresJournalManagementSQL: Sendable {
             DELETE FROM \(attempts)
             WHERE key IN (SELECT key FROM roots)
                 OR key IN (SELECT key FROM \(table) WHERE parent_key IN (SELECT key FROM roots))
+            RETURNING 1
+        ), traced AS (
+            DELETE FROM \(traces) WHERE key IN (SELECT key FROM roots)
             RETURNING 1
         ), children AS (
             DELETE FROM \(table) WHERE parent_key IN (SELECT key FROM roots) RETURNING 1

@@ -133,7 +133,7 @@ struct PostgresJournalWriter: Sendable {
                 op: .claim, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
                 limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner,
                 lock: "behaviorkit.queue." + names.table)
-        case .enqueue(let journalEntry, let queue, let delay):
+        case .enqueue(let journalEntry, let queue, let delay, _):  // the context goes to its own table
             var operation = entry(.enqueue, journalEntry)
             operation.queue = queue
             operation.ms = delay.journalMilliseconds.clampedForJournal
@@ -162,7 +162,7 @@ struct PostgresJournalWriter: Sendable {
             case .renew(let attempts, let lease): attempts.keys.sorted() + [lease.owner]
             case .release(let key, let lease, _): [key, lease.owner]
             case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
-            case .enqueue(let entry, let queue, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
+            case .enqueue(let entry, let queue, _, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
             case .prune: []
             case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
             case .cancel(let key, _), .retry(let key): [key]
@@ -179,7 +179,7 @@ struct PostgresJournalWriter: Sendable {
         switch write {
         case .begin(let entry, _):
             return .begun(try begun(entry, answers.first))
-        case .append(let entry, _), .enqueue(let entry, _, _):
+        case .append(let entry, _), .enqueue(let entry, _, _, _):
             guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
             if answer.outcome == .lost {
                 throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)

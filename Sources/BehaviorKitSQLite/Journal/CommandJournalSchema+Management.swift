@@ -24,6 +24,7 @@ extension CommandJournalSchema {
     /// Creates the management tables and index when missing.
     static func createManagementTables(_ db: Database) throws {
         try db.execute(sql: createManagement)
+        try db.execute(sql: createTraces)
     }
 
     /// Writes `attempt` of `key` down, replacing what was logged for its number. In an

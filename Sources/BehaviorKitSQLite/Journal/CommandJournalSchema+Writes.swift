@@ -153,13 +153,17 @@ extension CommandJournalSchema {
     }
 
     static func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, now: Int64, _ db: Database, path: String
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]? = nil,
+        now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalRecord {
         if let existing = try fetch(entry.idempotencyKey, db, path: path) {
             guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
             return existing
         }
-        return try insert(entry, owner: nil, until: saturating(now, delay), queue: queue, now: now, db)
+        var record = try insert(entry, owner: nil, until: saturating(now, delay), queue: queue, now: now, db)
+        try keepTrace(traceContext, of: entry.idempotencyKey, db)
+        if traceContext?.isEmpty == false { record.traceContext = traceContext }
+        return record
     }
 
     static func prune(settledBefore date: Int64, _ db: Database) throws -> Int {

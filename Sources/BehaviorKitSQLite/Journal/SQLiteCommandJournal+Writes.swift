@@ -138,15 +138,18 @@ extension SQLiteCommandJournal {
             try CommandJournalSchema.release(key, lease, after: delay, now: now, db)
             return .none
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
-            return .claimed(
-                try CommandJournalSchema.claim(
-                    limit, from: queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now, db, path: path)
-            )
-        case .enqueue(let entry, let queue, let delay):
+            var claim = try CommandJournalSchema.claim(
+                limit, from: queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now, db, path: path)
+            claim.records = try CommandJournalSchema.withTraces(claim.records, db)
+            return .claimed(claim)
+        case .enqueue(let entry, let queue, let delay, let traceContext):
             return .record(
-                try CommandJournalSchema.enqueue(entry, queue: queue, after: delay, now: now, db, path: path))
+                try CommandJournalSchema.enqueue(
+                    entry, queue: queue, after: delay, traceContext: traceContext, now: now, db, path: path))
         case .prune(let date):
-            return .count(try CommandJournalSchema.prune(settledBefore: date, db))
+            let count = try CommandJournalSchema.prune(settledBefore: date, db)
+            if count > 0 { try CommandJournalSchema.pruneTraces(db) }
+            return .count(count)
         case .releaseFailed(let key, let lease, let delay, let failure):
             try CommandJournalSchema.release(key, lease, after: delay, failure: failure, now: now, db, path: path)
             return .none

@@ -142,12 +142,16 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting {
         return logger
     }
 
-    /// Adds the migrations that create the journal's table, and the log of attempts and index
+    /// Adds the migrations that create the journal's table, the table of queued records' trace
+    /// contexts, and the log of attempts and index
     /// its management API reads (``details(forKey:)``), to the application's migrator.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("behaviorkit-command-journal-2") { db in try CommandJournalSchema.create(db) }
         migrator.registerMigration("behaviorkit-command-journal-attempts") { db in
             try CommandJournalSchema.createManagementTables(db)
+        }
+        migrator.registerMigration("behaviorkit-command-journal-traces") { db in
+            try db.execute(sql: CommandJournalSchema.createTraces)
         }
     }
 

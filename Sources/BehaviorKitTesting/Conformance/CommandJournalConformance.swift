@@ -50,7 +50,7 @@ public enum CommandJournalConformance {
             settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce,
-        ] + managementChecks + retryChecks
+        ] + managementChecks + retryChecks + [queuedRecordsKeepTheirCallersTraceContext]
     }
 
     static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))

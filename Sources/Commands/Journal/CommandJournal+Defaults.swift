@@ -23,4 +23,12 @@ extension CommandJournal {
     ) async throws -> CommandJournalClaim {
         try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: nil, lease: lease)
     }
+
+    /// Enqueues `entry` with ``enqueue(_:queue:after:)`` and drops `traceContext`: a journal
+    /// that keeps the caller's trace context implements this.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        try await enqueue(entry, queue: queue, after: delay)
+    }
 }

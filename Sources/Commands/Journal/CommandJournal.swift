@@ -108,6 +108,14 @@ public protocol CommandJournal: Sendable {
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws -> CommandJournalRecord
 
+    /// ``enqueue(_:queue:after:)``, keeping `traceContext` (the enqueuing caller's, as its
+    /// tracer injected it) with a new record, so that the worker that runs it continues the
+    /// caller's trace (``CommandJournalRecord/traceContext``). A key already there keeps the
+    /// context it has. The default drops the context: a journal that keeps it implements this.
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord
+
     /// Deletes the root records that settled before `date`, with their children; returns how
     /// many records were deleted. Pending records are never deleted.
     func prune(settledBefore date: Date) async throws -> Int

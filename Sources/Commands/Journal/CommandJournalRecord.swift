@@ -53,12 +53,17 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When it last changed.
     public var updatedAt: Date
+    /// The trace context of the caller that enqueued it, as the tracer bootstrapped there wrote
+    /// it (W3C `traceparent`, say): the worker's spans continue that trace. `nil` when none was
+    /// kept (no tracer, or a record written otherwise than by ``CommandQueue``).
+    public var traceContext: [String: String]?
 
     /// Creates a record.
     public init(
         sequence: Int64, entry: CommandJournalEntry, status: CommandJournalStatus, failureReason: String? = nil,
         output: [UInt8]? = nil, owner: String? = nil, leaseExpiresAt: Date? = nil, queue: String? = nil,
-        attempts: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil
+        attempts: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil,
+        traceContext: [String: String]? = nil
     ) {
         self.sequence = sequence
         self.entry = entry
@@ -71,6 +76,7 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
         self.attempts = attempts
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
+        self.traceContext = traceContext
     }
 
     /// The idempotency key, which identifies the record.

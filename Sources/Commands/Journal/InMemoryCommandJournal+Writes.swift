@@ -34,12 +34,13 @@ extension InMemoryCommandJournal.State {
             return .none
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
             return .claimed(claim(limit, queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now))
-        case .enqueue(let entry, let queue, let delay):
+        case .enqueue(let entry, let queue, let delay, let traceContext):
             if let index = indexByKey[entry.idempotencyKey] {
                 guard records[index].entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
                 return .record(records[index])
             }
-            return .record(insert(entry, now: now, owner: nil, until: now.adding(delay), queue: queue))
+            return .record(
+                insert(entry, now: now, owner: nil, until: now.adding(delay), queue: queue, traceContext: traceContext))
         case .prune(let milliseconds):
             return .count(prune(settledBefore: Date(journalMilliseconds: milliseconds)))
         case .releaseFailed(let key, let lease, let delay, let failure):

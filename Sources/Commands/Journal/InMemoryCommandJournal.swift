@@ -65,11 +65,12 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting {
 
 extension InMemoryCommandJournal.State {
     mutating func insert(
-        _ entry: CommandJournalEntry, now: Date, owner: String?, until expiry: Date?, queue: String?
+        _ entry: CommandJournalEntry, now: Date, owner: String?, until expiry: Date?, queue: String?,
+        traceContext: [String: String]? = nil
     ) -> CommandJournalRecord {
         let record = CommandJournalRecord(
             sequence: nextSequence, entry: entry, status: .pending, owner: owner, leaseExpiresAt: expiry,
-            queue: queue, attempts: owner == nil ? 0 : 1, createdAt: now)
+            queue: queue, attempts: owner == nil ? 0 : 1, createdAt: now, traceContext: traceContext)
         nextSequence += 1
         indexByKey[entry.idempotencyKey] = records.count
         records.append(record)

@@ -28,13 +28,27 @@ package final class DurableInstruments: Sendable {
         _ name: String, _ attributes: SpanAttributes, _ body: ((any Span)?) async throws -> T
     ) async throws -> T {
         guard let tracer else { return try await body(nil) }
-        return try await Self.withSpan(name, attributes, tracer: tracer, body)
+        return try await Self.withSpan(name, attributes, tracer: tracer, parent: nil, kind: .internal, body)
+    }
+
+    /// Runs `body` in a span named `name` that continues the trace whose context `traceContext`
+    /// carries (a queued record's: its enqueuing caller's), as a consumer span; without one, as
+    /// ``withSpan(_:_:_:)``.
+    package func withSpan<T>(
+        _ name: String, _ attributes: SpanAttributes, continuing traceContext: [String: String]?,
+        _ body: ((any Span)?) async throws -> T
+    ) async throws -> T {
+        guard let tracer else { return try await body(nil) }
+        let parent = TraceCarrier.context(traceContext, tracer: tracer)
+        return try await Self.withSpan(
+            name, attributes, tracer: tracer, parent: parent, kind: parent == nil ? .internal : .consumer, body)
     }
 
     private static func withSpan<T, Traced: Tracer>(
-        _ name: String, _ attributes: SpanAttributes, tracer: Traced, _ body: ((any Span)?) async throws -> T
+        _ name: String, _ attributes: SpanAttributes, tracer: Traced, parent: InstrumentationContext?,
+        kind: SpanKind, _ body: ((any Span)?) async throws -> T
     ) async throws -> T {
-        let span = tracer.startSpan(name, context: InstrumentationContext.current ?? .topLevel, ofKind: .internal)
+        let span = tracer.startSpan(name, context: parent ?? InstrumentationContext.current ?? .topLevel, ofKind: kind)
         span.attributes = attributes
         defer { span.end() }
         do {

@@ -64,11 +64,13 @@ public struct CommandQueue: Sendable {
         try await enqueue(transaction.entry, after: delay)
     }
 
-    /// Enqueues `entry`, due after `delay`.
+    /// Enqueues `entry`, due after `delay`, with the caller's trace context when a tracer is
+    /// bootstrapped (or bound with `withTracer`): the worker's spans then continue the caller's
+    /// trace (<doc:Observability>).
     @discardableResult
     public func enqueue(
         _ entry: CommandJournalEntry, after delay: Duration = .zero
     ) async throws -> CommandJournalRecord {
-        try await journal.enqueue(entry, queue: name, after: delay)
+        try await journal.enqueue(entry, queue: name, after: delay, traceContext: TraceCarrier.current())
     }
 }

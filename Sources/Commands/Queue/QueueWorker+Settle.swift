@@ -17,7 +17,9 @@ extension QueueWorker {
                 "behaviorkit.attempt": .int64(Int64(record.attempts)),
             ])
         // The span records no error of its own: how the record ended is its `behaviorkit.outcome`.
-        try? await instruments.withSpan("behaviorkit.queue.record", attributes) { span in
+        // A child of the enqueuing caller's span when the record carries its trace context.
+        try? await instruments.withSpan("behaviorkit.queue.record", attributes, continuing: record.traceContext) {
+            span in
             let started = invoker.keeper.now
             let (outcome, error) = await settleCounted(record)
             reportSettled(record, outcome, error: error, duration: invoker.keeper.now - started, span: span)

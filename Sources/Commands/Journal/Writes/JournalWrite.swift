@@ -17,8 +17,8 @@ package enum JournalWrite: Sendable {
     case release(String, JournalLease, after: Duration)
     /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
     case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
-    /// ``CommandJournal/enqueue(_:queue:after:)``.
-    case enqueue(CommandJournalEntry, queue: String, after: Duration)
+    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
+    case enqueue(CommandJournalEntry, queue: String, after: Duration, traceContext: [String: String]?)
     /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
     case prune(settledBefore: Int64)
     /// ``CommandJournal/release(_:lease:after:failure:)``.

@@ -73,11 +73,11 @@ package struct JournalWriteChannel: Sendable {
         return claim
     }
 
-    /// ``CommandJournal/enqueue(_:queue:after:)``.
+    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
     package func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
-        try await record(.enqueue(entry, queue: queue, after: delay))
+        try await record(.enqueue(entry, queue: queue, after: delay, traceContext: traceContext))
     }
 
     /// ``CommandJournal/prune(settledBefore:)``.

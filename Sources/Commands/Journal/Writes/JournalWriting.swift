@@ -54,7 +54,15 @@ extension JournalWriting {
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws -> CommandJournalRecord {
-        try await channel.enqueue(entry, queue: queue, after: delay)
+        try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
+    }
+
+    /// Enqueues `entry` with the caller's trace context, durably; see
+    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
     }
 
     /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.

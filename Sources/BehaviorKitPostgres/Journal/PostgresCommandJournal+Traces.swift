@@ -1,0 +1,55 @@
+public import Commands
+import Foundation
+import PostgresNIO
+
+/// The trace context a queued record carries from the caller that enqueued it to the worker that
+/// claims it (``CommandJournalRecord/traceContext``): one row per key in `<table>_traces`,
+/// written before the record (so that no claim can come first), read with each claim that took
+/// records, and pruned with the record.
+extension PostgresCommandJournal {
+    /// Enqueues `entry`, keeping `traceContext`; see `CommandJournal.enqueue(_:queue:after:traceContext:)`.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        guard let traceContext, !traceContext.isEmpty else {
+            return try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
+        }
+        let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
+        let sql =
+            "INSERT INTO \(management.traces) (key, context) VALUES ($1::text, $2::jsonb) ON CONFLICT (key) DO NOTHING"
+        try await connections.withConnection { connection in
+            try await self.execute(sql, [entry.idempotencyKey, text], connection)
+        }
+        var record = try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
+        record.traceContext = try await traces(of: [record.id])[record.id]
+        return record
+    }
+
+    /// Claims due records, with the trace contexts kept for them; see
+    /// `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        var claim = try await channel.claim(
+            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+        guard !claim.records.isEmpty else { return claim }
+        // A trace is never a reason for a claim to fail: without it, the worker starts a trace.
+        guard let traces = try? await traces(of: claim.records.map(\.id)), !traces.isEmpty else { return claim }
+        for index in claim.records.indices {
+            claim.records[index].traceContext = traces[claim.records[index].id]
+        }
+        return claim
+    }
+
+    /// The trace contexts kept for `keys`, by key.
+    private func traces(of keys: [String]) async throws -> [String: [String: String]] {
+        let sql = "SELECT key, context::text FROM \(management.traces) WHERE key = ANY($1::text[])"
+        let rows = try await connections.withConnection { connection in try await self.rows(sql, [keys], connection) }
+        var traces: [String: [String: String]] = [:]
+        for row in rows {
+            let (key, text) = try row.decode((String, String).self)
+            traces[key] = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        }
+        return traces
+    }
+}

@@ -1,0 +1,36 @@
+import Commands
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Traces across the queue: the enqueuing caller's trace context reaches the worker's claim.
+extension CommandJournalConformance {
+    static func queuedRecordsKeepTheirCallersTraceContext(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "enqueue(_:queue:after:traceContext:) keeps the caller's trace context for the claim"
+        let context = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
+        _ = try await journal.enqueue(entry("traced"), queue: "q", after: .zero, traceContext: context)
+        _ = try await journal.enqueue(
+            entry("traced"), queue: "q", after: .zero, traceContext: ["traceparent": "another request's"])
+        _ = try await journal.enqueue(entry("untraced"), queue: "q", after: .zero, traceContext: nil)
+        let claimed = try await journal.claim(10, from: "q", concurrency: nil, lease: lease).records
+        let contexts = claimed.map { "\($0.id): \($0.traceContext ?? [:])" }
+        try expect(
+            contexts == ["traced: \(context)", "untraced: [:]"], check, "the claim read the trace contexts \(contexts)")
+        for record in claimed {
+            try await journal.settle(record.id, as: .done(output: nil), lease: lease.fenced(by: record))
+        }
+        await clock.advance(by: .seconds(60))
+        let pruned = try await journal.prune(settledBefore: clock.currentDate)
+        try expect(pruned == 2, check, "pruning deleted \(pruned) records, not the 2 settled")
+        _ = try await journal.enqueue(entry("traced"), queue: "q", after: .zero, traceContext: nil)
+        let again = try await journal.claim(1, from: "q", concurrency: nil, lease: lease).records
+        try expect(
+            again.map(\.id) == ["traced"] && again.first?.traceContext == nil, check,
+            "a key enqueued again after pruning carried the pruned record's context: \(again)")
+    }
+}
