@@ -42,6 +42,7 @@ extension DurableTransaction {
             failures.isEmpty ? .compensated : .failed(reason: failures.map(\.description).joined(separator: "; "))
         try await journal.settle(
             (unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease(attempt))
+        invoker.keeper.settled(key, token: attempt)  // a renewal from now on finds it settled: not lost
         return failures
     }
 

@@ -21,6 +21,8 @@ final class LeaseKeeper: Sendable {
         /// Cancels the work running under the hold.
         var cancel: (@Sendable () -> Void)?
         var lost = false
+        /// The worker settled the record itself: nothing is left to renew or to lose.
+        var settled = false
     }
 
     private struct State {
@@ -101,6 +103,15 @@ final class LeaseKeeper: Sendable {
                 return false
             }
             if idle { continuation.resume() }
+        }
+    }
+
+    /// Marks the attempt `token` at `key` settled by this worker: its hold is no longer renewed,
+    /// and a renewal that finds the record settled, or a lease that lapses after, no longer makes
+    /// it lost (the work unwinding from it then answers its own outcome, not a lost lease).
+    func settled(_ key: String, token: Int) {
+        state.withLock { state in
+            if state.holds[key]?.token == token { state.holds[key]?.settled = true }
         }
     }
 
@@ -201,13 +212,15 @@ final class LeaseKeeper: Sendable {
                 // answers first: until then, no other worker can have claimed the records.
                 let waitForRenewal = state.renewing && journal.leasesOutlastWriteStalls
                 for (key, hold) in state.holds
-                where !waitForRenewal && !hold.lost && now - hold.confirmedAt >= lease.duration - interval {
+                where !waitForRenewal && !hold.lost && !hold.settled
+                    && now - hold.confirmedAt >= lease.duration - interval
+                {
                     state.holds[key]?.lost = true
                     if let cancel = hold.cancel { stale.append(cancel) }
                 }
                 var renewal: [String: Int]?
                 if !state.renewing, state.lastRenewal.map({ now - $0 >= interval }) ?? true {
-                    let live = state.holds.filter { !$0.value.lost }.mapValues(\.token)
+                    let live = state.holds.filter { !$0.value.lost && !$0.value.settled }.mapValues(\.token)
                     if !live.isEmpty {
                         state.renewing = true
                         state.lastRenewal = now
@@ -237,7 +250,7 @@ final class LeaseKeeper: Sendable {
             let held = Set(kept)
             var lost: [@Sendable () -> Void] = []
             for (key, token) in attempts {
-                guard var hold = state.holds[key], hold.token == token, !hold.lost else { continue }
+                guard var hold = state.holds[key], hold.token == token, !hold.lost, !hold.settled else { continue }
                 if held.contains(key) {
                     hold.confirmedAt = max(hold.confirmedAt, sent)
                 } else {
