@@ -32,6 +32,17 @@ let package = Package(
         .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
+    // What only some commands of the `behaviorkit` tool need stays out of its default build, so that a
+    // fresh clone's `swift run behaviorkit tour` compiles neither SwiftNIO nor BoringSSL. The
+    // libraries (BehaviorKitPostgres, …) are products of their own either way: an app that depends on
+    // them builds them, whatever the traits.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "behaviorkit opens journals and machine stores at postgres:// URLs (postgres-nio)."
+        ),
+        .default(enabledTraits: []),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -108,7 +119,8 @@ let package = Package(
         .target(
             name: "Scenarios",
             dependencies: [
-                "BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres", "DurableMachines",
+                "BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
+                .target(name: "BehaviorKitPostgres", condition: .when(traits: ["PostgreSQL"])),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),

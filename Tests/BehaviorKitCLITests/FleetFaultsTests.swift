@@ -22,7 +22,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    @Test(.enabled(if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: PostgreSQL is not installed here, or behaviorkit was built without its trait"))
     func workersUnderShortLeasesKeepEveryPromiseOnPostgreSQL() throws {
         let cluster = try PostgresTestCluster.shared()
         let url = cluster.url(database: try cluster.makeDatabase("fleetfaults"))

@@ -1,4 +1,6 @@
+#if PostgreSQL
 import BehaviorKitPostgres
+#endif
 import BehaviorKitSQLite
 import Commands
 
@@ -13,6 +15,7 @@ public enum JournalListing {
     public static func run(path: String, console: Console) async throws {
         let records: [CommandJournalRecord]
         if JournalLocation.isServerURL(path) {
+            #if PostgreSQL
             let journal = try await PostgresCommandJournal(url: path)
             do {
                 records = try await journal.allRecords()
@@ -21,6 +24,9 @@ public enum JournalListing {
                 await journal.close()
                 throw error
             }
+            #else
+            throw PostgreSQLTraitMissing()
+            #endif
         } else {
             records = try SQLiteCommandJournalReader(path: path).allRecords()
         }

@@ -1,4 +1,6 @@
+#if PostgreSQL
 import BehaviorKitPostgres
+#endif
 import BehaviorKitSQLite
 public import DurableMachines
 
@@ -7,7 +9,11 @@ public enum MachineStoreLocation {
     /// Opens the machine store at `location`.
     public static func open(_ location: String) async throws -> any MachineStore {
         if JournalLocation.isServerURL(location) {
+            #if PostgreSQL
             return try await PostgresMachineStore(url: location)
+            #else
+            throw PostgreSQLTraitMissing()
+            #endif
         }
         return try SQLiteMachineStore(path: location)
     }
