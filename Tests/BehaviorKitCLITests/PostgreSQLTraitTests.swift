@@ -20,6 +20,7 @@ import Testing
         #if PostgreSQL
         #expect(!result.standardError.contains("built without PostgreSQL"))
         #else
+        #expect(result.exitCode == 1)
         #expect(result.standardError.contains("built without PostgreSQL"))
         #expect(result.standardError.contains("--traits PostgreSQL"))
         #endif
