@@ -175,7 +175,9 @@ struct JournalOperationsCommandTests {
         #expect(result.standardError == "error: command journal /no/such/journal: no such file\n")
     }
 
-    @Test(.enabled(if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: PostgreSQL is not installed here, or behaviorkit was built without its trait"))
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
     func theSubcommandsWorkOnAPostgresURL() throws {
         let cluster = try PostgresTestCluster.shared()
         let journal = cluster.url(database: try cluster.makeDatabase("operations"))

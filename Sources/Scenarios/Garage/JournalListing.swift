@@ -1,8 +1,9 @@
+import BehaviorKitSQLite
+import Commands
+
 #if PostgreSQL
 import BehaviorKitPostgres
 #endif
-import BehaviorKitSQLite
-import Commands
 
 /// `behaviorkit journal PATH|URL`: the records of a command journal, one a line, with their status.
 public enum JournalListing {

@@ -1,8 +1,9 @@
+import BehaviorKitSQLite
+public import Commands
+
 #if PostgreSQL
 import BehaviorKitPostgres
 #endif
-import BehaviorKitSQLite
-public import Commands
 
 /// Where the CLI's `--journal` points: a SQLite file's path, or a `postgres://` (or
 /// `postgresql://`) URL.

@@ -1,8 +1,9 @@
+import BehaviorKitSQLite
+public import DurableMachines
+
 #if PostgreSQL
 import BehaviorKitPostgres
 #endif
-import BehaviorKitSQLite
-public import DurableMachines
 
 /// Where the CLI's `--store` points: a SQLite file's path, or a `postgres://` URL.
 public enum MachineStoreLocation {
