@@ -64,7 +64,7 @@ public enum Fleet {
                 try await group.waitForAll()
             }
         }
-        var random = SeededRandom(seed: options.seed)
+        var random = SplitMix64(seed: options.seed)
         var faults = DatabaseFaults(options)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))

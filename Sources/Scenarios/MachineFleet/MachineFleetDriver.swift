@@ -61,7 +61,7 @@ public enum MachineFleet {
         // The driver sends a tenth of the parcels' events again, from its own process.
         let acknowledged = LockedValue<Set<String>>([])
         let resending = Task {
-            var random = SeededRandom(seed: options.seed &+ 7)
+            var random = SplitMix64(seed: options.seed &+ 7)
             for number in 0..<options.keys where random.next() % 10 == 0 {
                 for (id, event) in ParcelLifecycle.plan(number, seed: options.seed) {
                     do {
@@ -73,7 +73,7 @@ public enum MachineFleet {
                 }
             }
         }
-        var random = SeededRandom(seed: options.seed)
+        var random = SplitMix64(seed: options.seed)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
             let slot = Int(random.next() % UInt64(options.workers))
