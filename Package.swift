@@ -37,7 +37,7 @@ let package = Package(
     traits: [
         .trait(
             name: "PostgreSQL",
-            description: "behaviorkit opens journals and machine stores at postgres:// URLs (postgres-nio)."
+            description: "The command-line tool opens journals and machine stores at postgres:// URLs (postgres-nio)."
         ),
         .default(enabledTraits: []),
     ],
