@@ -3,9 +3,11 @@ import Dispatch
 import StateMachines
 import Testing
 
-/// One test per bug named in issue 9, each written before its fix and seen failing on the code
-/// of the time.
-struct IssueNineBugTests {
+/// Edge cases of runtimes (effects of an earlier entry, stopping, guards that read their runtime,
+/// restored timers), diagrams (names that differ only in punctuation, microsecond timers) and
+/// validation (timers that never fire, states reachable only through a final one), each test
+/// written before its fix and seen failing on the code of the time.
+struct StateMachineEdgeCaseTests {
     enum Fetch: String, Hashable, Sendable, Codable { case idle, loading, loaded }
     enum FetchEvent: String, Hashable, Sendable, Codable { case fetch, cancel, loaded }
 

@@ -1,9 +1,9 @@
 import StateMachines
 import Testing
 
-/// Transitions that target a history state (issue 17, item 2), each test written before its fix
-/// and seen failing on the code of the time.
-struct IssueSeventeenHistoryTests {
+/// Transitions that target a history state, as SCXML's Appendix D takes them, each test written
+/// before its fix and seen failing on the code of the time.
+struct HistoryTargetTests {
     enum Q: String, Hashable, Sendable { case s01, s02, s03, s04, out }
     enum V: Hashable, Sendable { case e1, leave, back }
 
