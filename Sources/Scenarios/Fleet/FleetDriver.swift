@@ -90,7 +90,8 @@ public enum Fleet {
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await journal.close()
         console.print(
-            "fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations")
+            "fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
+        )
         return (report, violations)
     }
 

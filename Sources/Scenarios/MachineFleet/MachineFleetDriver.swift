@@ -101,7 +101,7 @@ public enum MachineFleet {
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await store.close()
         console.print(
-            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations"
+            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
         )
         return (report, violations)
     }

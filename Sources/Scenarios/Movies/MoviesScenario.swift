@@ -1,4 +1,5 @@
 import BehaviorKitSQLite
+import BehaviorKitSync
 import BehaviorKitTesting
 import Chains
 import Foundation
@@ -65,8 +66,8 @@ public enum MoviesScenario {
             count: count, catalog: catalog, seed: seed, failureRate: failureRate, cacheDirectory: cacheDirectory,
             clock: ImmediateClock(), console: console, progress: progress)
         console.print(
-            "(simulated time: each call to primary takes \(MovieChain.primaryDelay.display), to fallback "
-                + "\(MovieChain.fallbackDelay.display); the caches take none)")
+            "(simulated time: each call to primary takes \(MovieChain.primaryDelay.shortDescription), to fallback "
+                + "\(MovieChain.fallbackDelay.shortDescription); the caches take none)")
     }
 
     /// The tour's stop: 200 lookups on simulated time, from a cold cache.
