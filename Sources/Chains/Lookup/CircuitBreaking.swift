@@ -6,7 +6,9 @@ import BehaviorKitSync
 /// ``TieredLookup`` wraps each of its sources in one, with the policy it is given. Wrap a source
 /// yourself to give it a policy of its own, and give the lookup `circuitBreaker: nil` (a wrapped
 /// source is never wrapped twice: an open inner circuit is not a failure of the outer one).
-/// A lookup counts a ``CircuitOpenError`` as a skip, not an error, whoever threw it.
+/// A lookup counts a ``CircuitOpenError`` as a skip, not an error, whoever threw it; its
+/// statistics' ``LookupTierStatistics/isCircuitOpen`` and its warning when a circuit opens are
+/// those of the breakers it made (read ``isOpen`` here for one of yours).
 ///
 /// ```swift
 /// let primary = CircuitBreaking(
@@ -25,16 +27,14 @@ public final class CircuitBreaking<Key: Hashable & Sendable, Value: Sendable>: L
     private let circuit: LockedValue<CircuitBreaker>
 
     /// Wraps `source` in a circuit breaker with `policy`, its cool-downs on `clock`.
-    public init(
+    public convenience init(
         _ source: any LookupTier<Key, Value>, policy: CircuitBreakerPolicy = CircuitBreakerPolicy(),
         clock: some Clock<Duration> = ContinuousClock()
     ) {
-        self.source = source
-        self.policy = policy
-        self.clock = ClockReader(clock)
-        self.circuit = LockedValue(CircuitBreaker(policy: policy))
+        self.init(source, policy: policy, clock: ClockReader(clock))
     }
 
+    /// Wraps `source`, its cool-downs read on a lookup's `clock`.
     init(_ source: any LookupTier<Key, Value>, policy: CircuitBreakerPolicy, clock: ClockReader) {
         self.source = source
         self.policy = policy
@@ -53,12 +53,12 @@ public final class CircuitBreaking<Key: Hashable & Sendable, Value: Sendable>: L
     /// - Throws: ``CircuitOpenError`` while the circuit is open, or what the source threw.
     public func lookup(_ key: Key) async throws -> Value? {
         var opened: Duration?
-        return try await lookup(key, opened: &opened)
+        return try await lookup(key, at: clock.now, opened: &opened)
     }
 
-    /// ``lookup(_:)``; `opened` is set to the cool-down when this lookup's failure opened the circuit.
-    func lookup(_ key: Key, opened: inout Duration?) async throws -> Value? {
-        let now = clock.now
+    /// ``lookup(_:)`` at `now` on the breaker's clock; `opened` is set to the cool-down when this
+    /// lookup's failure opened the circuit.
+    func lookup(_ key: Key, at now: Duration, opened: inout Duration?) async throws -> Value? {
         if case .rejected(let retryAfter) = circuit.withLock({ $0.permission(at: now) }) {
             throw CircuitOpenError(tier: name, retryAfter: retryAfter)
         }

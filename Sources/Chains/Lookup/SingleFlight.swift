@@ -63,10 +63,6 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         return table.withLock { _ in flight.isStale }
     }
 
-    private enum JoinOutcome {
-        case joined, started, cancelled
-    }
-
     /// Joins the flight of `key` under way, or starts one.
     private func join(
         _ key: Key, policy: LookupPolicy, ticket: FlightTicket<Value>,
@@ -133,4 +129,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
         waiter?.resume(returning: .cancelled)
         abandoned?.task?.cancel()
     }
+}
+
+/// What a load did on joining a ``SingleFlight``.
+private enum JoinOutcome {
+    case joined, started, cancelled
 }

@@ -14,7 +14,12 @@ extension TieredLookup {
             let began = clock.now
             var opened: Duration?
             do {
-                let value = try await read(tier, key, opened: &opened)
+                let value =
+                    if let breaker = tier.breaker {
+                        try await breaker.lookup(key, at: began, opened: &opened)
+                    } else {
+                        try await tier.tier.lookup(key)
+                    }
                 let ended = clock.now
                 counters.withLock { counters in
                     counters.record(ended - began, tier: index)
@@ -57,12 +62,5 @@ extension TieredLookup {
             }
         }
         return .notFound(failures, sourcesFailed: sourcesFailed)
-    }
-
-    /// Asks `tier` for `key`, through its circuit breaker when it has one (which sets `opened`
-    /// to the cool-down when this failure opened it).
-    private func read(_ tier: Tier, _ key: Key, opened: inout Duration?) async throws -> Value? {
-        guard let breaker = tier.breaker else { return try await tier.tier.lookup(key) }
-        return try await breaker.lookup(key, opened: &opened)
     }
 }
