@@ -140,7 +140,7 @@ extension StateMachineDefinition {
         var frontier = Array(reached)
         while let index = frontier.popLast() {
             guard !storage.nodes[index].isFinal else { continue }
-            var targets = storage.rules.filter { $0.sourceIndex == index && $0.step == 0 }.map(\.targetIndex)
+            var targets = storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves }.map(\.targetIndex)
             targets += storage.nodes[index].timers.map(\.targetIndex)
             for target in targets {
                 var entered = shape.entrySet(targets: [target], domain: -1, history: none).indices
@@ -160,7 +160,7 @@ extension StateMachineDefinition {
         while state >= 0 {
             if nodes[state].kind == .parallel { return false }
             let leaves =
-                storage.rules.contains { $0.sourceIndex == state && $0.step == 0 && $0.targetIndex != index }
+                storage.rules.contains { $0.sourceIndex == state && $0.ruleKind == .leaves && $0.targetIndex != index }
                 || nodes[state].timers.contains { $0.targetIndex != index }
             if leaves { return false }
             state = nodes[state].parent
