@@ -84,7 +84,6 @@ struct PlanCompiler<Context, Event> {
             actions += parts.actions(parts.stateRecords[state].exitStart, parts.stateRecords[state].exitEnd)
         }
         for rule in kept { actions += parts.actions(records[rule].actionStart, records[rule].actionEnd) }
-        let split = Int32(actions.count)
         let stampStart = Int32(stamped.count)
         let entering = entrySet.indices
         for (offset, state) in entering.enumerated() {
@@ -103,7 +102,7 @@ struct PlanCompiler<Context, Event> {
         let rulesStart = Int32(self.rules.count)
         self.rules += kept.map { Int32($0) }
         last = ChartStep(
-            next: -1, leaf: Int32(leaf), start: start, split: split, end: Int32(actions.count),
+            next: -1, leaf: Int32(leaf), start: start, end: Int32(actions.count),
             enteredCount: Int32(entering.count), stampStart: stampStart, stampEnd: Int32(stamped.count),
             rulesStart: rulesStart, rulesEnd: Int32(self.rules.count), source: Int32(records[kept[0]].source),
             target: Int32(records[kept[0]].target), isInternal: records[kept[0]].isInternal,
@@ -116,7 +115,7 @@ struct PlanCompiler<Context, Event> {
         guard let step = last else { return }
         steps.append(
             ChartStep(
-                next: Int32(next), leaf: step.leaf, start: step.start, split: step.split, end: step.end,
+                next: Int32(next), leaf: step.leaf, start: step.start, end: step.end,
                 enteredCount: step.enteredCount, stampStart: step.stampStart, stampEnd: step.stampEnd,
                 rulesStart: step.rulesStart, rulesEnd: step.rulesEnd, source: step.source, target: step.target,
                 isInternal: step.isInternal, settles: step.settles))

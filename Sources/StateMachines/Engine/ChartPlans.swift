@@ -1,14 +1,13 @@
 /// One microstep of a statechart decided in advance: for a configuration and an event, the
-/// actions to run (exits innermost first and the transitions' own before `split`, entries from
-/// it), the configuration it leads to, the states it enters, and the transitions it reports.
+/// actions to run (exits innermost first, the transitions' own, then entries), the configuration it leads to, the states it enters, and the transitions it reports.
 @usableFromInline
 struct ChartStep: Sendable {
     /// The configuration after the step, as an index into `ChartPlans.configurations`.
     @usableFromInline let next: Int32
     /// The first active leaf after the step: the machine's `state`.
     @usableFromInline let leaf: Int32
+    /// The step's actions are `ChartPlans.actions[start ..< end]`.
     @usableFromInline let start: Int32
-    @usableFromInline let split: Int32
     @usableFromInline let end: Int32
     /// How many states the step enters: the machine's entry count grows by as many.
     @usableFromInline let enteredCount: Int32

@@ -17,6 +17,9 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
     @usableFromInline let triggerless: FixedBuffer<Int>
     /// The delay of each timer, numbered as `CompiledState.timerStart` numbers them.
     @usableFromInline let timerDelays: FixedBuffer<TimerDelay<Context>>
+    /// Which path an event with a slot takes: `.flat` only when `flat.isEnabled`, `.planned` only
+    /// when `planned.isEnabled` (both imply `slots.isDirect`).
+    @usableFromInline let mode: DispatchMode
     /// Each event's index among the events rules name, read from its byte where it has one.
     @usableFromInline let slots: EventSlots
     /// The indexed form of a flat machine (disabled for a statechart or events without slots).
@@ -105,6 +108,7 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
         self.planned = ChartPlans(
             isEnabled: slots.isDirect && chart.isChart && !hasKinds, chart: chart, slotCount: slots.count,
             parts: parts, arena: arena)
+        self.mode = flat.isEnabled ? .flat : planned.isEnabled ? .planned : .general
     }
 }
 

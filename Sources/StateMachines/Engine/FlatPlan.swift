@@ -12,10 +12,8 @@ struct FlatStep<Context, Event> {
     @usableFromInline let rule: Int32
     @usableFromInline let target: Int32
     /// The step's actions are `FlatPlan.actions[start ..< end]`: for a step that leaves its
-    /// state, the state's exit actions and the rule's actions before `split`, the target's entry
-    /// actions from `split` on.
+    /// state, the state's exit actions, the rule's actions, then the target's entry actions.
     @usableFromInline let start: Int32
-    @usableFromInline let split: Int32
     @usableFromInline let end: Int32
 }
 
@@ -25,7 +23,7 @@ struct FlatStep<Context, Event> {
 /// `CompiledDefinition.selection`.
 ///
 /// Invariants, established here: every cell of `first` and every `next` is `NoIndex.value` or an
-/// index into `steps`; every step's `start ... split ... end` lies within `actions`.
+/// index into `steps`; every step's `start ..< end` lies within `actions`.
 @usableFromInline
 struct FlatPlan<Context, Event>: Sendable {
     /// Whether `send` can take the indexed path: a flat machine whose events have direct slots.
@@ -48,7 +46,7 @@ struct FlatPlan<Context, Event>: Sendable {
         var first = [Int32](repeating: Int32(NoIndex.value), count: states.count * slotCount)
         var next = [Int32](repeating: Int32(NoIndex.value), count: parts.selection.count)
         var actions: [Unmanaged<Box<ActionBody<Context, Event>>>] = []
-        var bounds: [(Int32, Int32, Int32)] = []
+        var bounds: [(Int32, Int32)] = []
         for (state, record) in states.enumerated() {
             var last = [Int](repeating: NoIndex.value, count: slotCount)
             for row in record.selectionStart..<record.selectionEnd {
@@ -56,12 +54,11 @@ struct FlatPlan<Context, Event>: Sendable {
                 let start = Int32(actions.count)
                 if rule.kind == .leaves { actions += parts.actions(record.exitStart, record.exitEnd) }
                 actions += parts.actions(rule.actionStart, rule.actionEnd)
-                let split = Int32(actions.count)
                 if rule.kind == .leaves {
                     let target = states[rule.target]
                     actions += parts.actions(target.entryStart, target.entryEnd)
                 }
-                bounds.append((start, split, Int32(actions.count)))
+                bounds.append((start, Int32(actions.count)))
                 // A final state takes no event: its cells stay empty and `send` finds out why.
                 let slot = rule.slot
                 guard slot >= 0, !record.isFinal else { continue }
@@ -81,7 +78,7 @@ struct FlatPlan<Context, Event>: Sendable {
                 let rule = parts.rules[parts.selection[row]]
                 return FlatStep(
                     next: next[row], kind: rule.kind, guardBody: rule.guardBody, rule: Int32(parts.selection[row]),
-                    target: Int32(rule.target), start: bounds[row].0, split: bounds[row].1, end: bounds[row].2)
+                    target: Int32(rule.target), start: bounds[row].0, end: bounds[row].1)
             })
         self.actions = arena.buffer(actions)
     }

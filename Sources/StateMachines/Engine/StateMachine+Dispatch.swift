@@ -12,19 +12,20 @@ extension StateMachine {
     mutating func dispatch(
         _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
     ) -> Outcome<State, Event> {
-        // `flat.isEnabled` and `planned.isEnabled` imply `slots.isDirect`, and then a slot ≥ 0 is
-        // below `flat.slotCount` or `planned.slotCount`, which are `slots.count`.
-        if MemoryLayout<Event>.size == 1 && storage.engine.slots.isDirect {
+        // `.flat` and `.planned` imply `slots.isDirect`, and then a slot ≥ 0 is below
+        // `flat.slotCount` or `planned.slotCount`, which are `slots.count`.
+        let mode = storage.engine.mode
+        if MemoryLayout<Event>.size == 1 && mode != .general {
             let slot = storage.engine.slots.slot(of: event)
             if slot >= 0 {
-                if storage.engine.flat.isEnabled {
+                if mode == .flat {
                     let first = Int(storage.engine.flat.first[stateIndex &* storage.engine.flat.slotCount &+ slot])
                     if first >= 0 {
                         let outcome = takeFlat(from: first, event: event)
                         if let onTransition, let transition = outcome.transition { onTransition(transition) }
                         return outcome
                     }
-                } else if storage.engine.planned.isEnabled && plannedIndexIsCurrent {
+                } else if plannedIndexIsCurrent {
                     let cell = storage.engine.planned.cells[
                         run.planned &* storage.engine.planned.slotCount &+ slot]
                     if cell >= 0 { return takePlanned(Int(cell), event: event, onTransition: onTransition) }

@@ -7,51 +7,41 @@ extension StateMachine {
     @inlinable
     @inline(__always)
     mutating func takeFlat(from first: Int, event: Event) -> Outcome<State, Event> {
-        var index = first
-        repeat {
-            let step = storage.engine.flat.steps[index]
-            if step.guardBody.map({ $0._withUnsafeGuaranteedRef { $0.value.holds(context, event) } }) ?? true {
-                return take(step, event: event)
-            }
-            index = Int(step.next)
-        } while index >= 0
-        return .refused(refusal(of: event, in: stateIndex, guardsFailed: true))
-    }
-
-    /// Takes a step of a flat machine found by its event slot.
-    @inlinable
-    @inline(__always)
-    mutating func take(_ step: FlatStep<Context, Event>, event: Event) -> Outcome<State, Event> {
-        let source = stateIndex
-        switch step.kind {
-        case .leaves:
-            runSteps(from: Int(step.start), to: Int(step.split), event: event)
-            let target = Int(step.target)
-            stateIndex = target
-            epoch &+= 1
-            runSteps(from: Int(step.split), to: Int(step.end), event: event)
-            return .transitioned(
-                Transition(
-                    source: storage.engine.states[source], target: storage.engine.states[target],
-                    trigger: .event(event), isInternal: false))
-        case .stays:
-            runSteps(from: Int(step.start), to: Int(step.end), event: event)
-            let state = storage.engine.states[source]
-            return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
-        case .refuses:
-            return .refused(rejection(ofRule: Int(step.rule), event: event))
+        // `first` and every `next` ≥ 0 index `flat.steps` (see `FlatPlan`).
+        var step = storage.engine.flat.steps.base + first
+        while let guardBody = step.pointee.guardBody,
+            !guardBody._withUnsafeGuaranteedRef({ $0.value.holds(context, event) })
+        {
+            let next = Int(step.pointee.next)
+            guard next >= 0 else { return .refused(refusal(of: event, in: stateIndex, guardsFailed: true)) }
+            step = storage.engine.flat.steps.base + next
         }
+        return take(step, event: event)
     }
 
-    /// Runs actions `start ..< end` of the flat plan.
+    /// Takes a step of a flat machine found by its event slot. Its exit, transition and entry
+    /// actions run as one list, then the machine moves: no action can see the machine's state.
     @inlinable
     @inline(__always)
-    mutating func runSteps(from start: Int, to end: Int, event: Event) {
-        var index = start
+    mutating func take(_ step: UnsafeMutablePointer<FlatStep<Context, Event>>, event: Event) -> Outcome<State, Event> {
+        let kind = step.pointee.kind
+        if kind == .refuses { return .refused(rejection(ofRule: Int(step.pointee.rule), event: event)) }
+        var index = Int(step.pointee.start)
+        let end = Int(step.pointee.end)
         while index < end {
             storage.engine.flat.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
             index &+= 1
         }
+        // A step that stays has its source as its target.
+        let source = stateIndex
+        let target = Int(step.pointee.target)
+        let leaves = kind == .leaves
+        stateIndex = target
+        epoch &+= leaves ? 1 : 0
+        return .transitioned(
+            Transition(
+                source: storage.engine.states[source], target: storage.engine.states[target], trigger: .event(event),
+                isInternal: !leaves))
     }
 
     /// Offers `event` to the current state's rules in order: the first whose guard holds is taken.

@@ -64,8 +64,9 @@ extension StateMachine {
                 isInternal: step.pointee.isInternal))
     }
 
-    /// Runs a planned microstep: exit and transition actions, the new configuration, entry
-    /// actions, then tells `onTransition` of each transition taken.
+    /// Runs a planned microstep: exit, transition and entry actions as one list (no action can
+    /// see the configuration), the new configuration, then tells `onTransition` of each
+    /// transition taken.
     @inlinable
     @inline(__always)
     mutating func runPlanned(
@@ -73,7 +74,7 @@ extension StateMachine {
         onTransition: ((Transition<State, Event>) -> Void)?
     ) {
         runChartActions(
-            storage.engine.planned.actions, from: Int(step.pointee.start), to: Int(step.pointee.split), event: event)
+            storage.engine.planned.actions, from: Int(step.pointee.start), to: Int(step.pointee.end), event: event)
         let next = Int(step.pointee.next)
         if run.active.extra == 0 {
             run.active.low = storage.engine.planned.configurationLows[next]
@@ -93,8 +94,6 @@ extension StateMachine {
         }
         epoch &+= UInt64(step.pointee.enteredCount)
         stateIndex = Int(step.pointee.leaf)
-        runChartActions(
-            storage.engine.planned.actions, from: Int(step.pointee.split), to: Int(step.pointee.end), event: event)
         if let onTransition {
             var position = Int(step.pointee.rulesStart)
             while position < Int(step.pointee.rulesEnd) {
