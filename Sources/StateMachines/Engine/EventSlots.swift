@@ -16,7 +16,7 @@ struct EventSlots: Sendable {
 
     init<Event: Hashable>(events: [Event], arena: BufferArena) {
         count = events.count
-        var slots = [Int32](repeating: -1, count: 256)
+        var slots = [Int32](repeating: Int32(NoIndex.value), count: 256)
         var direct = MemoryLayout<Event>.size == 1 && _isPOD(Event.self) && !events.isEmpty && events.count < 256
         if direct {
             for (index, event) in events.enumerated() {

@@ -135,7 +135,8 @@ extension StateMachineDefinition {
     private func reachableStates() -> Set<Int> {
         let shape = storage.chart.shape
         let none: (Int) -> StateSet? = { _ in nil }
-        var reached = Set(shape.entrySet(targets: [storage.initialIndex], domain: -1, history: none).indices)
+        var reached = Set(
+            shape.entrySet(targets: [storage.initialIndex], domain: Domain.topLevel, history: none).indices)
         reached.insert(storage.initialIndex)
         var frontier = Array(reached)
         while let index = frontier.popLast() {
@@ -143,7 +144,7 @@ extension StateMachineDefinition {
             var targets = storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves }.map(\.targetIndex)
             targets += storage.nodes[index].timers.map(\.targetIndex)
             for target in targets {
-                var entered = shape.entrySet(targets: [target], domain: -1, history: none).indices
+                var entered = shape.entrySet(targets: [target], domain: Domain.topLevel, history: none).indices
                 entered.append(target)
                 for state in entered where reached.insert(state).inserted { frontier.append(state) }
             }
