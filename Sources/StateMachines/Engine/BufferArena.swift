@@ -2,8 +2,10 @@
 /// engine reads is made here, and all of them go when the arena goes, in its `deinit`. No list of
 /// buffers is kept by hand, so none can be forgotten.
 ///
-/// Invariant: a buffer or box made by an arena is read only while the arena lives. The arena is
-/// held by `DefinitionStorage`, which every machine and runtime of the definition holds.
+/// Invariants: a buffer or box made by an arena is read only while the arena lives (the arena is
+/// held by `DefinitionStorage`, which every machine and runtime of the definition holds); the arena
+/// is filled only while its definition compiles, before the definition is shared, and is not
+/// changed after, which is why it may be `Sendable`.
 final class BufferArena: @unchecked Sendable {
     /// How to deinitialize and deallocate each buffer made here; run once, in `deinit`.
     private var releases: [() -> Void] = []

@@ -35,7 +35,8 @@ public final class StateMachineRuntime<
     /// into the machine's changing state).
     public let definition: StateMachineDefinition<State, Event, Context>
 
-    /// Which states have timers or effects; owned by the definition, which the machine keeps.
+    /// The compiled states, read for which have timers or effects (`hasActivity`); owned by the
+    /// definition, which the machine keeps.
     @usableFromInline let activity: FixedBuffer<CompiledState>
     @usableFromInline let isChart: Bool
 
