@@ -13,8 +13,8 @@ extension StateMachine {
             let rule = rules[0]
             exitStates(exitSet(rule: rule), event: event)
             runChartActions(
-                storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
-                to: storage.table.ruleActionStart[rule &+ 1], event: event)
+                storage.engine.actions, from: storage.engine.rules[rule].actionStart,
+                to: storage.engine.rules[rule].actionEnd, event: event)
             enterStates(entrySet(rule: rule), event: event)
             if let onTransition { onTransition(transition(ofRule: rule, trigger: trigger)) }
             return
@@ -25,8 +25,8 @@ extension StateMachine {
         for position in 0..<count {
             let rule = rules[position]
             runChartActions(
-                storage.table.ruleActions, from: storage.table.ruleActionStart[rule],
-                to: storage.table.ruleActionStart[rule &+ 1], event: event)
+                storage.engine.actions, from: storage.engine.rules[rule].actionStart,
+                to: storage.engine.rules[rule].actionEnd, event: event)
         }
         // After the exits, which record the history that a transition to a history state enters.
         var entries = StateSet(count: storage.chart.shape.count)
@@ -41,7 +41,7 @@ extension StateMachine {
     /// has a history state.
     @inlinable
     mutating func exitStates(_ exits: StateSet, event: Event?) {
-        run.planned = -1
+        run.planned = PlannedIndex.unknown
         if exits.intersects(storage.chart.shape.historyOwners) {
             exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
                 for history in storage.chart.shape.historyChildren[owner] {
@@ -56,8 +56,8 @@ extension StateMachine {
         }
         exits.forEachDescending { state in
             runChartActions(
-                storage.table.stateActions, from: storage.table.exitStart[state],
-                to: storage.table.exitStart[state &+ 1], event: event)
+                storage.engine.actions, from: storage.engine.stateRecords[state].exitStart,
+                to: storage.engine.stateRecords[state].exitEnd, event: event)
             run.active.remove(state)
         }
     }
@@ -66,14 +66,14 @@ extension StateMachine {
     /// grandparent whose regions are all complete), or at the top level ends the machine.
     @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
-        run.planned = -1
+        run.planned = PlannedIndex.unknown
         entries.forEachAscending { state in
             run.active.insert(state)
             epoch &+= 1
             run.stamps[state] = epoch
             runChartActions(
-                storage.table.stateActions, from: storage.table.entryStart[state],
-                to: storage.table.entryStart[state &+ 1], event: event)
+                storage.engine.actions, from: storage.engine.stateRecords[state].entryStart,
+                to: storage.engine.stateRecords[state].entryEnd, event: event)
             if storage.chart.shape.isFinal[state] { complete(finalState: state) }
         }
         stateIndex = run.active.intersection(storage.chart.shape.atomic).first ?? stateIndex
@@ -187,12 +187,12 @@ extension StateMachine {
             let cell = plannedCell(for: event)
             if cell >= 0 {
                 runPlanned(
-                    storage.table.planned.steps.base + cell, event: event, trigger: .raised(event),
+                    storage.engine.planned.steps.base + cell, event: event, trigger: .raised(event),
                     onTransition: onTransition)
                 return true
             }
-            if cell == -2 { return false }
-            let kind = storage.kindReader.map { $0.read(event) } ?? -1
+            if cell == Int(PlanCell.refused) { return false }
+            let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
             let count = selectRules(for: event, kind: kind, into: buffer).count
             guard count > 0 else { return false }
             let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
@@ -200,9 +200,9 @@ extension StateMachine {
             return true
         case .done(let state):
             guard run.active.contains(state) else { return false }
-            var index = storage.table.doneStart[state]
-            while index < storage.table.doneStart[state &+ 1] {
-                let rule = storage.table.triggerless[index]
+            var index = storage.engine.stateRecords[state].doneStart
+            while index < storage.engine.stateRecords[state].doneEnd {
+                let rule = storage.engine.triggerless[index]
                 if holds(rule) {
                     buffer[0] = rule
                     microstep(rules: buffer, count: 1, event: nil, trigger: .done, onTransition: onTransition)
@@ -214,12 +214,10 @@ extension StateMachine {
         }
     }
 
-    /// Whether the guard of rule `rule` (of `DefinitionStorage.rules`) holds on a step without
-    /// an event.
+    /// Whether the guard of rule `rule` holds on a step without an event.
     @inlinable
     func holds(_ rule: Int) -> Bool {
-        !storage.table.allRuleHasGuard[rule]
-            || storage.table.allRuleGuard[rule]._withUnsafeGuaranteedRef { $0.value.holds(context, nil as Event?) }
+        storage.engine.rules[rule].holds(context, nil as Event?)
     }
 
     /// SCXML's `selectEventlessTransitions`.
@@ -231,9 +229,9 @@ extension StateMachine {
         run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
             var state = leaf
             while state >= 0 {
-                var index = storage.table.eventlessStart[state]
-                while index < storage.table.eventlessStart[state &+ 1] {
-                    let rule = storage.table.triggerless[index]
+                var index = storage.engine.stateRecords[state].eventlessStart
+                while index < storage.engine.stateRecords[state].eventlessEnd {
+                    let rule = storage.engine.triggerless[index]
                     if holds(rule) {
                         if !buffer[0..<count].contains(rule) {
                             buffer[count] = rule

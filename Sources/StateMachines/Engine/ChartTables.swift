@@ -64,16 +64,16 @@ struct ChartShape: Sendable {
         self.childSets = childSets
     }
 
-    /// Whether `state` is a proper descendant of `ancestor` (-1: the top level).
+    /// Whether `state` is a proper descendant of `ancestor` (`Domain.topLevel`: the top level).
     @inlinable
     func isDescendant(_ state: Int, of ancestor: Int) -> Bool {
         ancestor < 0 ? state >= 0 : state > ancestor && state < end[ancestor]
     }
 
-    /// The states below `ancestor` (-1: the top level; -2: none).
+    /// The states below `ancestor` (`Domain.topLevel`: every state; `Domain.none`: none).
     @inlinable
     func below(_ ancestor: Int) -> StateSet {
-        ancestor == -1 ? all : ancestor == -2 ? StateSet(count: count) : descendants[ancestor]
+        ancestor == Domain.topLevel ? all : ancestor == Domain.none ? StateSet(count: count) : descendants[ancestor]
     }
 }
 
@@ -89,17 +89,8 @@ struct ChartTables: Sendable {
     /// transitions, raised events or rules on event kinds. A flat machine keeps its table walk.
     @usableFromInline let isChart: Bool
     @usableFromInline let shape: ChartShape
-    /// Per rule: its domain (-1: the top level, -2: none, for a targetless rule), its entry set,
-    /// and whether the entry set must be computed when the rule is taken, after its exits have
-    /// recorded the history (a history target).
-    @usableFromInline let ruleDomain: [Int]
-    @usableFromInline let ruleEntry: [StateSet]
-    @usableFromInline let ruleIsDynamic: [Bool]
-    /// Per rule: its source, its target (its source when it has none), whether it has none.
-    @usableFromInline let ruleSource: [Int]
-    @usableFromInline let ruleTarget: [Int]
-    @usableFromInline let ruleIsTargetless: [Bool]
-    /// Per state, per timer: the same for timed transitions.
+    /// Per state, per timer: its domain, entry set, and whether the entry set is computed when the
+    /// timer fires (see `plan`); a rule's are in its ``CompiledRule``.
     @usableFromInline let timerDomain: [[Int]]
     @usableFromInline let timerEntry: [[StateSet]]
     @usableFromInline let timerIsDynamic: [[Bool]]
@@ -126,41 +117,13 @@ struct ChartTables: Sendable {
             hasKinds || raises || hasEventless
             || nodes.contains { $0.parent >= 0 || $0.kind != .atomic || !$0.doneRules.isEmpty }
 
-        // The domain is the declared target's, a history state's too (see `domain`); the entry set
-        // is computed with no history recorded: right for every target but a history state.
-        let none: (Int) -> StateSet? = { _ in nil }
-        func plan(source: Int, target: Int, keepsSource: Bool) -> (Int, StateSet, Bool) {
-            let domain = shape.domain(source: source, targets: [target], keepsSource: keepsSource)
-            let entry = shape.entrySet(targets: [target], domain: domain, history: none)
-            return (domain, entry, nodes[target].kind == .history)
-        }
-        var domains: [Int] = []
-        var entries: [StateSet] = []
-        var dynamic: [Bool] = []
-        for rule in rules {
-            if rule.target != nil && rule.step == 0 {
-                let (domain, entry, isDynamic) = plan(
-                    source: rule.sourceIndex, target: rule.targetIndex, keepsSource: rule.keepsSource)
-                domains.append(domain)
-                entries.append(entry)
-                dynamic.append(isDynamic)
-            } else {
-                domains.append(-2)
-                entries.append(StateSet(count: shape.count))
-                dynamic.append(false)
-            }
-        }
-        ruleDomain = domains
-        ruleSource = rules.map(\.sourceIndex)
-        ruleTarget = rules.map(\.targetIndex)
-        ruleIsTargetless = rules.map { $0.step == 1 }
-        ruleEntry = entries
-        ruleIsDynamic = dynamic
         var timerDomain: [[Int]] = []
         var timerEntry: [[StateSet]] = []
         var timerIsDynamic: [[Bool]] = []
         for node in nodes {
-            let plans = node.timers.map { plan(source: $0.sourceIndex, target: $0.targetIndex, keepsSource: false) }
+            let plans = node.timers.map {
+                Self.plan(shape: shape, source: $0.sourceIndex, target: $0.targetIndex, keepsSource: false)
+            }
             timerDomain.append(plans.map(\.0))
             timerEntry.append(plans.map(\.1))
             timerIsDynamic.append(plans.map(\.2))
@@ -168,7 +131,22 @@ struct ChartTables: Sendable {
         self.timerDomain = timerDomain
         self.timerEntry = timerEntry
         self.timerIsDynamic = timerIsDynamic
-        initialEntry = shape.entrySet(targets: [initial], domain: -1, history: none)
+        initialEntry = shape.entrySet(targets: [initial], domain: Domain.topLevel, history: { _ in nil })
+    }
+
+    /// A transition's domain and entry set, and whether the entry set must be computed when it is
+    /// taken. The domain is the declared target's, a history state's too (see `domain`); the entry
+    /// set is computed with no history recorded: right for every target but a history state.
+    func plan(source: Int, target: Int, keepsSource: Bool) -> (domain: Int, entry: StateSet, isDynamic: Bool) {
+        Self.plan(shape: shape, source: source, target: target, keepsSource: keepsSource)
+    }
+
+    private static func plan(
+        shape: ChartShape, source: Int, target: Int, keepsSource: Bool
+    ) -> (domain: Int, entry: StateSet, isDynamic: Bool) {
+        let domain = shape.domain(source: source, targets: [target], keepsSource: keepsSource)
+        let entry = shape.entrySet(targets: [target], domain: domain, history: { _ in nil })
+        return (domain, entry, shape.kind[target] == .history)
     }
 }
 
@@ -208,7 +186,7 @@ extension ChartShape {
             }
             ancestor = parent[ancestor]
         }
-        return -1
+        return Domain.topLevel
     }
 
     /// SCXML's `computeEntrySet` for one transition: the targets with their initial (or

@@ -10,8 +10,10 @@ extension StateMachine {
         if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
         let cell = plannedCell(for: event)
         if cell >= 0 { return takePlanned(cell, event: event, onTransition: onTransition) }
-        if cell == -2 { return .refused(Refusal(state: state, event: event, reason: .noTransition)) }
-        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        if cell == Int(PlanCell.refused) {
+            return .refused(Refusal(state: state, event: event, reason: .noTransition))
+        }
+        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             buffer -> Outcome<State, Event> in
             let selected = selectRules(for: event, kind: kind, into: buffer)
@@ -34,19 +36,17 @@ extension StateMachine {
     public func can(_ event: Event) -> Bool {
         if isFinished { return false }
         guard storage.chart.isChart else {
-            var index = storage.table.ruleStart[stateIndex]
-            while index < storage.table.ruleStart[stateIndex + 1] {
-                if storage.table.ruleEvent[index] == event
-                    && storage.selection[index].guard.map({ $0.body.holds(context, event) }) ?? true
-                {
-                    return storage.table.ruleKind[index] != 2
+            let record = storage.engine.stateRecords[stateIndex]
+            for index in record.selectionStart..<record.selectionEnd {
+                let rule = storage.engine.selection[index]
+                if storage.engine.rules[rule].event == event && storage.engine.rules[rule].holds(context, event) {
+                    return storage.engine.rules[rule].kind != .refuses
                 }
-                index += 1
             }
             return false
         }
         var copy = self
-        let kind = storage.kindReader.map { $0.read(event) } ?? -1
+        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             copy.selectRules(for: event, kind: kind, into: $0).count > 0
         }
@@ -63,24 +63,19 @@ extension StateMachine {
         for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
     ) -> (count: Int, rejection: Int, guardsFailed: Bool) {
         var count = 0
-        var rejection = -1
+        var rejection = NoIndex.value
         var guardsFailed = false
         let leaves = run.active.intersection(storage.chart.shape.atomic)
         leaves.forEachAscending { leaf in
-            var index = storage.table.ruleStart[leaf]
-            let end = storage.table.ruleStart[leaf &+ 1]
+            var index = storage.engine.stateRecords[leaf].selectionStart
+            let end = storage.engine.stateRecords[leaf].selectionEnd
             while index < end {
-                let matches =
-                    storage.table.ruleKindIndex[index] >= 0
-                    ? storage.table.ruleKindIndex[index] == kind : storage.table.ruleEvent[index] == event
-                if matches
-                    && (!storage.table.ruleHasGuard[index]
-                        || storage.table.ruleGuard[index]._withUnsafeGuaranteedRef { $0.value.holds(context, event) })
-                {
-                    if storage.table.ruleKind[index] == 2 {
-                        if rejection < 0 { rejection = index }
+                let rule = storage.engine.selection[index]
+                let matches = storage.engine.rules[rule].matches(event, kind: kind)
+                if matches && storage.engine.rules[rule].holds(context, event) {
+                    if storage.engine.rules[rule].kind == .refuses {
+                        if rejection < 0 { rejection = rule }
                     } else {
-                        let rule = storage.table.ruleOriginal[index]
                         if !buffer[0..<count].contains(rule) {
                             buffer[count] = rule
                             count &+= 1
@@ -95,20 +90,23 @@ extension StateMachine {
         return (count, rejection, guardsFailed)
     }
 
-    /// Why no transition was taken: a `Refuse`, guards that failed, or nothing for the event.
+    /// Why no transition was taken: a `Refuse` (`rejection`, a rule index), guards that failed, or
+    /// nothing for the event.
     @inlinable
     mutating func chartRefusal(
         of event: Event, kind: Int, rejection: Int, guardsFailed: Bool
     ) -> Refusal<State, Event> {
         if rejection >= 0 {
-            return Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[rejection]))
+            return Refusal(state: state, event: event, reason: .rejected(storage.engine.rules[rejection].rejection))
         }
         guard guardsFailed else { return Refusal(state: state, event: event, reason: .noTransition) }
         var names: [String] = []
         run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
-            for rule in storage.selection[storage.ruleStart[leaf]..<storage.ruleStart[leaf + 1]] {
-                let matches = rule.kindIndex >= 0 ? rule.kindIndex == kind : rule.event == event
-                if matches, let name = rule.guard?.name, !names.contains(name) { names.append(name) }
+            let record = storage.engine.stateRecords[leaf]
+            for index in record.selectionStart..<record.selectionEnd {
+                let rule = storage.engine.selection[index]
+                guard storage.engine.rules[rule].matches(event, kind: kind) else { continue }
+                if let name = storage.rules[rule].guard?.name, !names.contains(name) { names.append(name) }
             }
         }
         return Refusal(state: state, event: event, reason: names.isEmpty ? .noTransition : .guardFailed(names))
@@ -129,7 +127,7 @@ extension StateMachine {
                 let otherRule = buffer[other]
                 if exits.intersects(exitSet(rule: otherRule)) {
                     if storage.chart.shape.isDescendant(
-                        storage.chart.ruleSource[rule], of: storage.chart.ruleSource[otherRule])
+                        storage.engine.rules[rule].source, of: storage.engine.rules[otherRule].source)
                     {
                         toRemove.append(other)
                     } else {
@@ -152,8 +150,8 @@ extension StateMachine {
     /// The states a rule exits: the active descendants of its domain (none for a targetless rule).
     @inlinable
     mutating func exitSet(rule: Int) -> StateSet {
-        let domain = storage.chart.ruleDomain[rule]
-        if domain == -2 { return StateSet(count: storage.chart.shape.count) }
+        let domain = storage.engine.rules[rule].domain
+        if domain == Domain.none { return StateSet(count: storage.chart.shape.count) }
         return run.active.intersection(storage.chart.shape.below(domain))
     }
 
@@ -162,8 +160,8 @@ extension StateMachine {
     /// exits may just have recorded.
     @inlinable
     mutating func entrySet(rule: Int) -> StateSet {
-        guard storage.chart.ruleIsDynamic[rule] else { return storage.chart.ruleEntry[rule] }
-        return historyEntry(target: storage.chart.ruleTarget[rule], domain: storage.chart.ruleDomain[rule])
+        guard storage.engine.rules[rule].isDynamic else { return storage.engine.rules[rule].entry }
+        return historyEntry(target: storage.engine.rules[rule].target, domain: storage.engine.rules[rule].domain)
     }
 
     /// The entry set of a transition to the history state `target` with domain `domain`, from
@@ -177,8 +175,8 @@ extension StateMachine {
     @inlinable
     mutating func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
         Transition(
-            source: storage.table.states[storage.chart.ruleSource[rule]],
-            target: storage.table.states[storage.chart.ruleTarget[rule]], trigger: trigger,
-            isInternal: storage.chart.ruleIsTargetless[rule])
+            source: storage.engine.states[storage.engine.rules[rule].source],
+            target: storage.engine.states[storage.engine.rules[rule].target], trigger: trigger,
+            isInternal: storage.engine.rules[rule].isInternal)
     }
 }

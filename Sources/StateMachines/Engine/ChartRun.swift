@@ -24,8 +24,9 @@ struct ChartRun<Event: Sendable>: Sendable {
     /// Whether a top-level final state was entered.
     @usableFromInline var isDone = false
     /// The index of `active` among the definition's planned configurations (see `ChartPlans`);
-    /// -1 when it must be looked up, -2 when it is not planned.
-    @usableFromInline var planned = -1
+    /// `PlannedIndex.unknown` when it must be looked up, `PlannedIndex.unplanned` when it is not
+    /// planned.
+    @usableFromInline var planned = PlannedIndex.unknown
 
     init(chart: ChartTables) {
         let count = chart.isChart ? chart.shape.count : 0

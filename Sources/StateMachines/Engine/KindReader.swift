@@ -18,7 +18,7 @@ final class KindReader<Event>: Sendable {
         let typed = kinds.map { $0.base as? Payload.Kind }
         let read: @Sendable (Payload) -> Int = { event in
             let kind = event.kind
-            return typed.firstIndex { $0 == kind } ?? -1
+            return typed.firstIndex { $0 == kind } ?? NoIndex.value
         }
         guard let reader = read as? @Sendable (Event) -> Int else { return nil }
         return KindReader(read: reader)

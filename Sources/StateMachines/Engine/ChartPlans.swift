@@ -1,14 +1,13 @@
 /// One microstep of a statechart decided in advance: for a configuration and an event, the
-/// actions to run (exits innermost first and the transitions' own before `split`, entries from
-/// it), the configuration it leads to, the states it enters, and the transitions it reports.
+/// actions to run (exits innermost first, the transitions' own, then entries), the configuration it leads to, the states it enters, and the transitions it reports.
 @usableFromInline
 struct ChartStep: Sendable {
     /// The configuration after the step, as an index into `ChartPlans.configurations`.
     @usableFromInline let next: Int32
     /// The first active leaf after the step: the machine's `state`.
     @usableFromInline let leaf: Int32
+    /// The step's actions are `ChartPlans.actions[start ..< end]`.
     @usableFromInline let start: Int32
-    @usableFromInline let split: Int32
     @usableFromInline let end: Int32
     /// How many states the step enters: the machine's entry count grows by as many.
     @usableFromInline let enteredCount: Int32
@@ -35,8 +34,8 @@ struct ChartStep: Sendable {
 /// that a step is a lookup and one list of actions instead of SCXML's selection, conflict
 /// resolution and exit and entry sets.
 ///
-/// A cell is a plan (≥ 0), a refusal for want of any rule (-2), or -1: the general algorithm
-/// decides (a guard or a `Refuse` on the way, a history state to record or enter, a final state
+/// A cell is a plan (≥ 0), a refusal for want of any rule (`PlanCell.refused`), or
+/// `PlanCell.undecided`: the general algorithm decides (a guard or a `Refuse` on the way, a history state to record or enter, a final state
 /// entered, a configuration past the limit).
 @usableFromInline
 struct ChartPlans<Context, Event>: Sendable {
@@ -49,6 +48,8 @@ struct ChartPlans<Context, Event>: Sendable {
     @usableFromInline let configurationLows: FixedBuffer<UInt64>
     /// The index of each planned configuration, for a machine that left the plans to find its way back.
     let ids: [StateSet: Int]
+    /// Invariant, established here: every cell ≥ 0 indexes `steps`, and every step's `next`
+    /// indexes `configurations`; the ranges of a step lie within `actions`, `stamped` and `rules`.
     @usableFromInline let cells: FixedBuffer<Int32>
     @usableFromInline let steps: FixedBuffer<ChartStep>
     @usableFromInline let actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
@@ -59,55 +60,39 @@ struct ChartPlans<Context, Event>: Sendable {
     /// The most configurations planned; a chart with more runs the rest by the general algorithm.
     static var configurationLimit: Int { 256 }
 
-    /// What the compiler needs of a definition, gathered by `DispatchTable`.
-    struct Source {
-        var chart: ChartTables
-        var slotCount: Int
-        /// Per state, the rules `send` offers the event to (its own, then its ancestors').
-        var selectionStart: [Int]
-        var selectionOriginal: [Int]
-        var selectionSlot: [Int]
-        var selectionGuarded: [Bool]
-        var selectionStep: [UInt8]
-        var ruleActions: [[Unmanaged<Box<ActionBody<Context, Event>>>]]
-        var entryActions: [[Unmanaged<Box<ActionBody<Context, Event>>>]]
-        var exitActions: [[Unmanaged<Box<ActionBody<Context, Event>>>]]
-        /// Per state: whether it has timers or effects.
-        var hasActivity: [Bool]
-    }
-
-    init(isEnabled: Bool, source: Source) {
-        let shape = source.chart.shape
-        guard isEnabled, source.slotCount > 0 else {
+    init(isEnabled: Bool, chart: ChartTables, slotCount: Int, parts: CompiledParts<Event, Context>, arena: BufferArena)
+    {
+        let shape = chart.shape
+        guard isEnabled, slotCount > 0 else {
             self.isEnabled = false
-            slotCount = 0
+            self.slotCount = 0
             configurationCount = 0
-            configurations = FixedBuffer([])
-            configurationLows = FixedBuffer([])
+            configurations = arena.buffer([])
+            configurationLows = arena.buffer([])
             ids = [:]
-            cells = FixedBuffer([])
-            steps = FixedBuffer([])
-            actions = FixedBuffer([])
-            stamped = FixedBuffer([])
-            stampOffsets = FixedBuffer([])
-            rules = FixedBuffer([])
+            cells = arena.buffer([])
+            steps = arena.buffer([])
+            actions = arena.buffer([])
+            stamped = arena.buffer([])
+            stampOffsets = arena.buffer([])
+            rules = arena.buffer([])
             return
         }
-        var compiler = PlanCompiler(source: source)
-        var configurations = [source.chart.initialEntry]
-        var ids = [source.chart.initialEntry: 0]
+        var compiler = PlanCompiler(chart: chart, parts: parts)
+        var configurations = [chart.initialEntry]
+        var ids = [chart.initialEntry: 0]
         var cells: [Int32] = []
         var position = 0
         while position < configurations.count {
             let configuration = configurations[position]
             let isDone = configuration.indices.contains { shape.parent[$0] < 0 && shape.isFinal[$0] }
-            for slot in 0..<source.slotCount {
+            for slot in 0..<slotCount {
                 guard !isDone, let outcome = compiler.plan(configuration, slot: slot) else {
-                    cells.append(-1)
+                    cells.append(PlanCell.undecided)
                     continue
                 }
                 guard let next = outcome else {
-                    cells.append(-2)
+                    cells.append(PlanCell.refused)
                     continue
                 }
                 var id = ids[next]
@@ -118,7 +103,7 @@ struct ChartPlans<Context, Event>: Sendable {
                 }
                 guard let id else {
                     compiler.dropLast()
-                    cells.append(-1)
+                    cells.append(PlanCell.undecided)
                     continue
                 }
                 compiler.finishLast(next: id)
@@ -127,27 +112,16 @@ struct ChartPlans<Context, Event>: Sendable {
             position += 1
         }
         self.isEnabled = true
-        slotCount = source.slotCount
+        self.slotCount = slotCount
         configurationCount = configurations.count
-        self.configurations = FixedBuffer(configurations)
-        configurationLows = FixedBuffer(configurations.map(\.low))
+        self.configurations = arena.buffer(configurations)
+        configurationLows = arena.buffer(configurations.map(\.low))
         self.ids = ids
-        self.cells = FixedBuffer(cells)
-        steps = FixedBuffer(compiler.steps)
-        actions = FixedBuffer(compiler.actions)
-        stamped = FixedBuffer(compiler.stamped)
-        stampOffsets = FixedBuffer(compiler.stampOffsets)
-        rules = FixedBuffer(compiler.rules)
-    }
-
-    func free() {
-        configurations.free()
-        configurationLows.free()
-        cells.free()
-        steps.free()
-        actions.free()
-        stamped.free()
-        stampOffsets.free()
-        rules.free()
+        self.cells = arena.buffer(cells)
+        steps = arena.buffer(compiler.steps)
+        actions = arena.buffer(compiler.actions)
+        stamped = arena.buffer(compiler.stamped)
+        stampOffsets = arena.buffer(compiler.stampOffsets)
+        rules = arena.buffer(compiler.rules)
     }
 }

@@ -2,9 +2,8 @@
 /// `selectTransitions`, `removeConflictingTransitions` and `microstep`), for the cases whose
 /// outcome depends on the configuration and the event alone.
 struct PlanCompiler<Context, Event> {
-    typealias Source = ChartPlans<Context, Event>.Source
-
-    let source: Source
+    let chart: ChartTables
+    let parts: CompiledParts<Event, Context>
     var steps: [ChartStep] = []
     var actions: [Unmanaged<Box<ActionBody<Context, Event>>>] = []
     var stamped: [Int32] = []
@@ -13,8 +12,9 @@ struct PlanCompiler<Context, Event> {
     /// The step `plan` added last, waiting for the index of its configuration.
     private var last: ChartStep?
 
-    init(source: Source) {
-        self.source = source
+    init(chart: ChartTables, parts: CompiledParts<Event, Context>) {
+        self.chart = chart
+        self.parts = parts
     }
 
     /// Plans `slot` in `configuration`.
@@ -23,26 +23,27 @@ struct PlanCompiler<Context, Event> {
     ///   the event (a refusal); otherwise the configuration the step leads to, with the step
     ///   waiting for ``finishLast(next:)`` or ``dropLast()``.
     mutating func plan(_ configuration: StateSet, slot: Int) -> StateSet?? {
-        let chart = source.chart
         let shape = chart.shape
+        let records = parts.rules
         var selected: [Int] = []
         var undecided = false
         configuration.intersection(shape.atomic).forEachAscending { leaf in
-            for index in source.selectionStart[leaf]..<source.selectionStart[leaf + 1]
-            where source.selectionSlot[index] == slot {
+            let record = parts.stateRecords[leaf]
+            for row in record.selectionStart..<record.selectionEnd where records[parts.selection[row]].slot == slot {
+                let rule = parts.selection[row]
                 // A guard depends on the context, a `Refuse` on what the other regions take.
-                if source.selectionGuarded[index] || source.selectionStep[index] == 2 { undecided = true }
-                let rule = source.selectionOriginal[index]
+                if records[rule].guardBody != nil || records[rule].kind == .refuses { undecided = true }
                 if !selected.contains(rule) { selected.append(rule) }
                 return
             }
         }
-        if undecided || selected.contains(where: { chart.ruleIsDynamic[$0] }) { return nil }
+        if undecided || selected.contains(where: { records[$0].isDynamic }) { return nil }
         if selected.isEmpty { return .some(nil) }
 
         func exits(_ rule: Int) -> StateSet {
-            let domain = chart.ruleDomain[rule]
-            return domain == -2 ? StateSet(count: shape.count) : configuration.intersection(shape.below(domain))
+            let domain = records[rule].domain
+            return domain == Domain.none
+                ? StateSet(count: shape.count) : configuration.intersection(shape.below(domain))
         }
         var kept: [Int] = []
         for rule in selected {
@@ -50,7 +51,7 @@ struct PlanCompiler<Context, Event> {
             var preempted = false
             var removed: [Int] = []
             for other in kept where ruleExits.intersects(exits(other)) {
-                if shape.isDescendant(chart.ruleSource[rule], of: chart.ruleSource[other]) {
+                if shape.isDescendant(records[rule].source, of: records[other].source) {
                     removed.append(other)
                 } else {
                     preempted = true
@@ -65,7 +66,7 @@ struct PlanCompiler<Context, Event> {
         var entrySet = exitSet
         for rule in kept {
             exitSet.formUnion(exits(rule))
-            entrySet.formUnion(chart.ruleEntry[rule])
+            entrySet.formUnion(records[rule].entry)
         }
         // Recording history and completing final states are left to the general algorithm.
         if exitSet.intersects(shape.historyOwners) || entrySet.indices.contains(where: { shape.isFinal[$0] }) {
@@ -79,14 +80,15 @@ struct PlanCompiler<Context, Event> {
         let start = Int32(actions.count)
         var exitOrder: [Int] = []
         exitSet.forEachDescending { exitOrder.append($0) }
-        for state in exitOrder { actions += source.exitActions[state] }
-        for rule in kept { actions += source.ruleActions[rule] }
-        let split = Int32(actions.count)
+        for state in exitOrder {
+            actions += parts.actions(parts.stateRecords[state].exitStart, parts.stateRecords[state].exitEnd)
+        }
+        for rule in kept { actions += parts.actions(records[rule].actionStart, records[rule].actionEnd) }
         let stampStart = Int32(stamped.count)
         let entering = entrySet.indices
         for (offset, state) in entering.enumerated() {
-            actions += source.entryActions[state]
-            if source.hasActivity[state] {
+            actions += parts.actions(parts.stateRecords[state].entryStart, parts.stateRecords[state].entryEnd)
+            if parts.stateRecords[state].hasActivity {
                 stamped.append(Int32(state))
                 stampOffsets.append(Int32(offset + 1))
             }
@@ -97,13 +99,13 @@ struct PlanCompiler<Context, Event> {
                 return false
             }
         }
-        let rulesStart = Int32(rules.count)
-        rules += kept.map { Int32($0) }
+        let rulesStart = Int32(self.rules.count)
+        self.rules += kept.map { Int32($0) }
         last = ChartStep(
-            next: -1, leaf: Int32(leaf), start: start, split: split, end: Int32(actions.count),
+            next: Int32(NoIndex.value), leaf: Int32(leaf), start: start, end: Int32(actions.count),
             enteredCount: Int32(entering.count), stampStart: stampStart, stampEnd: Int32(stamped.count),
-            rulesStart: rulesStart, rulesEnd: Int32(rules.count), source: Int32(chart.ruleSource[kept[0]]),
-            target: Int32(chart.ruleTarget[kept[0]]), isInternal: chart.ruleIsTargetless[kept[0]],
+            rulesStart: rulesStart, rulesEnd: Int32(self.rules.count), source: Int32(records[kept[0]].source),
+            target: Int32(records[kept[0]].target), isInternal: records[kept[0]].isInternal,
             settles: chart.hasEventless || raises)
         return .some(next)
     }
@@ -113,7 +115,7 @@ struct PlanCompiler<Context, Event> {
         guard let step = last else { return }
         steps.append(
             ChartStep(
-                next: Int32(next), leaf: step.leaf, start: step.start, split: step.split, end: step.end,
+                next: Int32(next), leaf: step.leaf, start: step.start, end: step.end,
                 enteredCount: step.enteredCount, stampStart: step.stampStart, stampEnd: step.stampEnd,
                 rulesStart: step.rulesStart, rulesEnd: step.rulesEnd, source: step.source, target: step.target,
                 isInternal: step.isInternal, settles: step.settles))
