@@ -73,7 +73,7 @@ let package = Package(
         // stays free of dependencies.
         .target(
             name: "BehaviorKit",
-            dependencies: ["StateMachines", "Commands", "Chains", "BehaviorKitSync", logging, metrics]
+            dependencies: ["StateMachines", "Commands", "Chains", logging, metrics]
         ),
 
         // Where StateMachines and Commands meet: statecharts whose instances are durable, keyed and
