@@ -30,6 +30,7 @@ let package = Package(
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
         .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
+        .library(name: "BehaviorKitConsole", targets: ["BehaviorKitConsole"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     dependencies: [
@@ -47,6 +48,8 @@ let package = Package(
         // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
         // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
+        // The web console (BehaviorKitConsole). No traits: it does not read swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`), and the
@@ -113,10 +116,19 @@ let package = Package(
             ]
         ),
 
+        // A web console for durable work (journals and durable machines), mounted in a Hummingbird app.
+        .target(
+            name: "BehaviorKitConsole",
+            dependencies: [
+                "Commands", "DurableMachines", "StateMachines",
+                .product(name: "Hummingbird", package: "hummingbird"), .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+
         .executableTarget(
             name: "behaviorkit",
             dependencies: [
-                "Scenarios", "Commands",
+                "Scenarios", "Commands", "BehaviorKitConsole",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -170,6 +182,16 @@ let package = Package(
                 "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "BehaviorKitConsoleTests",
+            dependencies: [
+                "BehaviorKitConsole", "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines",
+                "StateMachines",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
             ]
         ),
         .testTarget(
