@@ -50,6 +50,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
         // The web console (BehaviorKitConsole). No traits: it does not read swift-configuration.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Tests only (the console's browser tests talk to chromedriver): already in HummingbirdTesting's graph.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`), and the
@@ -192,6 +194,7 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "InMemoryLogging", package: "swift-log"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(BehaviorKit StateMachines Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
-    BehaviorKitPostgres)
+    BehaviorKitPostgres BehaviorKitConsole)
 output=.build/docs
 if [ "${1:-}" = "--output" ]; then output=$2; fi
 

@@ -104,7 +104,7 @@ struct ConsolePagesTests {
             #expect(transaction.contains("Compensated because"))
             let failed = try await client.page("/ops/record?key=charge-failed")
             #expect(failed.contains("card declined: &lt;b&gt;insufficient funds&lt;/b&gt; &amp; more"))
-            #expect(failed.contains("Attempt 1 by web-1"))
+            #expect(failed.contains("Attempt 1 by worker-c"))
             let done = try await client.page("/ops/record?key=charge-done")
             #expect(done.contains("<pre id=\"output\">receipt &lt;42&gt;</pre>"))
             _ = try await client.page("/ops/record?key=nope", status: .notFound)

@@ -23,7 +23,9 @@ enum ConsoleStyle {
           text-transform: uppercase; letter-spacing: .03em; }
         td.number, th.number { text-align: right; font-variant-numeric: tabular-nums; }
         .cards { display: flex; gap: 12px; flex-wrap: wrap; margin-bottom: 8px; }
-        .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 130px; }
+        .card { border: 1px solid var(--line); border-radius: 8px; padding: 10px 16px; min-width: 130px;
+          color: inherit; text-decoration: none; }
+        .card:hover { border-color: var(--accent); }
         .card .value { font-size: 24px; font-weight: 600; font-variant-numeric: tabular-nums; }
         .card .label { color: var(--muted); font-size: 12px; text-transform: uppercase; }
         .status { border-radius: 10px; padding: 1px 8px; font-size: 12px; color: #fff; white-space: nowrap; }

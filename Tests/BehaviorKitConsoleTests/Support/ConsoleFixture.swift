@@ -26,9 +26,13 @@ enum ConsoleFixture {
         let caller = JournalLease(owner: "web-1", duration: .seconds(600))
         _ = try await journal.begin(entry("report-1", "build-report"), lease: caller)
 
-        if case .started(let record) = try await journal.begin(entry("charge-failed", "charge"), lease: caller) {
-            try await journal.settle(
-                "charge-failed", as: .failed(reason: failureReason), lease: caller.fenced(by: record))
+        _ = try await journal.enqueue(entry("charge-failed", "charge"), queue: "payments", after: .zero)
+        let workerC = JournalLease(owner: "worker-c", duration: .seconds(600))
+        for record in try await journal.claim(
+            1, from: "payments", concurrency: nil, takingOverFrom: nil, lease: workerC
+        )
+        .records {
+            try await journal.settle(record.id, as: .failed(reason: failureReason), lease: workerC.fenced(by: record))
         }
         if case .started(let record) = try await journal.begin(entry("charge-done", "charge"), lease: caller) {
             try await journal.settle(
