@@ -14,11 +14,14 @@ struct ConsoleHarness {
     let clock: ManualClock
     let console: JournalConsole
 
-    init(options: (ManualClock) -> JournalConsole.Options = { JournalConsole.Options(clock: $0) }) async throws {
+    init(
+        machines: [ConsoleMachine] = [],
+        options: (ManualClock) -> JournalConsole.Options = { JournalConsole.Options(clock: $0) }
+    ) async throws {
         clock = ManualClock()
         journal = InMemoryCommandJournal(clock: clock)
         try await ConsoleFixture.seed(journal)
-        console = JournalConsole(journal: journal, options: options(clock))
+        console = JournalConsole(journal: journal, machines: machines, options: options(clock))
     }
 
     /// Runs `body` against an app serving the console under `/ops`.
