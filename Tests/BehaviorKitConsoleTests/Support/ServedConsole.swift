@@ -1,5 +1,6 @@
 import BehaviorKitConsole
 import Foundation
+import Logging
 
 /// A ``ConsoleServer`` running in this process on 127.0.0.1, on a free port.
 struct ServedConsole {
@@ -11,7 +12,10 @@ struct ServedConsole {
     let token: String
 
     static func start(_ console: JournalConsole) async throws -> ServedConsole {
-        let server = ConsoleServer(console: console, host: "127.0.0.1", port: 0)
+        // Quiet: cancelling the server at the end of a test makes Hummingbird log its shutdown as errors.
+        var logger = Logger(label: "console-browser-tests")
+        logger.logLevel = .critical
+        let server = ConsoleServer(console: console, host: "127.0.0.1", port: 0, logger: logger)
         let (started, continuation) = AsyncStream.makeStream(of: (String, Int).self)
         let task = Task {
             try await server.run { url, port in
