@@ -20,7 +20,8 @@ public struct ConsoleTokenMiddleware<Context: RequestContext>: RouterMiddleware 
 
     private let token: String
 
-    /// A middleware that requires `token` (which should be long and random).
+    /// A middleware that requires `token`: long and random, of letters, digits, `-` and `_` (it
+    /// becomes a cookie's value), as ``ConsoleServer/randomToken()`` makes.
     public init(token: String) {
         self.token = token
     }
