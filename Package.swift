@@ -14,6 +14,9 @@ let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: 
 let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
 let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
 let postgresNIO = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 
 let package = Package(
     name: "BehaviorKit",
@@ -28,6 +31,7 @@ let package = Package(
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
         .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
+        .library(name: "BehaviorKitConsole", targets: ["BehaviorKitConsole"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
     ],
     // What only some commands of the `behaviorkit` tool need stays out of its default build, so that a
@@ -38,6 +42,10 @@ let package = Package(
         .trait(
             name: "PostgreSQL",
             description: "The command-line tool opens journals and machine stores at postgres:// URLs (postgres-nio)."
+        ),
+        .trait(
+            name: "Console",
+            description: "The command-line tool serves the web console (BehaviorKitConsole, on Hummingbird)."
         ),
         .default(enabledTraits: []),
     ],
@@ -56,6 +64,13 @@ let package = Package(
         // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
         // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
+        // The web console (BehaviorKitConsole). No traits: it does not read swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Already in Hummingbird's graph; named because the console's code imports them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Tests only (the console's browser tests talk to chromedriver): already in HummingbirdTesting's graph.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`), and the
@@ -119,10 +134,18 @@ let package = Package(
             ]
         ),
 
+        // A web console for durable work (journals and durable machines), mounted in a Hummingbird app.
+        .target(
+            name: "BehaviorKitConsole",
+            dependencies: ["Commands", "DurableMachines", "StateMachines", hummingbird, httpTypes, nioCore, logging]
+        ),
+
         .executableTarget(
             name: "behaviorkit",
             dependencies: [
-                "Scenarios", "StateMachines", "Commands", "BehaviorKitTesting", "BehaviorKitSQLite", argumentParser,
+                "Scenarios", "StateMachines", "Commands", "DurableMachines", "BehaviorKitTesting", "BehaviorKitSQLite",
+                argumentParser,
+                .target(name: "BehaviorKitConsole", condition: .when(traits: ["Console"])),
             ]
         ),
 
@@ -189,6 +212,16 @@ let package = Package(
                 "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
                 "Commands", "StateMachines", "BehaviorKitSync", serviceLifecycle,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "BehaviorKitConsoleTests",
+            dependencies: [
+                "BehaviorKitConsole", "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines",
+                "StateMachines", hummingbird, httpTypes, nioCore, logging, inMemoryLogging,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
         ),
         .testTarget(

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(BehaviorKit StateMachines Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
-    BehaviorKitPostgres)
+    BehaviorKitPostgres BehaviorKitConsole)
 output=.build/docs
 traits=()
 while [ $# -gt 0 ]; do

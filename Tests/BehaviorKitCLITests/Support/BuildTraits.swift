@@ -10,4 +10,22 @@ enum BuildTraits {
         "behaviorkit was built without the PostgreSQL trait (swift test --traits PostgreSQL)"
         #endif
     }
+
+    /// Whether the tool serves the web console (the Console trait).
+    static var console: Bool {
+        #if Console
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// Whether the tool opens `postgres://` locations (the PostgreSQL trait).
+    static var postgreSQL: Bool {
+        #if PostgreSQL
+        true
+        #else
+        false
+        #endif
+    }
 }
