@@ -2,20 +2,21 @@
 
 import PackageDescription
 
-/// swift-log, swift-metrics and swift-distributed-tracing: the API packages Commands and Chains report through.
-let observability: [Target.Dependency] = [
-    .product(name: "Logging", package: "swift-log"),
-    .product(name: "Metrics", package: "swift-metrics"),
-    .product(name: "Tracing", package: "swift-distributed-tracing"),
-]
-
-/// Their test kits, for the tests that check what is reported.
-let observabilityTesting: [Target.Dependency] =
-    observability + [
-        .product(name: "InMemoryLogging", package: "swift-log"),
-        .product(name: "MetricsTestKit", package: "swift-metrics"),
-        .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
-    ]
+// Each target declares exactly the modules it imports (Scripts/imports.sh checks it in CI).
+let logging = Target.Dependency.product(name: "Logging", package: "swift-log")
+let metrics = Target.Dependency.product(name: "Metrics", package: "swift-metrics")
+let tracing = Target.Dependency.product(name: "Tracing", package: "swift-distributed-tracing")
+let inMemoryLogging = Target.Dependency.product(name: "InMemoryLogging", package: "swift-log")
+let metricsTestKit = Target.Dependency.product(name: "MetricsTestKit", package: "swift-metrics")
+let inMemoryTracing = Target.Dependency.product(name: "InMemoryTracing", package: "swift-distributed-tracing")
+let grdb = Target.Dependency.product(name: "GRDB", package: "GRDB.swift")
+let argumentParser = Target.Dependency.product(name: "ArgumentParser", package: "swift-argument-parser")
+let propertyBased = Target.Dependency.product(name: "PropertyBased", package: "swift-property-based")
+let serviceLifecycle = Target.Dependency.product(name: "ServiceLifecycle", package: "swift-service-lifecycle")
+let postgresNIO = Target.Dependency.product(name: "PostgresNIO", package: "postgres-nio")
+let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
+let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
+let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
 
 let package = Package(
     name: "BehaviorKit",
@@ -30,7 +31,23 @@ let package = Package(
         .library(name: "BehaviorKitSQLite", targets: ["BehaviorKitSQLite"]),
         .library(name: "BehaviorKitServiceLifecycle", targets: ["BehaviorKitServiceLifecycle"]),
         .library(name: "BehaviorKitPostgres", targets: ["BehaviorKitPostgres"]),
+        .library(name: "BehaviorKitConsole", targets: ["BehaviorKitConsole"]),
         .executable(name: "behaviorkit", targets: ["behaviorkit"]),
+    ],
+    // What only some commands of the `behaviorkit` tool need stays out of its default build, so that a
+    // fresh clone's `swift run behaviorkit tour` compiles neither SwiftNIO nor BoringSSL. The
+    // libraries (BehaviorKitPostgres, …) are products of their own either way: an app that depends on
+    // them builds them, whatever the traits.
+    traits: [
+        .trait(
+            name: "PostgreSQL",
+            description: "The command-line tool opens journals and machine stores at postgres:// URLs (postgres-nio)."
+        ),
+        .trait(
+            name: "Console",
+            description: "The command-line tool serves the web console (BehaviorKitConsole, on Hummingbird)."
+        ),
+        .default(enabledTraits: []),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +64,13 @@ let package = Package(
         // Tests only (NameCollisionTests): ConsoleKit declares `Command`, `CommandError` and a type
         // `Commands`, and Vapor re-exports it. A package that uses BehaviorKit does not fetch it.
         .package(url: "https://github.com/vapor/console-kit", from: "4.16.2"),
+        // The web console (BehaviorKitConsole). No traits: it does not read swift-configuration.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Already in Hummingbird's graph; named because the console's code imports them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Tests only (the console's browser tests talk to chromedriver): already in HummingbirdTesting's graph.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // The one lock every module guards shared state with (see Lock.swift for why not `Mutex`), and the
@@ -56,73 +80,78 @@ let package = Package(
         // The three patterns. They never import each other. Commands and Chains log, count and trace
         // through the server ecosystem's API packages (see their Observability articles).
         .target(name: "StateMachines", dependencies: ["BehaviorKitSync"]),
-        .target(name: "Commands", dependencies: ["BehaviorKitSync"] + observability),
-        .target(name: "Chains", dependencies: ["BehaviorKitSync"] + observability),
+        .target(name: "Commands", dependencies: ["BehaviorKitSync", logging, metrics, tracing]),
+        .target(name: "Chains", dependencies: ["BehaviorKitSync", logging, metrics, tracing]),
 
         // The umbrella: `import BehaviorKit` brings all three.
         // It also reports runtimes through swift-log and swift-metrics, so that StateMachines alone
         // stays free of dependencies.
         .target(
             name: "BehaviorKit",
-            dependencies: ["StateMachines", "Commands", "Chains", "BehaviorKitSync"] + observability
+            dependencies: ["StateMachines", "Commands", "Chains", logging, metrics]
         ),
 
         // Where StateMachines and Commands meet: statecharts whose instances are durable, keyed and
         // shared by a fleet, on a store beside the journals. The two core modules still never
         // import each other.
         .target(
-            name: "DurableMachines", dependencies: ["StateMachines", "Commands", "BehaviorKitSync"] + observability),
+            name: "DurableMachines",
+            dependencies: ["StateMachines", "Commands", "BehaviorKitSync", logging, metrics, tracing]
+        ),
 
         // Manual clock and conformance kits for users' tests.
-        .target(name: "BehaviorKitTesting", dependencies: ["BehaviorKitSync", "BehaviorKit", "DurableMachines"]),
+        .target(
+            name: "BehaviorKitTesting",
+            dependencies: ["BehaviorKitSync", "StateMachines", "Commands", "Chains", "DurableMachines"]
+        ),
 
         // Durable adapters on SQLite (GRDB), so that the core modules stay dependency-free.
         .target(
             name: "BehaviorKitSQLite",
-            dependencies: [
-                "Chains", "Commands", "DurableMachines", "BehaviorKitSync",
-                .product(name: "GRDB", package: "GRDB.swift"),
-            ] + observability
+            dependencies: ["Chains", "Commands", "DurableMachines", "BehaviorKitSync", grdb, logging]
         ),
 
         // swift-service-lifecycle `Service`s for what runs in the background, apart from the core
         // modules, so that a user of StateMachines alone does not build ServiceLifecycle.
         .target(
             name: "BehaviorKitServiceLifecycle",
-            dependencies: [
-                "Commands", "StateMachines", "DurableMachines",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            dependencies: ["Commands", "StateMachines", "DurableMachines", serviceLifecycle]
         ),
 
         // The same journal and queue on PostgreSQL (postgres-nio), for workers on many machines.
         .target(
             name: "BehaviorKitPostgres",
-            dependencies: [
-                "Commands", "DurableMachines", "BehaviorKitSync",
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-            ]
+            dependencies: ["Commands", "DurableMachines", "BehaviorKitSync", postgresNIO, logging]
         ),
 
         // The six scenarios of SCENARIOS.md, and the crash and fleet tests, written on the public API only.
         .target(
             name: "Scenarios",
             dependencies: [
-                "BehaviorKit", "BehaviorKitTesting", "BehaviorKitSQLite", "BehaviorKitPostgres", "DurableMachines",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "StateMachines", "Commands", "Chains", "DurableMachines", "BehaviorKitSync", "BehaviorKitTesting",
+                "BehaviorKitSQLite", grdb,
+                .target(name: "BehaviorKitPostgres", condition: .when(traits: ["PostgreSQL"])),
             ]
+        ),
+
+        // A web console for durable work (journals and durable machines), mounted in a Hummingbird app.
+        .target(
+            name: "BehaviorKitConsole",
+            dependencies: ["Commands", "DurableMachines", "StateMachines", hummingbird, httpTypes, nioCore, logging]
         ),
 
         .executableTarget(
             name: "behaviorkit",
             dependencies: [
-                "Scenarios", "Commands",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Scenarios", "StateMachines", "Commands", "DurableMachines", "BehaviorKitTesting", "BehaviorKitSQLite",
+                argumentParser,
+                .target(name: "BehaviorKitConsole", condition: .when(traits: ["Console"])),
             ]
         ),
 
         .testTarget(
-            name: "BehaviorKitTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"] + observabilityTesting
+            name: "BehaviorKitTests",
+            dependencies: ["BehaviorKit", "BehaviorKitTesting", logging, metrics, inMemoryLogging, metricsTestKit]
         ),
         .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
@@ -130,31 +159,44 @@ let package = Package(
         .testTarget(
             name: "CommandsTests",
             dependencies: [
-                "Commands", "BehaviorKitTesting",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ] + observabilityTesting
+                "Commands", "BehaviorKitTesting", "BehaviorKitSync", propertyBased, logging, metrics, tracing,
+                inMemoryLogging, metricsTestKit, inMemoryTracing,
+            ]
         ),
         .testTarget(
             name: "DurableMachinesTests",
-            dependencies: ["DurableMachines", "BehaviorKitTesting", "StateMachines"] + observabilityTesting),
-        .testTarget(name: "ChainsTests", dependencies: ["Chains", "BehaviorKitTesting"] + observabilityTesting),
+            dependencies: [
+                "DurableMachines", "BehaviorKitTesting", "StateMachines", "Commands", metrics, tracing, metricsTestKit,
+                inMemoryTracing,
+            ]
+        ),
+        .testTarget(
+            name: "ChainsTests",
+            dependencies: [
+                "Chains", "BehaviorKitTesting", "BehaviorKitSync", logging, metrics, tracing, inMemoryLogging,
+                metricsTestKit, inMemoryTracing,
+            ]
+        ),
         .testTarget(
             name: "BehaviorKitSQLiteTests",
             dependencies: [
-                "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
-                "BehaviorKitSync",
+                "BehaviorKitSQLite", "BehaviorKitTesting", "Chains", "Commands", "DurableMachines", "StateMachines",
+                "BehaviorKitSync", grdb, logging, metrics, inMemoryLogging, metricsTestKit,
             ]
-                + observabilityTesting
         ),
         .testTarget(
             name: "BehaviorKitPostgresTests",
             dependencies: [
                 "BehaviorKitPostgres", "BehaviorKitTesting", "Commands", "DurableMachines", "StateMachines",
-                "BehaviorKitSync",
-                .product(name: "InMemoryLogging", package: "swift-log"),
+                "BehaviorKitSync", postgresNIO, logging, inMemoryLogging,
             ]
         ),
-        .testTarget(name: "ScenariosTests", dependencies: ["Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite"]),
+        .testTarget(
+            name: "ScenariosTests",
+            dependencies: [
+                "Scenarios", "BehaviorKitTesting", "BehaviorKitSQLite", "StateMachines", "Commands", "Chains", grdb,
+            ]
+        ),
         // The names BehaviorKit shares with other modules, spelled as its docs say, beside them.
         .target(name: "SwiftUIStandIn", path: "Tests/SwiftUIStandIn"),
         .testTarget(
@@ -168,17 +210,23 @@ let package = Package(
             name: "BehaviorKitServiceLifecycleTests",
             dependencies: [
                 "BehaviorKitServiceLifecycle", "BehaviorKitTesting", "BehaviorKitSQLite", "DurableMachines",
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                "Commands", "StateMachines", "BehaviorKitSync", serviceLifecycle,
                 .product(name: "ServiceLifecycleTestKit", package: "swift-service-lifecycle"),
             ]
         ),
         .testTarget(
-            name: "BehaviorKitCLITests",
+            name: "BehaviorKitConsoleTests",
             dependencies: [
-                "behaviorkit", "BehaviorKitSQLite", "Commands", .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
+                "BehaviorKitConsole", "BehaviorKitSQLite", "BehaviorKitTesting", "Commands", "DurableMachines",
+                "StateMachines", hummingbird, httpTypes, nioCore, logging, inMemoryLogging,
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ]
+        ),
+        .testTarget(
+            name: "BehaviorKitCLITests",
+            dependencies: ["behaviorkit", "BehaviorKitSQLite", "Commands", grdb, argumentParser, propertyBased]
         ),
     ]
 )

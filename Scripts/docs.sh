@@ -3,18 +3,27 @@
 # unresolved link, an undocumented parameter, …), on a public declaration without a `///`
 # comment, and when the README's module-alias spelling no longer builds.
 #
-#   Scripts/docs.sh [--output DIR]    archives in DIR/<Module>.doccarchive (default .build/docs)
+#   Scripts/docs.sh [--output DIR] [--traits T1,T2]
+#       archives in DIR/<Module>.doccarchive (default .build/docs)
 #
 # The symbol graphs come from the debug build (`swift package dump-symbol-graph` reuses what
-# `swift build` built, so after it this adds seconds, not a second build); then `docc convert`
+# `swift build` built, so after it this adds seconds, not a second build: pass the traits that
+# build had, since other traits mean other compiler flags and a rebuild); then `docc convert`
 # runs once per catalog with `--warnings-as-errors`. Needs the Swift toolchain and python3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(BehaviorKit StateMachines Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
-    BehaviorKitPostgres)
+    BehaviorKitPostgres BehaviorKitConsole)
 output=.build/docs
-if [ "${1:-}" = "--output" ]; then output=$2; fi
+traits=()
+while [ $# -gt 0 ]; do
+    case $1 in
+    --output) output=$2; shift 2 ;;
+    --traits) traits=(--traits "$2"); shift 2 ;;
+    *) echo "usage: Scripts/docs.sh [--output DIR] [--traits T1,T2]" >&2; exit 64 ;;
+    esac
+done
 
 docc="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
 [ -x "$docc" ] || docc=$(command -v docc)
@@ -24,7 +33,7 @@ started=$SECONDS
 lap() { printf '   (%s: %d s)\n' "$1" $((SECONDS - started)); }
 
 # Without inherited docs, a declaration that has no comment of its own shows as undocumented.
-swift package dump-symbol-graph --skip-inherited-docs >"$work/dump.txt" 2>&1 || {
+swift package "${traits[@]}" dump-symbol-graph --skip-inherited-docs >"$work/dump.txt" 2>&1 || {
     cat "$work/dump.txt" >&2
     exit 1
 }

@@ -23,6 +23,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             FleetCommand.self,
             MachineFleetCommand.self,
             MachinesCommand.self,
+            ConsoleCommand.self,
             CrashTestCommand.self,
             DiskCacheWorkerCommand.self,
         ]

@@ -57,15 +57,35 @@ struct JournalCancelCommand: AsyncParsableCommand {
 struct JournalRetryCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "retry",
-        abstract: "Retries a failed or compensated record: pending again, due at once, for a new attempt.")
+        abstract: "Retries a failed or compensated record: pending again, due at once, for a new attempt.",
+        discussion: """
+            With --as NEWKEY, forks it instead: its work runs again from the start under NEWKEY, on its queue \
+            (or --queue), and the record stays as it was, settled. Any settled record can be forked; forking \
+            into the same NEWKEY again changes nothing.
+            """
+    )
 
     @OptionGroup var journal: JournalLocationOptions
     @Argument(help: "The record's idempotency key.") var key: String
+    @Option(name: .customLong("as"), help: "Fork the record into this new key instead of retrying it.")
+    var newKey: String?
+    @Option(help: "The queue the fork goes to (default: the record's own). Only with --as.") var queue: String?
     @OptionGroup var confirmation: JournalConfirmation
+
+    func validate() throws {
+        if queue != nil && newKey == nil { throw ValidationError("--queue goes with --as NEWKEY (a fork)") }
+    }
 
     func run() async throws {
         try await journal.run { opened in
-            try confirmation.confirm("Retry '\(key)' in \(JournalOperations.redacted(journal.location))?")
+            let location = JournalOperations.redacted(journal.location)
+            if let newKey {
+                try confirmation.confirm("Fork '\(key)' as '\(newKey)' in \(location)?")
+                try await JournalOperations.fork(
+                    opened, key: key, as: newKey, queue: queue, format: journal.format, console: .standardOutput)
+                return
+            }
+            try confirmation.confirm("Retry '\(key)' in \(location)?")
             try await JournalOperations.retry(opened, key: key, format: journal.format, console: .standardOutput)
         }
     }

@@ -46,9 +46,9 @@ struct MoviesCommand: AsyncParsableCommand {
                 count: count, seed: seed, failureRate: failureRate, cacheDirectory: cacheDir,
                 clock: ContinuousClock(), console: .standardOutput, progress: progress)
         } else {
-            try await MoviesScenario.run(
+            try await MoviesScenario.runOnSimulatedTime(
                 count: count, seed: seed, failureRate: failureRate, cacheDirectory: cacheDir,
-                clock: ImmediateClock(), console: .standardOutput, progress: progress)
+                console: .standardOutput, progress: progress)
         }
     }
 }

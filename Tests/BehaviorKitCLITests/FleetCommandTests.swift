@@ -12,7 +12,9 @@ import Testing
         try Self.expectAClean(journal: folder + "/journal.sqlite", directory: folder + "/run")
     }
 
-    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
     func workersKilledAtRandomKeepEveryPromiseOnPostgreSQL() throws {
         let cluster = try PostgresTestCluster.shared()
         let url = cluster.url(database: try cluster.makeDatabase("fleet"))

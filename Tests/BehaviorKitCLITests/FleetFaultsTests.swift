@@ -22,7 +22,9 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
     func workersUnderShortLeasesKeepEveryPromiseOnPostgreSQL() throws {
         let cluster = try PostgresTestCluster.shared()
         let url = cluster.url(database: try cluster.makeDatabase("fleetfaults"))

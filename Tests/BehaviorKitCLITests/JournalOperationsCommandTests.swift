@@ -96,6 +96,29 @@ struct JournalOperationsCommandTests {
         #expect(untouched.standardOutput == "0 records\n")
     }
 
+    @Test func retryAsForksTheWorkUnderANewKey() throws {
+        defer { removeJournal() }
+        try failedGarageRun()
+        let noQueue = try CLIRunner.run(["journal", "retry", path, "run1/4", "--as", "run1/4-again", "--yes"])
+        #expect(noQueue.exitCode == 1)
+        #expect(
+            noQueue.standardError
+                == "error: the record 'run1/4' cannot be forked: it ran on no queue (its caller ran it); "
+                + "name the queue the fork goes to\n")
+        let forked = try CLIRunner.run(
+            ["journal", "retry", path, "run1/4", "--as", "run1/4-again", "--queue", "garage"], input: "y\n")
+        #expect(forked.exitCode == 0)
+        #expect(
+            forked.standardOutput
+                == "forked 'run1/4' as 'run1/4-again': pending, due now on queue 'garage'; 'run1/4' stays as it was\n")
+        let listed = try CLIRunner.run(["journal", "list", path, "--key-prefix", "run1/4"])
+        #expect(listed.standardOutput.contains("compensated run1/4 "))
+        #expect(listed.standardOutput.contains("pending     run1/4-again"))
+        let queueWithoutFork = try CLIRunner.run(["journal", "retry", path, "run1/4", "--queue", "garage"])
+        #expect(queueWithoutFork.exitCode == 64)
+        #expect(queueWithoutFork.standardError.contains("--queue goes with --as NEWKEY"))
+    }
+
     @Test func retryMakesAFailedRecordPendingAgain() throws {
         defer { removeJournal() }
         try failedGarageRun()
@@ -175,7 +198,9 @@ struct JournalOperationsCommandTests {
         #expect(result.standardError == "error: command journal /no/such/journal: no such file\n")
     }
 
-    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
     func theSubcommandsWorkOnAPostgresURL() throws {
         let cluster = try PostgresTestCluster.shared()
         let journal = cluster.url(database: try cluster.makeDatabase("operations"))

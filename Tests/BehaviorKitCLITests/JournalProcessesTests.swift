@@ -24,7 +24,9 @@ struct JournalProcessesTests {
         #expect(problems.isEmpty, "\(problems.count) problems: \(problems.prefix(4))")
     }
 
-    @Test(.enabled(if: PostgresTestCluster.unavailableReason == nil, "skipped: PostgreSQL is not installed here"))
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
     func twoGarageLoopsOnOnePostgresJournalLeaveNoTransactionHalfDone() throws {
         let cluster = try PostgresTestCluster.shared()
         let journal = cluster.url(database: try cluster.makeDatabase("garage"))

@@ -46,6 +46,36 @@ struct AsyncMiddlewareDocSamplesTests {
         Response(status: 200, body: "hello \(request.user ?? "?"), this is \(request.path)")
     }
 
+    struct RetryOnce: AsyncHandler {
+        func handle(_ request: Request, next: (Request) async throws -> Response) async throws -> Response {
+            do { return try await next(request) } catch { return try await next(request) }  // the rest runs again
+        }
+    }
+
+    @Test func callingNextTwiceRunsTheRestTwice() async throws {
+        let calls = Calls()
+        let flaky: @Sendable (Request) async throws -> Response = { request in
+            if await calls.next() == 1 { throw CancellationError() }
+            return Response(status: 200, body: request.path)
+        }
+        let retrying = AsyncChain(from: Request.self, to: Response.self) {
+            RetryOnce()
+            ServerName()
+        }
+        #expect(
+            try await retrying.handle(Request(path: "/"), terminal: flaky)
+                == Response(status: 200, body: "/", headers: ["Server": "BehaviorKit"]))
+        #expect(await calls.count == 2)
+    }
+
+    actor Calls {
+        var count = 0
+        func next() -> Int {
+            count += 1
+            return count
+        }
+    }
+
     @Test func composeIt() async throws {
         let users = Users()
         let middleware = AsyncChain(from: Request.self, to: Response.self) {

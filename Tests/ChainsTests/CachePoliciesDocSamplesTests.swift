@@ -42,6 +42,33 @@ struct CachePoliciesDocSamplesTests {
         #expect(quotes.statistics.failedRefreshes == 0)
     }
 
+    @Test func composeALookupFromItsParts() async throws {
+        let api = CountingSource("api", table: [42: "Blade Runner"], failing: true)
+        let fallback = LookupSource<Int, String>(name: "fallback") { id in id == 42 ? "Blade Runner (fallback)" : nil }
+        let primary = CircuitBreaking(
+            LookupSource<Int, String>(name: "primary") { id in try await api.lookup(id) },
+            policy: CircuitBreakerPolicy(failureThreshold: 3, coolDown: .seconds(10)))
+        let titles = TieredLookup<Int, String>(
+            [MemoryCache(countLimit: 500), primary, fallback],
+            notFound: NegativeCache(timeToLive: .seconds(30), countLimit: 50_000), circuitBreaker: nil)
+        for key in [42, 1, 2] { _ = try? await titles.value(for: key, policy: .reload) }
+        #expect(primary.isOpen)
+        #expect(try await titles.value(for: 42, policy: .reload) == "Blade Runner (fallback)")
+        #expect(titles.statistics.tiers[1].skipped == 1)
+        #expect(api.calls == 3)
+
+        let gate = Gate()
+        let source = CountingSource("catalog", table: [42: "Blade Runner"], gate: gate)
+        let catalog = Coalescing(LookupSource<Int, String>(name: "catalog") { id in try await source.lookup(id) })
+        async let first = catalog.lookup(42)
+        async let second = catalog.lookup(42)  // the same call: the API is asked once
+        #expect(await eventually { catalog.coalesced == 1 })
+        gate.open()
+        #expect(try await first == "Blade Runner")
+        #expect(try await second == "Blade Runner")
+        #expect(source.calls == 1)
+    }
+
     @Test func weighValuesHearOfRemovalsChangeLimits() {
         let evicted = LockedValue<[String]>([])
         let images = MemoryCache<String, [UInt8]>(

@@ -134,6 +134,22 @@ struct ChainsDocSamplesTests {
         #expect(try support.handle(5) { _ in "nobody" } == "nobody")
     }
 
+    @Test func callingNextTwiceRunsTheRestTwice() throws {
+        let retryOnce = ClosureHandler<String, String> { input, next in
+            do { return try next(input) } catch { return try next(input) }  // the rest runs again
+        }
+        var calls = 0
+        let answer = try retryOnce.handle("7963") { input in
+            calls += 1
+            if calls == 1 {
+                throw RuleViolation(rule: "flaky", expected: "a second try", found: "a first", input: input)
+            }
+            return input
+        }
+        #expect(answer == "7963")
+        #expect(calls == 2)
+    }
+
     @Test func linking() throws {
         let linked = StripSeparators() |> LengthValidator(exactly: 11) |> MaskFormatter("+X (XXX) XXX XX-XX")
         let same = StripSeparators()

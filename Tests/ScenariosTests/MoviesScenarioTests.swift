@@ -17,9 +17,9 @@ struct MoviesScenarioTests {
         cacheDirectory: String? = nil
     ) async throws -> [String] {
         let (console, recording) = Console.recording()
-        try await MoviesScenario.run(
+        try await MoviesScenario.runOnSimulatedTime(
             count: count, catalog: catalog, seed: seed, failureRate: failureRate, cacheDirectory: cacheDirectory,
-            clock: ImmediateClock(), console: console)
+            console: console)
         return recording.lines
     }
 

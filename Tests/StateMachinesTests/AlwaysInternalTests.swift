@@ -1,7 +1,7 @@
 import StateMachines
 import Testing
 
-/// `Always(to:when:internal:)`: an eventless transition with SCXML's `type="internal"` (issue 17).
+/// `Always(to:when:internal:)`: an eventless transition with SCXML's `type="internal"`.
 struct AlwaysInternalTests {
     enum A: String, Hashable, Sendable { case a, a1, a2 }
     enum N: Hashable, Sendable { case go }

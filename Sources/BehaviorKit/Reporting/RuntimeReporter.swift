@@ -1,31 +1,29 @@
-import BehaviorKitSync
+import Commands
 import Logging
-import Metrics
 
 /// Turns a runtime's transitions and refusals into log lines and counters; keeps one counter
-/// per set of dimensions, made on the backend current at the start, so that a transition
-/// already seen costs a dictionary lookup.
+/// per set of dimensions (Commands' metric cache), made on the backend current at the start, so
+/// that a transition already seen costs a dictionary lookup, and nothing without a backend.
 final class RuntimeReporter: Sendable {
     let machine: String
     let logger: Logger?
-    /// The backend current when reporting began (a test's `withMetricsFactory` too).
-    private let factory: any MetricsFactory
-    private let counters = LockedValue<[[String]: Counter]>([:])
+    /// The backend current when reporting began (a test's `withMetricsFactory` too), or `nil`
+    /// for swift-metrics' no-op one.
+    private let metrics: MetricCache?
 
     init(machine: String, logger: Logger?) {
         self.machine = machine
         self.logger = logger
-        self.factory = MetricsSystem.factory
+        self.metrics = MetricCache.make()
     }
 
     func record<State, Event>(_ transition: Transition<State, Event>) {
         let source = "\(transition.source)"
         let target = "\(transition.target)"
         let trigger = Self.name(of: transition.trigger)
-        counter(
+        metrics?.increment(
             "behaviorkit_transitions",
-            [("machine", machine), ("source", source), ("target", target), ("trigger", trigger)]
-        ).increment()
+            [("machine", machine), ("source", source), ("target", target), ("trigger", trigger)])
         logger?.debug(
             "transition",
             metadata: [
@@ -37,9 +35,8 @@ final class RuntimeReporter: Sendable {
         let state = "\(refusal.state)"
         let event = Self.caseName("\(refusal.event)")
         let reason = Self.name(of: refusal.reason)
-        counter(
-            "behaviorkit_refusals", [("machine", machine), ("state", state), ("event", event), ("reason", reason)]
-        ).increment()
+        metrics?.increment(
+            "behaviorkit_refusals", [("machine", machine), ("state", state), ("event", event), ("reason", reason)])
         let level: Logger.Level =
             switch refusal.reason {
             case .endlessLoop, .reentrant: .warning
@@ -51,16 +48,6 @@ final class RuntimeReporter: Sendable {
                 "machine": "\(machine)", "state": "\(state)", "event": "\(event)", "reason": "\(reason)",
                 "detail": "\(refusal)",
             ])
-    }
-
-    private func counter(_ label: String, _ dimensions: [(String, String)]) -> Counter {
-        let key = [label] + dimensions.map(\.1)
-        return counters.withLock { counters in
-            if let counter = counters[key] { return counter }
-            let counter = Counter(label: label, dimensions: dimensions, factory: factory)
-            counters[key] = counter
-            return counter
-        }
     }
 
     /// `pay` for `pay(cents: 990)`, `Shop.Event.pay(…)` alike: the case, without its payload

@@ -24,23 +24,8 @@ struct ReconnectBackoff: Sendable {
         let full = current
         let (doubled, overflow) = current.multipliedReportingOverflow(by: 2)
         current = overflow ? maximum : min(doubled, maximum)
-        let unit = Double(random.next() >> 11) / Double(UInt64(1) << 53)  // in [0, 1)
+        let unit = random.nextUnit()  // in [0, 1)
         let shortened = Double(full) * (1 - jitter * unit)
         return .nanoseconds(Int64(shortened.rounded(.down)))
-    }
-}
-
-/// A small seeded generator (SplitMix64): fast, and the same numbers for the same seed.
-struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9e37_79b9_7f4a_7c15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
-        return z ^ (z >> 31)
     }
 }

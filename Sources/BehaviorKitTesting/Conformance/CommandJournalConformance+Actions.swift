@@ -14,7 +14,7 @@ extension CommandJournalConformance {
             cancellingARunningTransactionFencesItsAttempt, aCancelledTransactionIsCompensatedByTheNextWorker,
             aReleasedTransactionWhoseStepsBeganIsMarkedNotSettled,
             aTransactionCancelledWhileItRunsStopsBeforeItsNextStep,
-            retryingStartsANewAttempt,
+            retryingStartsANewAttempt, forkingRunsTheWorkAgainUnderANewKey,
         ]
     }
 

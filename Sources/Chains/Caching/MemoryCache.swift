@@ -174,6 +174,9 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
 }
 
 extension MemoryCache: LookupStore {
+    /// The cache itself: a ``TieredLookup`` whose first tier it is reads it on its fast path.
+    public var memoryCache: MemoryCache<Key, Value>? { self }
+
     /// The value for `key`, as ``value(forKey:)``.
     public func lookup(_ key: Key) async throws -> Value? {
         value(forKey: key)

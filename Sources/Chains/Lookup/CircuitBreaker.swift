@@ -21,7 +21,7 @@ public struct CircuitBreakerPolicy: Hashable, Sendable {
     }
 }
 
-/// One source's circuit: a pure value, driven by ``TieredLookup`` under its lock.
+/// One source's circuit: a pure value, driven by ``CircuitBreaking`` under its lock.
 struct CircuitBreaker: Sendable {
     enum Permission: Equatable {
         case allowed

@@ -1,4 +1,5 @@
-/// What one walk of the tiers found, shared with the lookups that joined it.
+/// What one flight found (a walk of a lookup's tiers, or one tier's answer), shared with the
+/// loads that joined it.
 enum FlightResult<Value: Sendable>: Sendable {
     case found(Value, tierIndex: Int)
     /// The end of the chain; `sourcesFailed` when a source failed or was skipped on the way.
@@ -6,15 +7,10 @@ enum FlightResult<Value: Sendable>: Sendable {
     case cancelled
 }
 
-/// One walk of the tiers for a key, run on a task of its own, and the lookups waiting for it.
-///
-/// The walk belongs to the flight, not to the lookup that started it: it goes on while any
-/// lookup waits, and is cancelled when the last one leaves. Every field is read and written
-/// under the lookup's flights lock.
+/// One run of a ``SingleFlight``'s work for a key, on a task of its own, and the loads waiting
+/// for it. Every field is read and written under the single-flight's lock.
 final class Flight<Value: Sendable>: @unchecked Sendable {
     let policy: LookupPolicy
-    /// The tier the walk starts at.
-    let start: Int
     /// A refresh started by a hit: it runs to the end with nobody waiting.
     let isBackground: Bool
 
@@ -25,14 +21,13 @@ final class Flight<Value: Sendable>: @unchecked Sendable {
     /// No longer joined by new lookups: stale, abandoned, or done.
     var isDetached = false
 
-    init(policy: LookupPolicy, start: Int, isBackground: Bool) {
+    init(policy: LookupPolicy, isBackground: Bool) {
         self.policy = policy
-        self.start = start
         self.isBackground = isBackground
     }
 }
 
-/// The flights under way, by key. Guarded by the lookup's flights lock.
+/// The flights under way, by key. Guarded by the single-flight's lock.
 struct FlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     var byKey: [Key: [Flight<Value>]] = [:]
     var nextWaiter = 0
@@ -61,8 +56,8 @@ struct FlightTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     }
 }
 
-/// A lookup's place among a flight's waiters, so that its cancellation can find it. Guarded by
-/// the lookup's flights lock.
+/// A load's place among a flight's waiters, so that its cancellation can find it. Guarded by
+/// the single-flight's lock.
 final class FlightTicket<Value: Sendable>: @unchecked Sendable {
     var id = 0
     var flight: Flight<Value>?

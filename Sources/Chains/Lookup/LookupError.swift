@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// Why a ``TieredLookup`` has no value: no tier has it (`.notFound`, an HTTP 404), the sources
 /// that might have it failed or were skipped (`.unavailable`, a 503), or the lookup was
 /// cancelled.

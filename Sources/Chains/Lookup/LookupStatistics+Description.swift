@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension LookupTierStatistics: CustomStringConvertible {
     /// One line: "memory: 90 hits, 10 misses, 0 errors, 0 skipped, 10 writes, 0 write errors,
     /// mean 1.2 µs, max 3 µs", then ", circuit open" when it is, and the last write error.

@@ -24,6 +24,18 @@ public protocol LookupTier<Key, Value>: Sendable {
     ///
     /// - Throws: when the tier could not answer; the lookup fails over to the next tier.
     func lookup(_ key: Key) async throws -> Value?
+
+    /// The ``MemoryCache`` that holds exactly what this tier answers, or `nil` (the default).
+    ///
+    /// A ``TieredLookup`` whose first tier gives one reads it on its fast path: a hit takes one
+    /// lock, and no suspension or dynamic call. A ``MemoryCache`` gives itself; a tier that wraps
+    /// one and adds nothing to its reads may give it too.
+    var memoryCache: MemoryCache<Key, Value>? { get }
+}
+
+extension LookupTier {
+    /// `nil`: a lookup whose first tier this is asks it by ``lookup(_:)``.
+    public var memoryCache: MemoryCache<Key, Value>? { nil }
 }
 
 /// A tier that also keeps values: a cache. ``TieredLookup`` writes a value found below a store

@@ -1,20 +1,16 @@
 import BehaviorKitSync
 
 extension TieredLookup {
-    /// The policy of a background refresh: the sources, written back into every cache.
-    static var refreshPolicy: LookupPolicy { .reload }
-
-    /// Starts a reload of `key` on a task of its own, unless one is under way.
+    /// Starts a reload of `key` on a task of its own (with ``LookupPolicy/reload``: the sources,
+    /// written back into every cache), unless one is under way.
     @usableFromInline
     func refreshInBackground(_ key: Key) {
-        let policy = Self.refreshPolicy
-        let started = flights.withLock { table -> Bool in
-            guard table.joinable(key, policy: policy) == nil else { return false }
-            counters.withLock { $0.statistics.refreshes += 1 }
-            _ = launch(key, policy: policy, from: 0, isBackground: true, in: &table)
-            return true
-        }
-        if started { instruments?.refreshStarted() }
+        let started = flights.launchInBackground(
+            key, policy: .reload, work: { [self] flight in await walk(key, flight: flight, from: 0) },
+            settle: { [self] result in await settleRefresh(of: key, result) })
+        guard started else { return }
+        counters.withLock { $0.statistics.refreshes += 1 }
+        instruments?.refreshStarted()
     }
 
     /// After a background reload: a key the sources no longer have is removed; a reload that
@@ -28,7 +24,7 @@ extension TieredLookup {
         case .notFound, .cancelled:
             counters.withLock { $0.statistics.failedRefreshes += 1 }
             instruments?.refreshFailed(key: key)
-            front?.refreshAtNextRead(key)
+            refreshAhead?.retryAtNextRead(key)
         }
     }
 }

@@ -10,8 +10,8 @@ extension TieredLookup {
     /// await movies.store(edited, for: 42)   // wins over a load of 42 already under way
     /// ```
     public func store(_ value: Value, for key: Key) async {
-        flights.withLock { $0.invalidate(key) }
-        await gates.withGate(key) { negativeCache?.removeValue(forKey: key) }
+        flights.invalidate(key)
+        await gates.withGate(key) { negativeCache?.forget(key) }
         await writeBack(value, for: key, above: tiers.count, unless: nil)
     }
 
@@ -25,9 +25,9 @@ extension TieredLookup {
     /// await movies.invalidate(42)   // the catalog changed movie 42
     /// ```
     public func invalidate(_ key: Key) async {
-        flights.withLock { $0.invalidate(key) }
+        flights.invalidate(key)
         await gates.withGate(key) {
-            negativeCache?.removeValue(forKey: key)
+            negativeCache?.forget(key)
             for (index, tier) in tiers.enumerated() {
                 guard let store = tier.store else { continue }
                 do {

@@ -13,20 +13,23 @@ public import Logging
 ///   returns at once with `.cancelled`.
 /// - Loads are versioned: an ``invalidate(_:)`` or ``store(_:for:)`` made while a value is
 ///   being loaded wins over the load's write-back, and later lookups do not join that load.
-/// - "Not found" can be remembered for a while (negative caching); "every source failed" is
-///   told apart (`.unavailable`, a 503 rather than a 404) and never remembered.
+/// - "Not found" can be remembered for a while in a ``NegativeCache`` (negative caching); "every
+///   source failed" is told apart (`.unavailable`, a 503 rather than a 404) and never remembered.
 /// - A ``RefreshPolicy`` reloads values in the background before they expire (refresh-ahead)
 ///   or while serving them stale (stale-while-revalidate).
-/// - Each source has a **circuit breaker**: after repeated failures it is skipped for a
-///   cool-down on the injected clock.
+/// - Each source is wrapped in a ``CircuitBreaking``: after repeated failures it is skipped for
+///   a cool-down on the injected clock.
 /// - Each tier keeps ``LookupTierStatistics``: hits, misses, errors and latency.
 ///
 /// - With a `logger`, a swift-metrics backend or a tracer (bootstrapped before the lookup is
 ///   made), it logs, counts per tier and traces each lookup (<doc:Observability>).
 ///
-/// When the first tier is a ``MemoryCache``, a hit there takes a fast path: one lock, no
-/// dynamic call, one read in 64 timed. (Its counts live in the cache, so a cache that is the
-/// first tier of two lookups shows the reads of both.)
+/// The lookup assembles parts that can be used alone too: ``NegativeCache``, ``CircuitBreaking``
+/// (a source with a policy of its own) and ``Coalescing`` (one tier's concurrent lookups shared).
+///
+/// When the first tier gives a ``LookupTier/memoryCache`` (a ``MemoryCache`` gives itself), a
+/// hit there takes a fast path: one lock, no dynamic call, one read in 64 timed. (Its counts
+/// live in the cache, so a cache that is the first tier of two lookups shows the reads of both.)
 ///
 /// ```swift
 /// let movies = TieredLookup<Int, Movie>([
@@ -41,13 +44,15 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     struct Tier: Sendable {
         let tier: any LookupTier<Key, Value>
         let store: (any LookupStore<Key, Value>)?
+        /// The source wrapped in the lookup's circuit breaker, or `nil`.
+        let breaker: CircuitBreaking<Key, Value>?
         @usableFromInline let name: String
     }
 
     @usableFromInline
     let tiers: [Tier]
 
-    /// The first tier when it is a ``MemoryCache``: read on the fast path without a dynamic call.
+    /// The first tier's ``LookupTier/memoryCache``: read on the fast path without a dynamic call.
     @usableFromInline
     let front: MemoryCache<Key, Value>?
 
@@ -61,10 +66,10 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     @usableFromInline
     let instruments: LookupInstruments?
 
-    let breakers: LockedValue<[CircuitBreaker?]>
-    let flights = LockedValue(FlightTable<Key, Value>())
+    let flights = SingleFlight<Key, Value>()
     let gates = KeyedGate<Key>()
-    let negativeCache: MemoryCache<Key, Bool>?
+    let negativeCache: NegativeCache<Key>?
+    let refreshAhead: RefreshAhead<Key, Value>?
 
     /// When values in the front ``MemoryCache`` are reloaded in the background, or `nil`.
     public let refresh: RefreshPolicy?
@@ -72,38 +77,70 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     /// The tier's name when it is used as a tier of another lookup.
     public let name: String
 
+    /// Creates a lookup over `tiers`, asked in order, that remembers "not found" in `notFound`.
+    ///
+    /// ```swift
+    /// let movies = TieredLookup<Int, Movie>(
+    ///     [memory, catalog], notFound: NegativeCache(timeToLive: .seconds(30), countLimit: 50_000))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - tiers: caches (``LookupStore``s) and sources, from the fastest to the last resort.
+    ///   - name: this lookup's name when it is itself a tier of another.
+    ///   - notFound: where "not found" is remembered (when no tier failed), or `nil` to ask the
+    ///     tiers every time.
+    ///   - circuitBreaker: the policy of the ``CircuitBreaking`` each source is wrapped in, or
+    ///     `nil` for none.
+    ///   - refresh: when values in the first tier's ``LookupTier/memoryCache`` are reloaded in
+    ///     the background; `nil` for never.
+    ///   - clock: the clock for latency, cool-downs and remembered answers.
+    ///   - logger: where to log tier failures (`debug`), circuits that open (`warning`) and
+    ///     each lookup below the first tier (`trace`); `nil` to log nothing.
+    public init(
+        _ tiers: [any LookupTier<Key, Value>], name: String = "lookup", notFound: NegativeCache<Key>?,
+        circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), refresh: RefreshPolicy? = nil,
+        clock: some Clock<Duration> = ContinuousClock(), logger: Logger? = nil
+    ) {
+        let reader = ClockReader(clock)
+        self.instruments = LookupInstruments.make(name: name, tierNames: tiers.map(\.name), logger: logger)
+        self.refresh = refresh
+        self.tiers = tiers.map { tier in
+            let store = tier as? any LookupStore<Key, Value>
+            let breaker = store == nil ? circuitBreaker.map { CircuitBreaking(tier, policy: $0, clock: reader) } : nil
+            return Tier(tier: tier, store: store, breaker: breaker, name: tier.name)
+        }
+        let front = tiers.first?.memoryCache
+        self.front = front
+        self.refreshAhead = front.flatMap { front in refresh.map { RefreshAhead(policy: $0, front: front) } }
+        self.name = name
+        self.clock = reader
+        self.counters = LockedValue(LookupCounters(tierNames: tiers.map(\.name)))
+        self.negativeCache = notFound
+    }
+
     /// Creates a lookup over `tiers`, asked in order.
     ///
     /// - Parameters:
     ///   - tiers: caches (``LookupStore``s) and sources, from the fastest to the last resort.
     ///   - name: this lookup's name when it is itself a tier of another.
-    ///   - rememberNotFoundFor: how long "not found" is remembered (when no tier failed), or
-    ///     `nil` to ask the tiers every time.
-    ///   - circuitBreaker: the policy of every source's circuit breaker, or `nil` for none.
-    ///   - refresh: when values in the first tier, a ``MemoryCache``, are reloaded in the
-    ///     background; `nil` for never.
+    ///   - rememberNotFoundFor: how long "not found" is remembered (when no tier failed), in a
+    ///     ``NegativeCache`` of ``NegativeCache/defaultCountLimit`` keys, or `nil` to ask the
+    ///     tiers every time.
+    ///   - circuitBreaker: the policy of the ``CircuitBreaking`` each source is wrapped in, or
+    ///     `nil` for none.
+    ///   - refresh: when values in the first tier's ``LookupTier/memoryCache`` are reloaded in
+    ///     the background; `nil` for never.
     ///   - clock: the clock for latency, cool-downs and remembered answers.
     ///   - logger: where to log tier failures (`debug`), circuits that open (`warning`) and
     ///     each lookup below the first tier (`trace`); `nil` to log nothing.
-    public init(
+    public convenience init(
         _ tiers: [any LookupTier<Key, Value>], name: String = "lookup", rememberNotFoundFor: Duration? = nil,
         circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), refresh: RefreshPolicy? = nil,
         clock: some Clock<Duration> = ContinuousClock(), logger: Logger? = nil
     ) {
-        self.instruments = LookupInstruments.make(name: name, tierNames: tiers.map(\.name), logger: logger)
-        self.refresh = refresh
-        self.tiers = tiers.map { Tier(tier: $0, store: $0 as? any LookupStore<Key, Value>, name: $0.name) }
-        self.front = tiers.first as? MemoryCache<Key, Value>
-        self.name = name
-        self.clock = ClockReader(clock)
-        self.counters = LockedValue(LookupCounters(tierNames: tiers.map(\.name)))
-        self.breakers = LockedValue(
-            self.tiers.map { tier in
-                tier.store == nil ? circuitBreaker.map(CircuitBreaker.init(policy:)) : nil
-            })
-        self.negativeCache = rememberNotFoundFor.map {
-            MemoryCache(name: "not found", countLimit: 10_000, timeToLive: $0, clock: clock)
-        }
+        self.init(
+            tiers, name: name, notFound: rememberNotFoundFor.map { NegativeCache(timeToLive: $0, clock: clock) },
+            circuitBreaker: circuitBreaker, refresh: refresh, clock: clock, logger: logger)
     }
 
     /// The value for `key`, from the first tier that has it.
@@ -147,7 +184,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
 
     /// A snapshot of every tier's statistics.
     public var statistics: LookupStatistics {
-        let openCircuits = breakers.withLock { $0.map { $0?.isOpen ?? false } }
+        let openCircuits = tiers.map { $0.breaker?.isOpen ?? false }
         var statistics = counters.withLock { $0.statistics }
         if let front {
             let fast = front.frontCounters
@@ -159,41 +196,5 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
         }
         for index in statistics.tiers.indices { statistics.tiers[index].isCircuitOpen = openCircuits[index] }
         return statistics
-    }
-}
-
-/// A value and the tier that answered it.
-public struct LookupAnswer<Value: Sendable>: Sendable {
-    /// The value.
-    public let value: Value
-    /// The name of the tier that had it.
-    public let tier: String
-    /// The position of that tier in the chain, from 0.
-    public let tierIndex: Int
-
-    /// Creates an answer.
-    @inlinable
-    public init(value: Value, tier: String, tierIndex: Int) {
-        self.value = value
-        self.tier = tier
-        self.tierIndex = tierIndex
-    }
-}
-
-extension TieredLookup: LookupTier {
-    /// The value for `key`, or `nil` when the chain has none: a tiered lookup can be a tier.
-    ///
-    /// - Throws: the ``LookupError`` when its sources were unavailable (so that the outer
-    ///   lookup counts a failure and fails over), `CancellationError` when cancelled.
-    public func lookup(_ key: Key) async throws -> Value? {
-        do {
-            return try await value(for: key)
-        } catch {
-            switch error.code {
-            case .notFound: return nil
-            case .unavailable: throw error
-            case .cancelled: throw CancellationError()
-            }
-        }
     }
 }

@@ -26,6 +26,9 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
     case cannotCancel(key: String, status: CommandJournalStatus, reason: String)
     /// Only a failed or compensated root record can be retried; this one is `status` (or a step).
     case cannotRetry(key: String, status: CommandJournalStatus)
+    /// The record cannot be forked: it is pending (it may still run), a step, or it ran on no
+    /// queue and none was named; `reason` says which.
+    case cannotFork(key: String, reason: String)
     /// The journal does not implement `operation` (a journal written before the management API).
     case unsupported(operation: String)
 
@@ -50,6 +53,8 @@ public enum CommandJournalError: Error, Sendable, Hashable, CustomStringConverti
             "the record '\(key)' (\(status)) cannot be cancelled: \(reason)"
         case .cannotRetry(let key, let status):
             "the record '\(key)' is \(status): only a failed or compensated command or transaction can be retried"
+        case .cannotFork(let key, let reason):
+            "the record '\(key)' cannot be forked: \(reason)"
         case .unsupported(let operation):
             "this journal does not implement \(operation)"
         }

@@ -30,7 +30,7 @@ public enum CrashTest {
     ) async throws -> (Counts, violations: [String]) {
         try? FileManager.default.removeItem(atPath: directory)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var random = SeededRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         var counts = Counts()
         var acknowledged: [String: String] = [:]  // key: "done", "compensated"
         var violations: [String] = []

@@ -1,4 +1,5 @@
 import BehaviorKitSQLite
+import BehaviorKitSync
 import Commands
 import Foundation
 
@@ -61,7 +62,7 @@ enum CrashTestWork {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for worker in 0..<8 {
                 group.addTask {
-                    var random = SeededRandom(seed: seed &+ UInt64(round * 1000 + worker))
+                    var random = SplitMix64(seed: seed &+ UInt64(round * 1000 + worker))
                     for index in 0..<100_000 {
                         let key = "r\(round)-w\(worker)-\(index)"
                         if index % 4 == 3 {

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Foundation
 
 /// The database faults of a fleet run on PostgreSQL: the journal's backends terminated once, a
@@ -30,7 +31,8 @@ struct DatabaseFaults {
             try await Self.run(command + " " + fault)
             struck += 1
             console.print(
-                "fleet: database \(fault) after \(kills) kills took \((ContinuousClock.now - started).display)")
+                "fleet: database \(fault) after \(kills) kills took \((ContinuousClock.now - started).shortDescription)"
+            )
         }
     }
 

@@ -64,7 +64,7 @@ public enum Fleet {
                 try await group.waitForAll()
             }
         }
-        var random = SeededRandom(seed: options.seed)
+        var random = SplitMix64(seed: options.seed)
         var faults = DatabaseFaults(options)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
@@ -90,7 +90,8 @@ public enum Fleet {
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await journal.close()
         console.print(
-            "fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations")
+            "fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
+        )
         return (report, violations)
     }
 

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// What the fleet crash test counted.
 public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// Workers killed with SIGKILL.
@@ -29,7 +31,7 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// "52 kills, 10 pauses, 0 database faults, 2000 acknowledged, 1795 done, 205 compensated, 311 taken over,
     /// 4 stale writes refused, longest wait for a dead worker's claim 1.2 s (298 measured), 0 revived".
     public var description: String {
-        let wait = Duration.milliseconds(longestWaitMilliseconds).display
+        let wait = Duration.milliseconds(longestWaitMilliseconds).shortDescription
         return "\(kills) kills, \(pauses) pauses, \(databaseFaults) database faults, \(acknowledged) acknowledged, "
             + "\(done) done, \(compensated) compensated, \(takenOver) taken over, "
             + "\(refusedStaleWrites) stale writes refused, "

@@ -1,6 +1,9 @@
-import BehaviorKitPostgres
 import BehaviorKitSQLite
 import Commands
+
+#if PostgreSQL
+import BehaviorKitPostgres
+#endif
 
 /// `behaviorkit journal PATH|URL`: the records of a command journal, one a line, with their status.
 public enum JournalListing {
@@ -13,6 +16,7 @@ public enum JournalListing {
     public static func run(path: String, console: Console) async throws {
         let records: [CommandJournalRecord]
         if JournalLocation.isServerURL(path) {
+            #if PostgreSQL
             let journal = try await PostgresCommandJournal(url: path)
             do {
                 records = try await journal.allRecords()
@@ -21,6 +25,9 @@ public enum JournalListing {
                 await journal.close()
                 throw error
             }
+            #else
+            throw PostgreSQLTraitMissing()
+            #endif
         } else {
             records = try SQLiteCommandJournalReader(path: path).allRecords()
         }

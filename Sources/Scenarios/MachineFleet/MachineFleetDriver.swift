@@ -61,7 +61,7 @@ public enum MachineFleet {
         // The driver sends a tenth of the parcels' events again, from its own process.
         let acknowledged = LockedValue<Set<String>>([])
         let resending = Task {
-            var random = SeededRandom(seed: options.seed &+ 7)
+            var random = SplitMix64(seed: options.seed &+ 7)
             for number in 0..<options.keys where random.next() % 10 == 0 {
                 for (id, event) in ParcelLifecycle.plan(number, seed: options.seed) {
                     do {
@@ -73,7 +73,7 @@ public enum MachineFleet {
                 }
             }
         }
-        var random = SeededRandom(seed: options.seed)
+        var random = SplitMix64(seed: options.seed)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
             let slot = Int(random.next() % UInt64(options.workers))
@@ -101,7 +101,7 @@ public enum MachineFleet {
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
         try await store.close()
         console.print(
-            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.display); \(violations.count) violations"
+            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
         )
         return (report, violations)
     }

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 public import DurableMachines
 public import StateMachines
 
@@ -73,7 +74,7 @@ public enum ParcelLifecycle {
     /// and a resume (or a hold alone, to expire on hold); a payment (or none, to expire); a
     /// cancellation racing the effect.
     public static func plan(_ number: Int, seed: UInt64) -> [(id: String, event: ParcelEvent)] {
-        var random = SeededRandom(seed: seed &* 1_000_003 &+ UInt64(number))
+        var random = SplitMix64(seed: seed &* 1_000_003 &+ UInt64(number))
         var events: [ParcelEvent] = Array(repeating: .note, count: Int(random.next() % 3))
         let roll = random.next() % 100
         if roll < 10 {

@@ -13,7 +13,7 @@ public struct MovieEndpoint<C: Clock<Duration>>: LookupTier {
 
     private let catalog: MovieCatalog
     private let clock: C
-    private let random: LockedValue<SeededRandom>
+    private let random: LockedValue<SplitMix64>
 
     /// Creates an endpoint named `name` over `catalog`, whose failures follow `seed`.
     public init(
@@ -24,7 +24,7 @@ public struct MovieEndpoint<C: Clock<Duration>>: LookupTier {
         self.delay = delay
         self.failureRate = failureRate
         self.clock = clock
-        self.random = LockedValue(SeededRandom(seed: seed))
+        self.random = LockedValue(SplitMix64(seed: seed))
     }
 
     /// Waits `delay`, then fails at the seeded rate or answers from the catalog.

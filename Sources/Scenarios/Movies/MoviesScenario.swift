@@ -1,4 +1,5 @@
 import BehaviorKitSQLite
+import BehaviorKitSync
 import BehaviorKitTesting
 import Chains
 import Foundation
@@ -22,7 +23,7 @@ public enum MoviesScenario {
     ///   - catalog: the movies the endpoints know; the article's has ids 0…9999.
     ///   - cacheDirectory: where the disk tier keeps `movies.sqlite`; `nil` for a temporary
     ///     folder removed at the end. A second run with the same folder is answered from disk.
-    ///   - clock: the endpoints take their time on it; an `ImmediateClock` simulates time.
+    ///   - clock: the endpoints take their time on it (see ``runOnSimulatedTime(count:catalog:seed:failureRate:cacheDirectory:console:progress:)``).
     ///   - progress: called with (done, total) every 100 lookups and at the end.
     public static func run(
         count: Int = articleCount, catalog: MovieCatalog = .article, seed: UInt64 = 42, failureRate: Double = 0.05,
@@ -53,18 +54,27 @@ public enum MoviesScenario {
         console.print(tally.summary)
         console.print("")
         for line in MoviesTable.lines(chain.statistics) { console.print(line) }
-        if clock is ImmediateClock {
-            console.print(
-                "(simulated time: each call to primary takes \(MovieChain.primaryDelay.display), to fallback "
-                    + "\(MovieChain.fallbackDelay.display); the caches take none)")
-        }
+    }
+
+    /// ``run(count:catalog:seed:failureRate:cacheDirectory:clock:console:progress:)`` on simulated
+    /// time (an `ImmediateClock`: every wait of an endpoint ends at once), then a line saying so.
+    public static func runOnSimulatedTime(
+        count: Int = articleCount, catalog: MovieCatalog = .article, seed: UInt64 = 42, failureRate: Double = 0.05,
+        cacheDirectory: String? = nil, console: Console, progress: (@Sendable (Int, Int) -> Void)? = nil
+    ) async throws {
+        try await run(
+            count: count, catalog: catalog, seed: seed, failureRate: failureRate, cacheDirectory: cacheDirectory,
+            clock: ImmediateClock(), console: console, progress: progress)
+        console.print(
+            "(simulated time: each call to primary takes \(MovieChain.primaryDelay.shortDescription), to fallback "
+                + "\(MovieChain.fallbackDelay.shortDescription); the caches take none)")
     }
 
     /// The tour's stop: 200 lookups on simulated time, from a cold cache.
     public static let tourStop = TourStop(
         command: "movies --count 200 --failure-rate 0.1", title: "Movies: a tiered lookup"
     ) { console in
-        try await run(count: 200, failureRate: 0.1, clock: ImmediateClock(), console: console)
+        try await runOnSimulatedTime(count: 200, failureRate: 0.1, console: console)
     }
 }
 

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Chains
 
 /// The per-tier table printed at the end of a movies run, and a line naming the failed
@@ -8,7 +9,7 @@ enum MoviesTable {
         let rows = statistics.tiers.map { tier in
             [
                 tier.name, "\(tier.hits)", "\(tier.misses)", "\(tier.errors)", "\(tier.skipped)", "\(tier.writes)",
-                "\(tier.writeErrors)", tier.meanLatency?.display ?? "-",
+                "\(tier.writeErrors)", tier.meanLatency?.shortDescription ?? "-",
             ]
         }
         let table = [header] + rows

@@ -32,6 +32,21 @@ extension JournalOperations {
         }
     }
 
+    /// Forks `key` into `newKey` (on `queue`, or the record's own) and prints the new record.
+    public static func fork(
+        _ journal: any CommandJournal, key: String, as newKey: String, queue: String?, format: Format,
+        console: Console
+    ) async throws {
+        let record = try await journal.fork(key, as: newKey, queue: queue)
+        switch format {
+        case .json: console.print(try json(JournalRecordView(record)))
+        case .text:
+            console.print(
+                "forked '\(key)' as '\(newKey)': pending, due now on queue '\(record.queue ?? "-")'; "
+                    + "'\(key)' stays as it was")
+        }
+    }
+
     /// Prunes what settled before `date` and prints how many records went.
     public static func prune(
         _ journal: any CommandJournal, before date: Date, format: Format, console: Console

@@ -1,16 +1,26 @@
-import BehaviorKitPostgres
 import BehaviorKitSQLite
 public import Commands
+
+#if PostgreSQL
+import BehaviorKitPostgres
+#endif
 
 /// Where the CLI's `--journal` points: a SQLite file's path, or a `postgres://` (or
 /// `postgresql://`) URL.
 public enum JournalLocation {
     /// Opens the journal at `location` (a path, or a `postgres://` URL).
     ///
-    /// - Throws: the journal's error naming the file, or the server, database and table.
+    /// - Throws: the journal's error naming the file, or the server, database and table;
+    ///   ``PostgreSQLTraitMissing`` for a URL when this build has no PostgreSQL.
     public static func open(_ location: String, busyTimeout: Duration = .seconds(10)) async throws -> any CommandJournal
     {
-        if isServerURL(location) { return try await PostgresCommandJournal(url: location) }
+        if isServerURL(location) {
+            #if PostgreSQL
+            return try await PostgresCommandJournal(url: location)
+            #else
+            throw PostgreSQLTraitMissing()
+            #endif
+        }
         return try SQLiteCommandJournal(path: location, busyTimeout: busyTimeout)
     }
 
@@ -22,6 +32,9 @@ public enum JournalLocation {
     /// Whether `error` came from a journal (it could not write, or refused a record), rather
     /// than from a command's own work.
     static func isJournalError(_ error: any Error) -> Bool {
-        error is SQLiteCommandJournalError || error is PostgresCommandJournalError || error is CommandJournalError
+        #if PostgreSQL
+        if error is PostgresCommandJournalError { return true }
+        #endif
+        return error is SQLiteCommandJournalError || error is CommandJournalError
     }
 }

@@ -10,20 +10,20 @@ struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     var isDeclared = false
     var isFinal = false
     @usableFromInline var kind = NodeKind.atomic
-    /// The parent's index; -1 at the top level.
-    @usableFromInline var parent = -1
+    /// The parent's index; `StateIndex.none` at the top level.
+    @usableFromInline var parent = StateIndex.none
     /// The child states (regions of a parallel state), not the history states, in document order.
     var children: [Int] = []
     var historyChildren: [Int] = []
-    /// What a compound state enters first (a descendant); -1 for other kinds.
-    var initialTarget = -1
+    /// What a compound state enters first (a descendant); `StateIndex.none` for other kinds.
+    var initialTarget = StateIndex.none
     /// The descendants are the indices `index + 1 ..< end`: states are numbered in document order.
     var end = 0
     var isDeepHistory = false
     /// Whether the declaration named an `initial` that is not a descendant.
     var hasInvalidInitial = false
-    /// A history state's default target; -1 for none.
-    var historyDefault = -1
+    /// A history state's default target; `StateIndex.none` for none.
+    var historyDefault = StateIndex.none
     var entry: [Action<Context, Event>] = []
     var exit: [Action<Context, Event>] = []
     @usableFromInline var timers: [TimedRule<State, Event, Context>] = []
@@ -37,9 +37,8 @@ struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context
 /// The resolved, index-based form of a definition that machines run on.
 ///
 /// States are numbered in document order (declared states depth first, then states only named
-/// as targets), so that a state's descendants follow it. The rules `send` scans for state `s`
-/// are `selection[ruleStart[s] ..< ruleStart[s + 1]]`: its own rules, then its ancestors',
-/// innermost first, so that `send` walks one list and never hashes.
+/// as targets), so that a state's descendants follow it. `engine` is the definition compiled for
+/// `send` (see ``CompiledDefinition``); its memory is `arena`'s, freed when the storage goes.
 @usableFromInline
 final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     @usableFromInline let states: [State]
@@ -48,12 +47,11 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
     @usableFromInline let nodes: [StateNode<State, Event, Context>]
     /// Every rule, state by state in document order, in the order written.
     @usableFromInline let rules: [TransitionRule<State, Event, Context>]
-    /// The rules `send` scans, state by state (see the type's note).
-    @usableFromInline let selection: [TransitionRule<State, Event, Context>]
-    @usableFromInline let ruleStart: [Int]
     let events: [Event]
+    /// Owns every buffer of `engine`: they are freed with it, once.
+    let arena: BufferArena
     /// The flat, reference-free form `send` runs on.
-    @usableFromInline let table: DispatchTable<State, Event, Context>
+    @usableFromInline let engine: CompiledDefinition<State, Event, Context>
     /// What the statechart algorithm needs; `chart.isChart` is false for a flat machine.
     @usableFromInline let chart: ChartTables
     /// Reads an event's kind as an index among the kinds rules name (see ``PayloadEvent``).
@@ -83,7 +81,7 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
             for child in draft.children { number(child, parent: slot) }
             nodes[slot].end = states.count
         }
-        for state in collected.topLevel { number(state, parent: -1) }
+        for state in collected.topLevel { number(state, parent: StateIndex.none) }
         func slot(_ state: State) -> Int {
             if let existing = index[state] { return existing }
             index[state] = states.count
@@ -153,22 +151,9 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
             if nodes[source].kind == .compound {
                 let explicit = draft.initial.flatMap { index[$0] }
                 let isDescendant = explicit.map { $0 > source && $0 < nodes[source].end } ?? false
-                nodes[source].initialTarget = isDescendant ? explicit ?? -1 : nodes[source].children[0]
+                nodes[source].initialTarget = isDescendant ? explicit ?? StateIndex.none : nodes[source].children[0]
                 nodes[source].hasInvalidInitial = draft.initial != nil && !isDescendant
             }
-        }
-
-        var selection: [TransitionRule<State, Event, Context>] = []
-        var original: [Int] = []
-        var ruleStart: [Int] = [0]
-        for state in nodes.indices {
-            var ancestor = state
-            while ancestor >= 0 {
-                selection += nodes[ancestor].eventRules.map { rules[$0] }
-                original += nodes[ancestor].eventRules
-                ancestor = nodes[ancestor].parent
-            }
-            ruleStart.append(selection.count)
         }
 
         self.states = states
@@ -176,21 +161,17 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         self.initialIndex = initialIndex
         self.nodes = nodes
         self.rules = rules
-        self.selection = selection
-        self.ruleStart = ruleStart
         self.events = events
         let chart = ChartTables(
             nodes: nodes, rules: rules, initial: initialIndex, hasKinds: !kinds.isEmpty,
             microstepLimit: microstepLimit)
         self.chart = chart
-        self.table = DispatchTable(
-            states: states, nodes: nodes, rules: selection, ruleStart: ruleStart, original: original,
-            allRules: rules, events: events, chart: chart, hasKinds: !kinds.isEmpty)
+        let arena = BufferArena()
+        self.arena = arena
+        self.engine = CompiledDefinition(
+            states: states, nodes: nodes, rules: rules, events: events, chart: chart, hasKinds: !kinds.isEmpty,
+            arena: arena)
         self.kindReader = kinds.isEmpty ? nil : KindReader.make(Event.self, kinds: kinds.map(\.value))
-    }
-
-    deinit {
-        table.free()
     }
 }
 

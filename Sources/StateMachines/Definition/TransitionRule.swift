@@ -22,12 +22,13 @@ public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Senda
     /// (SCXML's `type="internal"`).
     public let keepsSource: Bool
 
-    @usableFromInline var sourceIndex: Int = -1
-    @usableFromInline var targetIndex: Int = -1
-    /// Where a kind rule's kind is among the definition's kinds; -1 for a rule on an exact event.
-    @usableFromInline var kindIndex: Int = -1
-    /// 0: leaves the state, 1: internal, 2: refuses.
-    @usableFromInline var step: UInt8 = 0
+    @usableFromInline var sourceIndex = StateIndex.none
+    @usableFromInline var targetIndex = StateIndex.none
+    /// Where a kind rule's kind is among the definition's kinds; `NoIndex.value` for a rule on an
+    /// exact event.
+    @usableFromInline var kindIndex = NoIndex.value
+    /// What the rule does when taken: leaves its state, stays in it, or refuses.
+    @usableFromInline var ruleKind = RuleKind.leaves
     var kindKey: KindKey?
 
     init(source: State, draft: RuleDraft<State, Event, Context>) {
@@ -45,7 +46,7 @@ public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Senda
         self.actions = draft.actions
         self.rejection = draft.rejection
         self.keepsSource = draft.keepsSource
-        self.step = draft.rejection != nil ? 2 : (draft.target == nil ? 1 : 0)
+        self.ruleKind = draft.rejection != nil ? .refuses : (draft.target == nil ? .stays : .leaves)
     }
 
     /// The event the rule is written for, when it is written for one exact event.
@@ -74,8 +75,8 @@ public struct TimedRule<State: Hashable & Sendable, Event: Hashable & Sendable, 
     /// The actions run while the rule is taken.
     public let actions: [Action<Context, Event>]
 
-    @usableFromInline var sourceIndex: Int = -1
-    @usableFromInline var targetIndex: Int = -1
+    @usableFromInline var sourceIndex = StateIndex.none
+    @usableFromInline var targetIndex = StateIndex.none
 
     init(source: State, draft: TimerDraft<State, Event, Context>) {
         self.source = source

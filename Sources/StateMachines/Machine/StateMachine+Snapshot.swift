@@ -66,10 +66,10 @@ extension StateMachine {
         let shape = storage.chart.shape
         var active = StateSet(count: shape.count)
         if snapshot.configuration.isEmpty {
-            active = shape.entrySet(targets: [leaf], domain: -1, history: { _ in nil })
+            active = shape.entrySet(targets: [leaf], domain: Domain.topLevel, history: { _ in nil })
         } else {
             for state in snapshot.configuration {
-                var index = storage.index[state] ?? -1
+                var index = storage.index[state] ?? StateIndex.none
                 while index >= 0 {
                     active.insert(index)
                     index = shape.parent[index]

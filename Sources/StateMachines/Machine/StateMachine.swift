@@ -42,9 +42,8 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
             startChart()
             return
         }
-        runActions(
-            from: storage.table.entryStart[stateIndex], to: storage.table.entryStart[stateIndex + 1], event: nil,
-            stateActions: true)
+        let initial = storage.engine.stateRecords[stateIndex]
+        runActions(from: initial.entryStart, to: initial.entryEnd, event: nil)
     }
 
     /// The definition this machine runs.
@@ -52,11 +51,11 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
 
     /// The current state.
     @inlinable
-    public var state: State { storage.table.states[stateIndex] }
+    public var state: State { storage.engine.states[stateIndex] }
 
     /// Whether the machine is in a final state (for a statechart: a top-level final state).
     @inlinable
-    public var isFinished: Bool { storage.chart.isChart ? run.isDone : storage.table.isFinal[stateIndex] }
+    public var isFinished: Bool { storage.chart.isChart ? run.isDone : storage.engine.stateRecords[stateIndex].isFinal }
 
     /// Sends `event`: takes the first transition for it whose guard holds, running exit
     /// actions, the transition's actions and entry actions, in that order.
@@ -74,133 +73,7 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     @inline(__always)
     @discardableResult
     public mutating func send(_ event: Event) -> Outcome<State, Event> {
-        // A flat machine whose events are one byte each: index the state's rules for the event.
-        if MemoryLayout<Event>.size == 1 && storage.table.flat.isEnabled {
-            let slot = storage.table.slots.slot(of: event)
-            if slot >= 0 {
-                var rule = Int(storage.table.flat.first[stateIndex &* storage.table.flat.slotCount &+ slot])
-                if rule >= 0 {
-                    repeat {
-                        let step = storage.table.flat.steps[rule]
-                        if !step.hasGuard
-                            || storage.table.ruleGuard[rule]._withUnsafeGuaranteedRef({ $0.value.holds(context, event) }
-                            )
-                        {
-                            return take(step, rule: rule, event: event)
-                        }
-                        rule = Int(step.next)
-                    } while rule >= 0
-                    return .refused(refusal(of: event, in: stateIndex, guardsFailed: true))
-                }
-            }
-        }
-        return sendScanning(event)
-    }
-
-    /// Takes a rule of a flat machine found by its event slot.
-    @inlinable
-    @inline(__always)
-    mutating func take(_ step: FlatStep, rule: Int, event: Event) -> Outcome<State, Event> {
-        let source = stateIndex
-        switch step.kind {
-        case 0:
-            runSteps(from: Int(step.start), to: Int(step.split), event: event)
-            let target = Int(step.target)
-            stateIndex = target
-            epoch &+= 1
-            runSteps(from: Int(step.split), to: Int(step.end), event: event)
-            return .transitioned(
-                Transition(
-                    source: storage.table.states[source], target: storage.table.states[target], trigger: .event(event),
-                    isInternal: false))
-        case 1:
-            runSteps(from: Int(step.start), to: Int(step.end), event: event)
-            let state = storage.table.states[source]
-            return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
-        default:
-            return .refused(rejection(ofRuleAt: rule, event: event))
-        }
-    }
-
-    /// Runs actions `start ..< end` of the flat plan.
-    @inlinable
-    @inline(__always)
-    mutating func runSteps(from start: Int, to end: Int, event: Event) {
-        var index = start
-        while index < end {
-            storage.table.flat.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
-            index &+= 1
-        }
-    }
-
-    /// `send` for everything the indexed path does not take: statecharts, events without a slot,
-    /// events no rule names, final states. Kept out of line so that the indexed path stays small.
-    @inlinable
-    @inline(never)
-    mutating func sendScanning(_ event: Event) -> Outcome<State, Event> {
-        if storage.chart.isChart { return sendStatechart(event) }
-        let source = stateIndex
-        if storage.table.isFinal[source] {
-            return .refused(Refusal(state: storage.table.states[source], event: event, reason: .finalState))
-        }
-        var guardsFailed = false
-        var index = storage.table.ruleStart[source]
-        let end = storage.table.ruleStart[source &+ 1]
-        while index < end {
-            if storage.table.ruleEvent[index] == event {
-                if !storage.table.ruleHasGuard[index]
-                    || storage.table.ruleGuard[index]._withUnsafeGuaranteedRef({ $0.value.holds(context, event) })
-                {
-                    return take(ruleAt: index, event: event)
-                }
-                guardsFailed = true
-            }
-            index &+= 1
-        }
-        return .refused(refusal(of: event, in: source, guardsFailed: guardsFailed))
-    }
-
-    @inlinable
-    @inline(__always)
-    mutating func take(ruleAt index: Int, event: Event) -> Outcome<State, Event> {
-        let source = stateIndex
-        switch storage.table.ruleKind[index] {
-        case 1:
-            runActions(from: storage.table.actionStart[index], to: storage.table.actionStart[index &+ 1], event: event)
-            let state = storage.table.states[source]
-            return .transitioned(Transition(source: state, target: state, trigger: .event(event), isInternal: true))
-        case 2:
-            return .refused(rejection(ofRuleAt: index, event: event))
-        default:
-            let target = storage.table.ruleTarget[index]
-            let exit = (storage.table.exitStart[source], storage.table.exitStart[source &+ 1])
-            runActions(from: exit.0, to: exit.1, event: event, stateActions: true)
-            runActions(from: storage.table.actionStart[index], to: storage.table.actionStart[index &+ 1], event: event)
-            stateIndex = target
-            epoch &+= 1
-            runActions(
-                from: storage.table.entryStart[target], to: storage.table.entryStart[target &+ 1], event: event,
-                stateActions: true)
-            return .transitioned(
-                Transition(
-                    source: storage.table.states[source], target: storage.table.states[target], trigger: .event(event),
-                    isInternal: false))
-        }
-    }
-
-    /// Runs rule actions (or, with `stateActions`, entry and exit actions) `start ..< end`.
-    @inlinable
-    @inline(__always)
-    mutating func runActions(from start: Int, to end: Int, event: Event?, stateActions: Bool = false) {
-        var index = start
-        while index < end {
-            if stateActions {
-                storage.table.stateActions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
-            } else {
-                storage.table.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
-            }
-            index &+= 1
-        }
+        dispatch(event, onTransition: nil)
     }
 
     /// Sends `event` and calls `onTransition` with every transition it causes, in order: those
@@ -213,30 +86,23 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
     public mutating func send(
         _ event: Event, onTransition: (Transition<State, Event>) -> Void
     ) -> Outcome<State, Event> {
-        if storage.chart.isChart {
-            return withoutActuallyEscaping(onTransition) { sendChart(event, onTransition: $0) }
-        }
-        let outcome = send(event)
-        if let transition = outcome.transition { onTransition(transition) }
-        return outcome
+        withoutActuallyEscaping(onTransition) { dispatch(event, onTransition: $0) }
     }
 
     /// Leaves the current state for `target` by a timer: exit actions, `actions`, entry actions.
     mutating func enter(_ target: Int, actions: [Action<Context, Event>]) {
-        runActions(
-            from: storage.table.exitStart[stateIndex], to: storage.table.exitStart[stateIndex + 1], event: nil,
-            stateActions: true)
+        let source = storage.engine.stateRecords[stateIndex]
+        runActions(from: source.exitStart, to: source.exitEnd, event: nil)
         for action in actions { action.body.run(&context, nil) }
         stateIndex = target
         epoch &+= 1
-        runActions(
-            from: storage.table.entryStart[target], to: storage.table.entryStart[target + 1], event: nil,
-            stateActions: true)
+        let entered = storage.engine.stateRecords[target]
+        runActions(from: entered.entryStart, to: entered.entryEnd, event: nil)
     }
 
     @inlinable
-    func rejection(ofRuleAt index: Int, event: Event) -> Refusal<State, Event> {
-        Refusal(state: state, event: event, reason: .rejected(storage.table.ruleRejection[index]))
+    func rejection(ofRule rule: Int, event: Event) -> Refusal<State, Event> {
+        Refusal(state: state, event: event, reason: .rejected(storage.engine.rules[rule].rejection))
     }
 
     @usableFromInline
@@ -244,7 +110,9 @@ public struct StateMachine<State: Hashable & Sendable, Event: Hashable & Sendabl
         guard guardsFailed else {
             return Refusal(state: storage.states[source], event: event, reason: .noTransition)
         }
-        let names = storage.selection[storage.ruleStart[source]..<storage.ruleStart[source + 1]]
+        let record = storage.engine.stateRecords[source]
+        let names = (record.selectionStart..<record.selectionEnd)
+            .map { storage.rules[storage.engine.selection[$0]] }
             .filter { $0.event == event }
             .compactMap { $0.guard?.name }
         return Refusal(state: storage.states[source], event: event, reason: .guardFailed(names))

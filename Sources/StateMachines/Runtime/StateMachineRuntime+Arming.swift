@@ -63,14 +63,16 @@ extension StateMachineRuntime {
         if isChart {
             guard !core.pointee.machine.run.isDone else { return }
         } else {
-            guard !core.pointee.machine.storage.table.isFinal[core.pointee.machine.stateIndex] else { return }
+            guard !core.pointee.machine.storage.engine.stateRecords[core.pointee.machine.stateIndex].isFinal else {
+                return
+            }
         }
         var earliest: C.Instant?
         if isChart {
             var entries: [Int] = []
             let machine = core.pointee.machine
             machine.run.active.forEachAscending { state in
-                if activity[state]
+                if activity[state].hasActivity
                     && !core.pointee.armedEntries.contains(where: {
                         $0.state == state && $0.stamp == machine.run.stamps[state]
                     })
@@ -83,7 +85,7 @@ extension StateMachineRuntime {
             for state in entries { arm(state, start: start, restoring: restoring, earliest: &earliest) }
         } else {
             let state = core.pointee.machine.stateIndex
-            guard activity[state] else { return }
+            guard activity[state].hasActivity else { return }
             arm(state, start: clock.now, restoring: restoring, earliest: &earliest)
         }
         if let earliest, core.pointee.timerDriver == nil || core.pointee.driverDeadline.map({ earliest < $0 }) ?? true {
@@ -98,10 +100,10 @@ extension StateMachineRuntime {
         let stamp = isChart ? core.pointee.machine.run.stamps[state] : core.pointee.machine.epoch
         // A flat machine has one entry at a time: its timers and effects are all of it.
         if isChart { core.pointee.armedEntries.append((state, stamp)) }
-        let first = core.pointee.machine.storage.table.timerStart[state]
-        let count = core.pointee.machine.storage.table.timerStart[state &+ 1] &- first
+        let first = core.pointee.machine.storage.engine.stateRecords[state].timerStart
+        let count = core.pointee.machine.storage.engine.stateRecords[state].timerEnd &- first
         for index in 0..<count {
-            var delay = core.pointee.machine.storage.table.timerDelays[first &+ index].resolve(
+            var delay = core.pointee.machine.storage.engine.timerDelays[first &+ index].resolve(
                 core.pointee.machine.context)
             if let restoring {
                 let name = core.pointee.machine.storage.states[state]
@@ -113,7 +115,7 @@ extension StateMachineRuntime {
                 (deadline, ArmedTimer(delay: delay, stateIndex: state, timerIndex: index, epoch: stamp)))
             if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
-        if core.pointee.machine.storage.table.hasEffects[state] { startEffects(of: state, stamp: stamp) }
+        if core.pointee.machine.storage.engine.stateRecords[state].hasEffects { startEffects(of: state, stamp: stamp) }
     }
 
     @usableFromInline

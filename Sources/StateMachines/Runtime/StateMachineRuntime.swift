@@ -35,8 +35,9 @@ public final class StateMachineRuntime<
     /// into the machine's changing state).
     public let definition: StateMachineDefinition<State, Event, Context>
 
-    /// Which states have timers or effects; owned by the definition, which the machine keeps.
-    @usableFromInline let activity: FixedBuffer<Bool>
+    /// The compiled states, read for which have timers or effects (`hasActivity`); owned by the
+    /// definition, which the machine keeps.
+    @usableFromInline let activity: FixedBuffer<CompiledState>
     @usableFromInline let isChart: Bool
 
     /// Creates a runtime in the definition's initial state, arming its timers and effects.
@@ -45,7 +46,7 @@ public final class StateMachineRuntime<
         self.definition = definition
         core = .allocate(capacity: 1)
         core.initialize(to: RuntimeCore(machine: StateMachine(definition, context: context)))
-        activity = definition.storage.table.hasActivity
+        activity = definition.storage.engine.stateRecords
         isChart = definition.storage.chart.isChart
         lock.withLock { armActiveStates(restoring: nil) }
     }
@@ -181,7 +182,7 @@ public final class StateMachineRuntime<
             let source = core.pointee.machine.stateIndex
             outcome = core.pointee.machine.send(event)
             if core.pointee.machine.entryCount != entry
-                && (activity[source] || activity[core.pointee.machine.stateIndex])
+                && (activity[source].hasActivity || activity[core.pointee.machine.stateIndex].hasActivity)
             {
                 rearm()
             }

@@ -32,12 +32,12 @@ extension StateMachineDefinition {
 
     /// The rules of state `index` that are drawn as edges (they leave the state).
     func edges(of index: Int) -> [TransitionRule<State, Event, Context>] {
-        storage.rules.filter { $0.sourceIndex == index && $0.step == 0 && $0.target != nil }
+        storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves && $0.target != nil }
     }
 
     /// The rules of state `index` drawn inside it: internal transitions.
     func internalRules(of index: Int) -> [TransitionRule<State, Event, Context>] {
-        storage.rules.filter { $0.sourceIndex == index && $0.step == 1 }
+        storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .stays }
     }
 
     func label(_ rule: TransitionRule<State, Event, Context>) -> String {

@@ -135,15 +135,16 @@ extension StateMachineDefinition {
     private func reachableStates() -> Set<Int> {
         let shape = storage.chart.shape
         let none: (Int) -> StateSet? = { _ in nil }
-        var reached = Set(shape.entrySet(targets: [storage.initialIndex], domain: -1, history: none).indices)
+        var reached = Set(
+            shape.entrySet(targets: [storage.initialIndex], domain: Domain.topLevel, history: none).indices)
         reached.insert(storage.initialIndex)
         var frontier = Array(reached)
         while let index = frontier.popLast() {
             guard !storage.nodes[index].isFinal else { continue }
-            var targets = storage.rules.filter { $0.sourceIndex == index && $0.step == 0 }.map(\.targetIndex)
+            var targets = storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves }.map(\.targetIndex)
             targets += storage.nodes[index].timers.map(\.targetIndex)
             for target in targets {
-                var entered = shape.entrySet(targets: [target], domain: -1, history: none).indices
+                var entered = shape.entrySet(targets: [target], domain: Domain.topLevel, history: none).indices
                 entered.append(target)
                 for state in entered where reached.insert(state).inserted { frontier.append(state) }
             }
@@ -160,7 +161,7 @@ extension StateMachineDefinition {
         while state >= 0 {
             if nodes[state].kind == .parallel { return false }
             let leaves =
-                storage.rules.contains { $0.sourceIndex == state && $0.step == 0 && $0.targetIndex != index }
+                storage.rules.contains { $0.sourceIndex == state && $0.ruleKind == .leaves && $0.targetIndex != index }
                 || nodes[state].timers.contains { $0.targetIndex != index }
             if leaves { return false }
             state = nodes[state].parent

@@ -1,0 +1,98 @@
+import Commands
+import Foundation
+import HTTPTypes
+
+/// The records that pass the filters in the query (status, queue, kind, key prefix, owner, time
+/// range), a page at a time, with the cursor of the next page.
+enum RecordsPage {
+    static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
+        let filter = try filter(request)
+        let cursor = try request["after"].map { text in
+            guard let cursor = Int64(text) else {
+                throw ConsolePageError(status: .badRequest, message: "after: '\(text)' is not a record's sequence")
+            }
+            return cursor
+        }
+        let page = try await console.journal.records(matching: filter, after: cursor, limit: console.options.pageSize)
+        var html = HTML()
+        form(request, into: &html)
+        table(page.records, now: request.now, into: &html, id: "records")
+        html.raw("<div class=\"pager\">")
+        let fields = ["status", "queue", "kind", "prefix", "owner", "since", "before"].map { ($0, request[$0]) }
+        if cursor != nil { html.link("First page", to: "records?" + QueryString.build(fields)) }
+        if let next = page.nextCursor {
+            html.link(
+                "Next page →", to: "records?" + QueryString.build(fields + [("after", "\(next)")]),
+                attributes: "id=\"next\"")
+        }
+        html.raw("</div>")
+        return ConsolePage(title: "Records", body: html)
+    }
+
+    /// The filter the query asks for.
+    ///
+    /// - Throws: ``ConsolePageError`` (400) for an unknown status or a time that is not ISO 8601.
+    static func filter(_ request: ConsoleRequest) throws -> CommandJournalFilter {
+        var filter = CommandJournalFilter(
+            queue: request["queue"], kind: request["kind"], keyPrefix: request["prefix"], owner: request["owner"])
+        if let status = request["status"] {
+            guard let value = CommandJournalStatus(rawValue: status) else {
+                throw ConsolePageError(
+                    status: .badRequest,
+                    message: "status: '\(status)' is not one of "
+                        + CommandJournalStatus.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            filter.statuses = [value]
+        }
+        filter.updatedSince = try request["since"].map { try date($0, field: "since") }
+        filter.updatedBefore = try request["before"].map { try date($0, field: "before") }
+        return filter
+    }
+
+    private static func date(_ text: String, field: String) throws -> Date {
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        throw ConsolePageError(
+            status: .badRequest, message: "\(field): '\(text)' is not a time such as 2026-01-31T12:00:00Z")
+    }
+
+    private static func form(_ request: ConsoleRequest, into html: inout HTML) {
+        html.raw("<form class=\"filters\" method=\"get\" action=\"records\"><label>Status<select name=\"status\">")
+        html.raw("<option value=\"\">any</option>")
+        for status in CommandJournalStatus.allCases {
+            let selected = request["status"] == status.rawValue ? " selected" : ""
+            html.raw("<option value=\"\(status.rawValue)\"\(selected)>\(status.rawValue)</option>")
+        }
+        html.raw("</select></label>")
+        for (name, label, hint) in [
+            ("queue", "Queue", ""), ("kind", "Kind", ""), ("prefix", "Key prefix", ""), ("owner", "Owner", ""),
+            ("since", "Updated since", "2026-01-31T12:00:00Z"), ("before", "Updated before", "2026-01-31T13:00:00Z"),
+        ] {
+            html.raw("<label>\(label)<input name=\"\(name)\" value=\"")
+            html.text(request[name] ?? "")
+            html.raw("\" placeholder=\"\(hint)\"></label>")
+        }
+        html.raw("<button type=\"submit\">Filter</button></form>")
+    }
+
+    /// A table of `records`, each linked to its page.
+    static func table(_ records: [CommandJournalRecord], now: Date, into html: inout HTML, id: String) {
+        html.raw("<table id=\"\(id)\"><thead><tr><th>Key</th><th>Kind</th><th>Status</th><th>Queue</th>")
+        html.raw("<th>Owner</th><th class=\"number\">Attempts</th><th>Updated</th></tr></thead><tbody>")
+        for record in records {
+            html.raw("<tr data-status=\"\(record.status.rawValue)\"><td class=\"key\">")
+            html.link(record.id, to: ConsoleFormat.recordHref(record.id))
+            html.raw("</td>")
+            html.element("td", record.entry.kind)
+            html.raw("<td>")
+            ConsoleFormat.status(record.status, into: &html)
+            html.raw("</td>")
+            html.element("td", record.queue ?? "—")
+            html.element("td", record.owner ?? "—")
+            html.element("td", "\(record.attempts)", attributes: "class=\"number\"")
+            html.element("td", ConsoleFormat.time(record.updatedAt, now: now))
+            html.raw("</tr>")
+        }
+        if records.isEmpty { html.raw("<tr><td colspan=\"7\" class=\"muted\">No record.</td></tr>") }
+        html.raw("</tbody></table>")
+    }
+}

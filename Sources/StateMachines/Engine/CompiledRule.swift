@@ -1,0 +1,54 @@
+/// One rule of a definition as the engine reads it: the record every plan and table is derived
+/// from, compiled once from a ``TransitionRule`` (numbered as `DefinitionStorage.rules`).
+@usableFromInline
+struct CompiledRule<Event, Context> {
+    /// The exact event the rule is written for; `nil` for a rule on a kind, eventless or done.
+    @usableFromInline let event: Event?
+    /// The rule's event among the events rules name (see ``EventSlots``), or `NoIndex.value`.
+    @usableFromInline let slot: Int
+    /// The rule's kind among the kinds rules name (see ``KindReader``), or `NoIndex.value`.
+    @usableFromInline let kindIndex: Int
+    @usableFromInline let kind: RuleKind
+    @usableFromInline let source: Int
+    /// The state the rule enters; its source when it has no target.
+    @usableFromInline let target: Int
+    /// The rule's guard, if it has one (owned by the definition's ``BufferArena``).
+    @usableFromInline let guardBody: Unmanaged<Box<GuardBody<Context, Event>>>?
+    /// The rule's actions are `CompiledDefinition.actions[actionStart ..< actionEnd]`.
+    @usableFromInline let actionStart: Int
+    @usableFromInline let actionEnd: Int
+    /// The reason a refusing rule gives; empty for the others.
+    @usableFromInline let rejection: String
+    /// The rule's transition domain: a state, `Domain.topLevel`, or `Domain.none` for a rule that
+    /// does not leave its state.
+    @usableFromInline let domain: Int
+    /// The states the rule enters, computed with no history recorded.
+    @usableFromInline let entry: StateSet
+    /// Whether the entry set must be computed when the rule is taken, after its exits have
+    /// recorded the history it enters (a history target).
+    @usableFromInline let isDynamic: Bool
+
+    /// Whether the rule stays in its state (an internal transition).
+    @inlinable
+    var isInternal: Bool { kind == .stays }
+
+    /// Whether the rule matches `event`, whose kind index is `eventKind`.
+    @inlinable
+    func matches(_ event: Event, kind eventKind: Int) -> Bool where Event: Equatable {
+        kindIndex >= 0 ? kindIndex == eventKind : self.event == event
+    }
+
+    /// Whether the rule's guard holds (a rule without one always does).
+    @inlinable
+    func holds(_ context: Context, _ event: Event) -> Bool {
+        guard let guardBody else { return true }
+        return guardBody._withUnsafeGuaranteedRef { $0.value.holds(context, event) }
+    }
+
+    /// Whether the rule's guard holds on a step without an event.
+    @inlinable
+    func holds(_ context: Context, _ event: Event?) -> Bool {
+        guard let guardBody else { return true }
+        return guardBody._withUnsafeGuaranteedRef { $0.value.holds(context, event) }
+    }
+}

@@ -1,0 +1,182 @@
+// The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
+// document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
+// then eventless transitions and the internal queue until the configuration is stable.
+
+extension StateMachine {
+    @inlinable
+    mutating func sendChart(
+        _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Outcome<State, Event> {
+        if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
+        let cell = plannedCell(for: event)
+        if cell >= 0 { return takePlanned(cell, event: event, onTransition: onTransition) }
+        if cell == Int(PlanCell.refused) {
+            return .refused(Refusal(state: state, event: event, reason: .noTransition))
+        }
+        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            buffer -> Outcome<State, Event> in
+            let selected = selectRules(for: event, kind: kind, into: buffer)
+            guard selected.count > 0 else {
+                return .refused(
+                    chartRefusal(
+                        of: event, kind: kind, rejection: selected.rejection, guardsFailed: selected.guardsFailed))
+            }
+            let count = selected.count > 1 ? removeConflicts(buffer, count: selected.count) : 1
+            let first = transition(ofRule: buffer[0], trigger: .event(event))
+            microstep(rules: buffer, count: count, event: event, trigger: .event(event), onTransition: onTransition)
+            if let steps = settle(onTransition: onTransition) {
+                return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
+            }
+            return .transitioned(first)
+        }
+    }
+
+    /// Whether `event` would take a transition now, without running any action (guards run).
+    public func can(_ event: Event) -> Bool {
+        if isFinished { return false }
+        guard storage.chart.isChart else {
+            let record = storage.engine.stateRecords[stateIndex]
+            for index in record.selectionStart..<record.selectionEnd {
+                let rule = storage.engine.selection[index]
+                if storage.engine.rules[rule].event == event && storage.engine.rules[rule].holds(context, event) {
+                    return storage.engine.rules[rule].kind != .refuses
+                }
+            }
+            return false
+        }
+        var copy = self
+        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            copy.selectRules(for: event, kind: kind, into: $0).count > 0
+        }
+    }
+
+    /// The events the definition names that ``can(_:)`` would take now, in order of first mention.
+    public var acceptedEvents: [Event] { storage.events.filter(can) }
+
+    /// Offers `event` to each active leaf in document order, then to its ancestors: the first
+    /// rule whose guard holds is selected (SCXML's `selectTransitions`), once per rule.
+    /// Mutating only so that a call from a step borrows the machine instead of copying it.
+    @inlinable
+    mutating func selectRules(
+        for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
+    ) -> (count: Int, rejection: Int, guardsFailed: Bool) {
+        var count = 0
+        var rejection = NoIndex.value
+        var guardsFailed = false
+        let leaves = run.active.intersection(storage.chart.shape.atomic)
+        leaves.forEachAscending { leaf in
+            var index = storage.engine.stateRecords[leaf].selectionStart
+            let end = storage.engine.stateRecords[leaf].selectionEnd
+            while index < end {
+                let rule = storage.engine.selection[index]
+                let matches = storage.engine.rules[rule].matches(event, kind: kind)
+                if matches && storage.engine.rules[rule].holds(context, event) {
+                    if storage.engine.rules[rule].kind == .refuses {
+                        if rejection < 0 { rejection = rule }
+                    } else {
+                        if !buffer[0..<count].contains(rule) {
+                            buffer[count] = rule
+                            count &+= 1
+                        }
+                    }
+                    return
+                }
+                if matches { guardsFailed = true }
+                index &+= 1
+            }
+        }
+        return (count, rejection, guardsFailed)
+    }
+
+    /// Why no transition was taken: a `Refuse` (`rejection`, a rule index), guards that failed, or
+    /// nothing for the event.
+    @inlinable
+    mutating func chartRefusal(
+        of event: Event, kind: Int, rejection: Int, guardsFailed: Bool
+    ) -> Refusal<State, Event> {
+        if rejection >= 0 {
+            return Refusal(state: state, event: event, reason: .rejected(storage.engine.rules[rejection].rejection))
+        }
+        guard guardsFailed else { return Refusal(state: state, event: event, reason: .noTransition) }
+        var names: [String] = []
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
+            let record = storage.engine.stateRecords[leaf]
+            for index in record.selectionStart..<record.selectionEnd {
+                let rule = storage.engine.selection[index]
+                guard storage.engine.rules[rule].matches(event, kind: kind) else { continue }
+                if let name = storage.rules[rule].guard?.name, !names.contains(name) { names.append(name) }
+            }
+        }
+        return Refusal(state: state, event: event, reason: names.isEmpty ? .noTransition : .guardFailed(names))
+    }
+
+    /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets meet, the one
+    /// from the deeper source wins, else the earlier in document order.
+    @inlinable
+    mutating func removeConflicts(_ buffer: UnsafeMutableBufferPointer<Int>, count: Int) -> Int {
+        var kept = 0
+        for candidate in 0..<count {
+            let rule = buffer[candidate]
+            let exits = exitSet(rule: rule)
+            var preempted = false
+            var survivors = 0
+            var toRemove: [Int] = []
+            for other in 0..<kept {
+                let otherRule = buffer[other]
+                if exits.intersects(exitSet(rule: otherRule)) {
+                    if storage.chart.shape.isDescendant(
+                        storage.engine.rules[rule].source, of: storage.engine.rules[otherRule].source)
+                    {
+                        toRemove.append(other)
+                    } else {
+                        preempted = true
+                        break
+                    }
+                }
+            }
+            if preempted { continue }
+            for other in 0..<kept where !toRemove.contains(other) {
+                buffer[survivors] = buffer[other]
+                survivors += 1
+            }
+            buffer[survivors] = rule
+            kept = survivors + 1
+        }
+        return kept
+    }
+
+    /// The states a rule exits: the active descendants of its domain (none for a targetless rule).
+    @inlinable
+    mutating func exitSet(rule: Int) -> StateSet {
+        let domain = storage.engine.rules[rule].domain
+        if domain == Domain.none { return StateSet(count: storage.chart.shape.count) }
+        return run.active.intersection(storage.chart.shape.below(domain))
+    }
+
+    /// The states a rule enters, computed after its exits (SCXML's `enterStates` follows
+    /// `exitStates`): a rule to a history state enters what the history holds now, which its
+    /// exits may just have recorded.
+    @inlinable
+    mutating func entrySet(rule: Int) -> StateSet {
+        guard storage.engine.rules[rule].isDynamic else { return storage.engine.rules[rule].entry }
+        return historyEntry(target: storage.engine.rules[rule].target, domain: storage.engine.rules[rule].domain)
+    }
+
+    /// The entry set of a transition to the history state `target` with domain `domain`, from
+    /// what the history holds now.
+    @usableFromInline
+    func historyEntry(target: Int, domain: Int) -> StateSet {
+        let run = self.run
+        return storage.chart.shape.entrySet(targets: [target], domain: domain, history: { run.remembered($0) })
+    }
+
+    @inlinable
+    mutating func transition(ofRule rule: Int, trigger: Trigger<Event>) -> Transition<State, Event> {
+        Transition(
+            source: storage.engine.states[storage.engine.rules[rule].source],
+            target: storage.engine.states[storage.engine.rules[rule].target], trigger: trigger,
+            isInternal: storage.engine.rules[rule].isInternal)
+    }
+}

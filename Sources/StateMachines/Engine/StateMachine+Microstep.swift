@@ -1,0 +1,249 @@
+// One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
+// recording history; run the transitions' actions in order; enter the union of the entry sets,
+// computed from the history just recorded, outermost first, queueing done events for final
+// states. And the loop that follows an event until the configuration is stable.
+
+extension StateMachine {
+    @inlinable
+    mutating func microstep(
+        rules: UnsafeMutableBufferPointer<Int>, count: Int, event: Event?, trigger: Trigger<Event>,
+        onTransition: ((Transition<State, Event>) -> Void)?
+    ) {
+        if count == 1 {
+            let rule = rules[0]
+            exitStates(exitSet(rule: rule), event: event)
+            runChartActions(
+                storage.engine.actions, from: storage.engine.rules[rule].actionStart,
+                to: storage.engine.rules[rule].actionEnd, event: event)
+            enterStates(entrySet(rule: rule), event: event)
+            if let onTransition { onTransition(transition(ofRule: rule, trigger: trigger)) }
+            return
+        }
+        var exits = StateSet(count: storage.chart.shape.count)
+        for position in 0..<count { exits.formUnion(exitSet(rule: rules[position])) }
+        exitStates(exits, event: event)
+        for position in 0..<count {
+            let rule = rules[position]
+            runChartActions(
+                storage.engine.actions, from: storage.engine.rules[rule].actionStart,
+                to: storage.engine.rules[rule].actionEnd, event: event)
+        }
+        // After the exits, which record the history that a transition to a history state enters.
+        var entries = StateSet(count: storage.chart.shape.count)
+        for position in 0..<count { entries.formUnion(entrySet(rule: rules[position])) }
+        enterStates(entries, event: event)
+        if let onTransition {
+            for position in 0..<count { onTransition(transition(ofRule: rules[position], trigger: trigger)) }
+        }
+    }
+
+    /// Exits `exits` in reverse document order, after recording the history of each state that
+    /// has a history state.
+    @inlinable
+    mutating func exitStates(_ exits: StateSet, event: Event?) {
+        run.planned = PlannedIndex.unknown
+        if exits.intersects(storage.chart.shape.historyOwners) {
+            exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
+                for history in storage.chart.shape.historyChildren[owner] {
+                    run.history[history] =
+                        storage.chart.shape.isDeepHistory[history]
+                        ? run.active.intersection(storage.chart.shape.atomic).intersection(
+                            storage.chart.shape.descendants[owner])
+                        : run.active.intersection(storage.chart.shape.childSets[owner])
+                    run.hasHistory[history] = true
+                }
+            }
+        }
+        exits.forEachDescending { state in
+            runChartActions(
+                storage.engine.actions, from: storage.engine.stateRecords[state].exitStart,
+                to: storage.engine.stateRecords[state].exitEnd, event: event)
+            run.active.remove(state)
+        }
+    }
+
+    /// Enters `entries` in document order; a final state completes its parent (and a parallel
+    /// grandparent whose regions are all complete), or at the top level ends the machine.
+    @inlinable
+    mutating func enterStates(_ entries: StateSet, event: Event?) {
+        run.planned = PlannedIndex.unknown
+        entries.forEachAscending { state in
+            run.active.insert(state)
+            epoch &+= 1
+            run.stamps[state] = epoch
+            runChartActions(
+                storage.engine.actions, from: storage.engine.stateRecords[state].entryStart,
+                to: storage.engine.stateRecords[state].entryEnd, event: event)
+            if storage.chart.shape.isFinal[state] { complete(finalState: state) }
+        }
+        stateIndex = run.active.intersection(storage.chart.shape.atomic).first ?? stateIndex
+    }
+
+    @inlinable
+    mutating func complete(finalState state: Int) {
+        let parent = storage.chart.shape.parent[state]
+        guard parent >= 0 else {
+            run.isDone = true
+            return
+        }
+        run.queue.append(.done(parent))
+        let grandparent = storage.chart.shape.parent[parent]
+        if grandparent >= 0 && storage.chart.shape.kind[grandparent] == .parallel
+            && storage.chart.shape.children[grandparent].allSatisfy({ isInFinalState($0) })
+        {
+            run.queue.append(.done(grandparent))
+        }
+    }
+
+    /// SCXML's `isInFinalState`.
+    @inlinable
+    mutating func isInFinalState(_ state: Int) -> Bool {
+        switch storage.chart.shape.kind[state] {
+        case .compound:
+            return storage.chart.shape.children[state].contains {
+                storage.chart.shape.isFinal[$0] && run.active.contains($0)
+            }
+        case .parallel: return storage.chart.shape.children[state].allSatisfy({ isInFinalState($0) })
+        case .atomic: return storage.chart.shape.isFinal[state] && run.active.contains(state)
+        case .history: return false
+        }
+    }
+
+    /// Runs actions `start ..< end` of `actions`: a raise puts its event on the internal queue.
+    @inlinable
+    mutating func runChartActions(
+        _ actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>, from start: Int, to end: Int,
+        event: Event?
+    ) {
+        var index = start
+        while index < end {
+            // The raised event is queued outside the borrow of the action, which then needs no copy.
+            var raised: Event?
+            actions[index]._withUnsafeGuaranteedRef { box in
+                if case .raise(let make) = box.value {
+                    raised = make(context, event)
+                } else {
+                    box.value.run(&context, event)
+                }
+            }
+            if let raised { run.queue.append(.raised(raised)) }
+            index &+= 1
+        }
+    }
+
+    /// Enters the initial configuration and settles.
+    mutating func startChart() {
+        enterStates(storage.chart.initialEntry, event: nil)
+        _ = settle(onTransition: nil)
+    }
+
+    /// Takes eventless transitions, then the internal queue's events, until neither moves the
+    /// machine (SCXML's macrostep).
+    ///
+    /// - Returns: `nil` when the machine settled; the number of steps taken when it did not
+    ///   settle within the definition's limit (the queue is then dropped).
+    @inlinable
+    mutating func settle(onTransition: ((Transition<State, Event>) -> Void)?) -> Int? {
+        if !storage.chart.hasEventless && !run.hasQueued { return nil }
+        let limit = storage.chart.microstepLimit
+        var steps = 0
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            buffer -> Int? in
+            while !run.isDone {
+                var took = false
+                if storage.chart.hasEventless {
+                    let count = selectEventless(into: buffer)
+                    if count > 0 {
+                        let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
+                        microstep(
+                            rules: buffer, count: kept, event: nil, trigger: .eventless, onTransition: onTransition)
+                        took = true
+                    }
+                }
+                if !took {
+                    guard let next = run.dequeue() else { return nil }
+                    took = takeQueued(next, buffer: buffer, onTransition: onTransition)
+                }
+                if took {
+                    steps += 1
+                    if steps >= limit {
+                        run.clearQueue()
+                        return steps
+                    }
+                }
+            }
+            run.clearQueue()
+            return nil
+        }
+    }
+
+    @inlinable
+    mutating func takeQueued(
+        _ next: QueuedEvent<Event>, buffer: UnsafeMutableBufferPointer<Int>,
+        onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Bool {
+        switch next {
+        case .raised(let event):
+            let cell = plannedCell(for: event)
+            if cell >= 0 {
+                runPlanned(
+                    storage.engine.planned.steps.base + cell, event: event, trigger: .raised(event),
+                    onTransition: onTransition)
+                return true
+            }
+            if cell == Int(PlanCell.refused) { return false }
+            let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+            let count = selectRules(for: event, kind: kind, into: buffer).count
+            guard count > 0 else { return false }
+            let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
+            microstep(rules: buffer, count: kept, event: event, trigger: .raised(event), onTransition: onTransition)
+            return true
+        case .done(let state):
+            guard run.active.contains(state) else { return false }
+            var index = storage.engine.stateRecords[state].doneStart
+            while index < storage.engine.stateRecords[state].doneEnd {
+                let rule = storage.engine.triggerless[index]
+                if holds(rule) {
+                    buffer[0] = rule
+                    microstep(rules: buffer, count: 1, event: nil, trigger: .done, onTransition: onTransition)
+                    return true
+                }
+                index &+= 1
+            }
+            return false
+        }
+    }
+
+    /// Whether the guard of rule `rule` holds on a step without an event.
+    @inlinable
+    func holds(_ rule: Int) -> Bool {
+        storage.engine.rules[rule].holds(context, nil as Event?)
+    }
+
+    /// SCXML's `selectEventlessTransitions`.
+    @inlinable
+    mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+        // No active state with an eventless rule, the usual case: nothing to select.
+        if !run.active.intersects(storage.chart.shape.eventlessOwners) { return 0 }
+        var count = 0
+        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
+            var state = leaf
+            while state >= 0 {
+                var index = storage.engine.stateRecords[state].eventlessStart
+                while index < storage.engine.stateRecords[state].eventlessEnd {
+                    let rule = storage.engine.triggerless[index]
+                    if holds(rule) {
+                        if !buffer[0..<count].contains(rule) {
+                            buffer[count] = rule
+                            count += 1
+                        }
+                        return
+                    }
+                    index &+= 1
+                }
+                state = storage.chart.shape.parent[state]
+            }
+        }
+        return count
+    }
+}
