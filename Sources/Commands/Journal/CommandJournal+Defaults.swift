@@ -24,7 +24,7 @@ extension CommandJournal {
         try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: nil, lease: lease)
     }
 
-    /// Enqueues `entry` with ``enqueue(_:queue:after:)`` and drops `traceContext`: a journal
+    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:)`` and drops `traceContext`: a journal
     /// that keeps the caller's trace context implements this.
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?

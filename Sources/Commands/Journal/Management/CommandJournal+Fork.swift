@@ -2,14 +2,14 @@ extension CommandJournal {
     /// Runs the work of the settled root record `key` again, from its start, under `newKey`: a
     /// new record with the same kind and payload, due at once on `queue` (by default the queue
     /// the record ran on), for that queue's worker to claim. The record forked stays as it is,
-    /// with its steps and attempts, so that both runs can be read side by side. (``retry(_:)``
+    /// with its steps and attempts, so that both runs can be read side by side. (``CommandJournal/retry(_:)``
     /// is the other way: a new attempt of the same record.)
     ///
     /// ```swift
     /// let copy = try await journal.fork("order-42", as: "order-42/fork-1")
     /// ```
     ///
-    /// One write (an ``enqueue(_:queue:after:)``): forking again into the same `newKey` returns
+    /// One write (an ``CommandJournal/enqueue(_:queue:after:)``): forking again into the same `newKey` returns
     /// the record the first fork wrote and runs nothing twice. Any record may be forked once it
     /// settled (done, failed or compensated): forking a done one runs its work a second time,
     /// which is what a fork is for; the new run's commands must be safe to repeat under a new key.
