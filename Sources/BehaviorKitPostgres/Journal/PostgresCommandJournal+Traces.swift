@@ -15,13 +15,17 @@ extension PostgresCommandJournal {
             return try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
         }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
-        let sql =
-            "INSERT INTO \(management.traces) (key, context) VALUES ($1::text, $2::jsonb) ON CONFLICT (key) DO NOTHING"
-        try await connections.withConnection { connection in
-            try await self.execute(sql, [entry.idempotencyKey, text], connection)
+        let sql = """
+            INSERT INTO \(management.traces) (key, context) VALUES ($1::text, $2::jsonb) ON CONFLICT (key) DO NOTHING
+            RETURNING key
+            """
+        let kept = try await connections.withConnection { connection in
+            try await !self.rows(sql, [entry.idempotencyKey, text], connection).isEmpty
         }
         var record = try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
-        record.traceContext = try await traces(of: [record.id])[record.id]
+        // The context this key keeps: this one when it was written now, else the one written before (read once,
+        // only for a key enqueued again).
+        record.traceContext = kept ? traceContext : try await traces(of: [record.id])[record.id]
         return record
     }
 
