@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 
+import CompilerPluginSupport
 import PackageDescription
 
 // Each target declares exactly the modules it imports (Scripts/imports.sh checks it in CI).
@@ -17,6 +18,13 @@ let postgresNIO = Target.Dependency.product(name: "PostgresNIO", package: "postg
 let hummingbird = Target.Dependency.product(name: "Hummingbird", package: "hummingbird")
 let httpTypes = Target.Dependency.product(name: "HTTPTypes", package: "swift-http-types")
 let nioCore = Target.Dependency.product(name: "NIOCore", package: "swift-nio")
+let swiftSyntax = Target.Dependency.product(name: "SwiftSyntax", package: "swift-syntax")
+let swiftSyntaxBuilder = Target.Dependency.product(name: "SwiftSyntaxBuilder", package: "swift-syntax")
+let swiftSyntaxMacros = Target.Dependency.product(name: "SwiftSyntaxMacros", package: "swift-syntax")
+let swiftDiagnostics = Target.Dependency.product(name: "SwiftDiagnostics", package: "swift-syntax")
+let swiftCompilerPlugin = Target.Dependency.product(name: "SwiftCompilerPlugin", package: "swift-syntax")
+let swiftParser = Target.Dependency.product(name: "SwiftParser", package: "swift-syntax")
+let macroExpansion = Target.Dependency.product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax")
 
 let package = Package(
     name: "BehaviorKit",
@@ -24,6 +32,7 @@ let package = Package(
     products: [
         .library(name: "BehaviorKit", targets: ["BehaviorKit"]),
         .library(name: "StateMachines", targets: ["StateMachines"]),
+        .library(name: "StateMachineSwitch", targets: ["StateMachineSwitch"]),
         .library(name: "Commands", targets: ["Commands"]),
         .library(name: "Chains", targets: ["Chains"]),
         .library(name: "DurableMachines", targets: ["DurableMachines"]),
@@ -69,6 +78,8 @@ let package = Package(
         // Already in Hummingbird's graph; named because the console's code imports them.
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The opt-in `@StateMachineSwitch` macro (StateMachineSwitch): only a package that uses it builds it.
+        .package(url: "https://github.com/swiftlang/swift-syntax", "603.0.1"..<"604.0.0"),
         // Tests only (the console's browser tests talk to chromedriver): already in HummingbirdTesting's graph.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
@@ -80,6 +91,13 @@ let package = Package(
         // The three patterns. They never import each other. Commands and Chains log, count and trace
         // through the server ecosystem's API packages (see their Observability articles).
         .target(name: "StateMachines", dependencies: ["BehaviorKitSync"]),
+
+        // Opt-in: `@StateMachineSwitch` compiles a definition into a `switch` at build time (swift-syntax).
+        .macro(
+            name: "StateMachineSwitchMacros",
+            dependencies: [swiftSyntax, swiftSyntaxBuilder, swiftSyntaxMacros, swiftDiagnostics, swiftCompilerPlugin]
+        ),
+        .target(name: "StateMachineSwitch", dependencies: ["StateMachines", "StateMachineSwitchMacros"]),
         .target(name: "Commands", dependencies: ["BehaviorKitSync", logging, metrics, tracing]),
         .target(name: "Chains", dependencies: ["BehaviorKitSync", logging, metrics, tracing]),
 
@@ -156,6 +174,12 @@ let package = Package(
         .testTarget(name: "BehaviorKitTestingTests", dependencies: ["BehaviorKit", "BehaviorKitTesting"]),
         .testTarget(
             name: "StateMachinesTests", dependencies: ["StateMachines", "BehaviorKitTesting", "BehaviorKitSync"]),
+        .testTarget(
+            name: "StateMachineSwitchTests",
+            dependencies: [
+                "StateMachineSwitch", "StateMachineSwitchMacros", swiftSyntax, swiftDiagnostics, swiftParser, macroExpansion,
+            ]
+        ),
         .testTarget(
             name: "CommandsTests",
             dependencies: [
