@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "StateMachines", package: "BehaviorKit"),
+                .product(name: "StateMachineSwitch", package: "BehaviorKit"),
             ],
             path: "Benchmarks/StateMachinesBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -44,6 +44,9 @@ for target in package["targets"]:
                 match = pattern.match(line)
                 if match:
                     imported.setdefault(match.group(1), f"{path}:{number}")
+                # A macro's implementation is named by `#externalMacro`, never imported.
+                for macro in re.findall(r'#externalMacro\(module: "([A-Za-z0-9_]+)"', line):
+                    imported.setdefault(macro, f"{path}:{number}")
     for module, where in sorted(imported.items()):
         if module not in declared and module not in system and module != name:
             problems.append(f"{where}: {name} imports {module} without declaring it in Package.swift")

@@ -24,17 +24,25 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [.package(name: "BehaviorKit", path: "$root")],
     targets: [
-        .executableTarget(name: "harness", dependencies: [.product(name: "StateMachines", package: "BehaviorKit")])
+        .executableTarget(
+            name: "harness",
+            dependencies: [
+                .product(name: "StateMachines", package: "BehaviorKit"),
+                .product(name: "StateMachineSwitch", package: "BehaviorKit"),
+            ]
+        )
     ]
 )
 EOF
 {
     echo 'import Foundation'
     echo 'import StateMachines'
+    echo 'import StateMachineSwitch'
     echo '@inline(never) @_optimize(none) func blackHole<T>(_ value: T) {}'
     echo '@inline(never) @_optimize(none) func opaque<T>(_ value: T) -> T { value }'
     sed -n '/^let events/,$p' "$sources/Benchmarks.swift"
     sed -n '/^enum ChartState/,/^func registerStatechartBenchmarks/p' "$sources/Statechart.swift" | sed '$d'
+    sed -n '/^@StateMachineSwitch/,/^func registerSwitchBenchmarks/p' "$sources/Switch.swift" | sed '$d'
 } > "$work/Sources/harness/Definitions.swift"
 cat > "$work/Sources/harness/main.swift" <<'EOF'
 import Foundation
@@ -119,6 +127,24 @@ let passes = Int(CommandLine.arguments[2]) ?? 1
     blackHole(chart.counters.moves)
 }
 
+@inline(never) func switchSend(_ passes: Int) {
+    let events = opaque(events)
+    var machine = VehicleSwitch(context: Vehicle())
+    var moves = 0
+    for _ in 0..<passes { for event in events where machine.send(event).isTransition { moves &+= 1 } }
+    blackHole(moves)
+    blackHole(machine.context.speed)
+}
+
+@inline(never) func chartSwitchSend(_ passes: Int) {
+    let events = opaque(chartEvents)
+    var machine = ChartSwitch(context: Counters())
+    var moves = 0
+    for _ in 0..<passes { for event in events where machine.send(event).isTransition { moves &+= 1 } }
+    blackHole(moves)
+    blackHole(machine.context.moves)
+}
+
 @inline(never) func raised(_ passes: Int) {
     var machine = StateMachine(raisingDefinition, context: Steps())
     for _ in 0..<passes { machine.send(.burst) }
@@ -139,6 +165,8 @@ case "StateMachine.runtimeSend.floor": runtimeSendFloor(passes)
 case "StateMachine.runtimeSend.batch": runtimeSendBatch(passes)
 case "Statechart.send": chartSend(passes)
 case "Statechart.send.floor": chartSendFloor(passes)
+case "StateMachineSwitch.send": switchSend(passes)
+case "StatechartSwitch.send": chartSwitchSend(passes)
 case "Statechart.raised100": raised(passes)
 case "Statechart.eventless100": eventless(passes)
 default: fatalError("unknown benchmark \(name)")
@@ -159,7 +187,8 @@ measure() {  # name, short, long, events per pass
     awk -v n="$1" -v a="$short" -v b="$long" -v d="$(( ($3 - $2) * $4 ))" 'BEGIN { printf "%-34s %10.1f\n", n, (b - a) / d }'
 }
 for benchmark in StateMachine.send StateMachine.send.floor StateMachine.runtimeSend StateMachine.runtimeSend.floor \
-    StateMachine.runtimeSend.batch Statechart.send Statechart.send.floor; do
+    StateMachine.runtimeSend.batch Statechart.send Statechart.send.floor StateMachineSwitch.send \
+    StatechartSwitch.send; do
     measure "$benchmark" 10 110 1000
 done
 measure Statechart.raised100 100 1100 100

@@ -21,7 +21,9 @@ extension ChartModel {
             }
         }
         guard !selected.isEmpty else {
-            if let rejection, let reason = rules[rejection].rejection { return .refused(reason: ".rejected(\(reason))") }
+            if let rejection, let reason = rules[rejection].rejection {
+                return .refused(reason: ".rejected(\(reason))")
+            }
             var names: [String] = []
             for leaf in leaves(of: configuration) {
                 for rule in candidates(for: event, leaf: leaf) {

@@ -25,8 +25,10 @@ import Testing
         #expect(vehicle.context.log == ["stopped"])
         #expect(
             vehicle.send(.brake).refusal?.reason == .rejected("Can't brake... Vehicle is already stopped!"))
-        #expect(vehicle.send(.accelerate).transition == Transition(
-            source: .stopped, target: .moving, trigger: .event(.accelerate), isInternal: false))
+        #expect(
+            vehicle.send(.accelerate).transition
+                == Transition(
+                    source: .stopped, target: .moving, trigger: .event(.accelerate), isInternal: false))
         #expect(vehicle.send(.accelerate).transition?.isInternal == true)
         #expect(vehicle.context.speed == 10)
         vehicle.send(.brake)
@@ -67,7 +69,8 @@ func agree<Machine: SwitchedStateMachine>(
         let agrees =
             compiled.state == interpreted.state && compiled.configuration == interpreted.configuration
             && compiled.context == interpreted.context && compiled.isFinished == interpreted.isFinished
-        #expect(agrees, "\(step): switch \(compiled.configuration) vs interpreter \(interpreted.configuration)",
+        #expect(
+            agrees, "\(step): switch \(compiled.configuration) vs interpreter \(interpreted.configuration)",
             sourceLocation: sourceLocation)
         return agrees
     }
@@ -93,5 +96,19 @@ struct SeededRandom {
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// Forty seeded random statecharts (Scripts/random-switch-charts.py): nested and parallel states,
+/// guards, internal and external transitions, refusals, entries, exits and final states.
+@Suite struct RandomChartAgreementTests {
+    @Test func everyRandomChartAgreesWithTheInterpreter() {
+        var checked = 0
+        for (index, chart) in randomCharts.enumerated() {
+            let steps = chart.agree(UInt64(index) &+ 100, 2_000)
+            #expect(steps == 2_000, "\(chart.name) disagreed after \(steps) events")
+            checked += steps
+        }
+        #expect(checked == randomCharts.count * 2_000)
     }
 }

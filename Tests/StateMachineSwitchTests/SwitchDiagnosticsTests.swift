@@ -36,7 +36,10 @@ import Testing
         ("In(.s01) { On(.go, to: .nowhere) }", ".nowhere is a target but no In(.nowhere) declares it"),
         ("In(.s01) { if flag { On(.go) } }", "only In, Parallel, On, Refuse, Entry and Exit calls"),
         ("In(.s01); In(.s01)", ".s01 is declared twice"),
-        ("In(.s01, initial: .s03) { In(.s02) }; In(.s03)", ".s03, the initial state of .s01, is not one of its children"),
+        (
+            "In(.s01, initial: .s03) { In(.s02) }; In(.s03)",
+            ".s03, the initial state of .s01, is not one of its children"
+        ),
         ("In(.s01) { On(.go, when: isReady) }", "write the guard in place"),
         ("On(.go)", "the top level of a definition holds states"),
     ])

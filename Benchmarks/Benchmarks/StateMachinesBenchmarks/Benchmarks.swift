@@ -86,6 +86,7 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     registerStatechartBenchmarks()
+    registerSwitchBenchmarks()
 }
 
 /// 1,000 events: the cycle below, repeated.
