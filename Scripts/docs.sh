@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(BehaviorKit StateMachines Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
+modules=(BehaviorKit StateMachines StateMachineSwitch Commands Chains DurableMachines BehaviorKitTesting BehaviorKitSQLite BehaviorKitServiceLifecycle
     BehaviorKitPostgres BehaviorKitConsole)
 output=.build/docs
 traits=()
