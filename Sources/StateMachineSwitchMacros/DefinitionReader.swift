@@ -239,6 +239,15 @@ struct DefinitionReader {
             }
             model.nodes[index].initial = initial
         }
+        // `.pay` (every payload) and `.pay(5)` side by side would be two `case`s, and the first
+        // would take both: the interpreter tries their rules in the order written instead.
+        let events = Set(model.rules.map(\.event))
+        for event in events.sorted() {
+            guard let open = event.firstIndex(of: "("), events.contains(String(event[..<open])) else { continue }
+            throw SwitchDiagnostic(
+                "\(event) and \(event[..<open]) name the same case, one with its payload; "
+                    + "write one of them, or run this definition with StateMachine", at: call)
+        }
         guard let initial = model.index(of: model.initialName) else {
             throw SwitchDiagnostic("the initial state \(model.initialName) is not declared", at: call)
         }

@@ -42,6 +42,7 @@ import Testing
         ),
         ("In(.s01) { On(.go, when: isReady) }", "write the guard in place"),
         ("On(.go)", "the top level of a definition holds states"),
+        ("In(.s01) { On(.pay) {}; On(.pay(5)) {} }", ".pay(5) and .pay name the same case"),
     ])
     func aDefinitionItCannotReadIsNamed(states: String, message: String) throws {
         let messages = try diagnostics(
