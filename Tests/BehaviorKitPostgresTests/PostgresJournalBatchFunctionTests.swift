@@ -36,6 +36,46 @@ struct PostgresJournalBatchFunctionTests {
         await journals.closeAll()
     }
 
+    /// Renewals' attempts and settlements' changes are flattened into arrays of their own: in
+    /// one call, each write keeps its own, whatever writes come between.
+    @Test func oneCallKeepsEachWritesAttemptsAndChangesApart() async throws {
+        let journals = try await OpenJournals("flattened")
+        let journal = try await journals.open()
+        for key in ["a", "b", "c"] { _ = try await journal.begin(entry(key), lease: worker) }
+        let first = JournalLease(owner: worker.owner, duration: worker.duration, token: 1)
+        let stale = JournalLease(owner: worker.owner, duration: worker.duration, token: 2)
+        let writes: [JournalWrite] = [
+            .renew(["a": 1, "b": 1], worker),
+            .changes([.settle("a", as: .done(output: [1]))], first),
+            .renew(["c": 1, "b": 2], worker),
+            .changes(
+                [
+                    .settle(entry("b/0", payload: [], parent: "b"), as: .done(output: [2])),
+                    .settle("b", as: .done(output: nil)),
+                ], first),
+            .changes([.settle("c", as: .failed(reason: "stale"))], stale),
+            .renew([:], worker),
+            .begin(entry("d"), worker),
+        ]
+        let results = await journal.writer.commit(writes, journal.connections)
+        try #require(results.count == writes.count)
+        guard case .keys(let renewed) = try results[0].get(), case .keys(let renewedAgain) = try results[2].get(),
+            case .keys(let none) = try results[5].get(), case .begun(.started) = try results[6].get()
+        else {
+            Issue.record("unexpected outcomes: \(results)")
+            return
+        }
+        #expect(renewed == ["a", "b"] && renewedAgain == ["c"] && none.isEmpty)
+        _ = try results[1].get()
+        _ = try results[3].get()
+        #expect(throws: CommandJournalError.leaseLost(key: "c", owner: worker.owner)) { try results[4].get() }
+        #expect(try await journal.record(forKey: "a")?.output == [1])
+        #expect(try await journal.record(forKey: "b/0")?.output == [2])
+        #expect(try await journal.record(forKey: "b")?.status == .done)
+        #expect(try await journal.record(forKey: "c")?.status == .pending)
+        await journals.closeAll()
+    }
+
     @Test func arraysOfDifferentLengthsAreRefusedAndChangeNothing() async throws {
         let journals = try await OpenJournals("malformed")
         let table = journals.newTable()
