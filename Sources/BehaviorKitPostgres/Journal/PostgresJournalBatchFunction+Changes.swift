@@ -10,18 +10,25 @@ extension PostgresJournalBatchFunction {
     }
 
     /// The `changes` write on table `t`: writes each missing child, settles each record, all or none.
+    /// Its changes are the elements of the `p_change_` arrays from `v_change` on that name its
+    /// position; `v_change` is moved past them first, so that a refusal leaves it there too.
     static func changes(_ t: String) -> String {
         """
+        v_first := v_change;
+        WHILE v_change <= v_changes AND p_change_writes[v_change] = v_i LOOP
+            v_change := v_change + 1;
+        END LOOP;
         BEGIN
-            FOR v_change IN SELECT e.value FROM jsonb_array_elements(v_op->'changes') AS e LOOP
-                v_key := v_change->>'key';
-                v_status := v_change->>'status';
-                IF v_change ? 'kind' THEN
-                    v_parent := v_change->>'parent';
-                    v_payload := decode(COALESCE(v_change->>'payload', ''), 'base64');
+            FOR v_j IN v_first .. v_change - 1 LOOP
+                v_key := p_change_keys[v_j];
+                v_status := p_change_statuses[v_j];
+                v_kind := p_change_kinds[v_j];
+                IF v_kind IS NOT NULL THEN
+                    v_parent := p_change_parents[v_j];
+                    v_payload := COALESCE(p_change_payloads[v_j], ''::bytea);
                     SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
                     IF FOUND THEN
-                        IF r.kind IS DISTINCT FROM v_change->>'kind' OR r.payload IS DISTINCT FROM v_payload
+                        IF r.kind IS DISTINCT FROM v_kind OR r.payload IS DISTINCT FROM v_payload
                             OR r.parent_key IS DISTINCT FROM v_parent THEN
                             \(refuse(.conflict, "v_key", "NULL"))
                         END IF;
@@ -32,7 +39,7 @@ extension PostgresJournalBatchFunction {
                         \(holds(t, "v_parent", otherwise: refuse(.lost, "v_parent", "v_root_owner")))
                         INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
                             updated_at)
-                        VALUES (v_key, v_change->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now);
+                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', 0, v_now, v_now);
                     END IF;
                 END IF;
                 SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
@@ -42,7 +49,7 @@ extension PostgresJournalBatchFunction {
                 CONTINUE WHEN v_root_status = v_status AND v_status <> 'pending';
                 v_aux := COALESCE(v_parent, v_key);
                 \(holds(t, "v_aux", otherwise: refuse(.lost, "v_aux", "v_root_owner")))
-                \(settling(t, from: "v_change"))
+                \(settling(t, output: "p_change_outputs[v_j]", reason: "p_change_reasons[v_j]"))
                 WHERE t.key = v_key;
             END LOOP;
             r := NULL;

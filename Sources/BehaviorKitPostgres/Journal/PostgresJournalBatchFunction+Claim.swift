@@ -26,12 +26,13 @@ extension PostgresJournalBatchFunction {
         """
     }
 
-    /// The `claim` write for `queue`: room under the concurrency limit, the claim, and the
-    /// time the next record falls due.
-    static func claimBranch(_ t: String, _ queue: String) -> String {
+    /// The `claim` write for `queue` of `table` (quoted, `t`): room under the concurrency limit,
+    /// the claim, and the time the next record falls due. The lock is the queue's
+    /// (`behaviorkit.queue.` and the table's name, then the queue's), as every version takes it.
+    static func claimBranch(_ t: String, _ table: String, _ queue: String) -> String {
         """
         IF v_conc IS NOT NULL THEN
-            PERFORM pg_advisory_xact_lock(hashtext(v_op->>'lock'), hashtext(COALESCE(v_queue, '')));
+            PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
             SELECT count(*) INTO v_count FROM \(t) AS t
             WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
             v_room := LEAST(v_room, v_conc - v_count);

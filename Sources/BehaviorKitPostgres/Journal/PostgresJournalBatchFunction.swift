@@ -1,7 +1,8 @@
 import Foundation
 
 /// The server side of group commit: a PL/pgSQL function, made for the journal's table when it
-/// is opened, that applies a batch of writes (a JSON array) in order, as the statement's one
+/// is opened, that applies a batch of writes (typed parallel arrays, ``PostgresJournalBatchParameter``)
+/// in order, as the statement's one
 /// transaction, and returns each write's answer. A batch is then one round trip, one
 /// transaction and one WAL flush, however many writes it holds.
 ///
@@ -15,8 +16,10 @@ import Foundation
 enum PostgresJournalBatchFunction {
     /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
     /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners;
-    /// v3 fences every write of an attempt by its token, and renews attempts, not keys).
-    static func name(_ table: String) -> String { "\(table)_batch_v3" }
+    /// v3 fences every write of an attempt by its token, and renews attempts, not keys; v4 takes
+    /// the writes as typed arrays, not JSON). The earlier versions stay in the database, as
+    /// processes of an earlier version may still call them.
+    static func name(_ table: String) -> String { "\(table)_batch_v4" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -51,14 +54,14 @@ enum PostgresJournalBatchFunction {
         """
     }
 
-    /// The `UPDATE` that settles a record of `t` as `v_status`, with the output and reason that
-    /// `source` (a JSON object: the write, or one of its changes) carries; its `WHERE` follows.
-    static func settling(_ t: String, from source: String) -> String {
+    /// The `UPDATE` that settles a record of `t` as `v_status`, with the `output` and `reason`
+    /// (SQL expressions: the write's, or one of its changes'); its `WHERE` follows.
+    static func settling(_ t: String, output: String, reason: String) -> String {
         """
         UPDATE \(t) AS t SET status = v_status,
-            output = COALESCE(decode(\(source)->>'output', 'base64'), t.output),
+            output = COALESCE(\(output), t.output),
             failure_reason = CASE WHEN v_status = 'done' THEN NULL
-                ELSE COALESCE(\(source)->>'reason', t.failure_reason) END,
+                ELSE COALESCE(\(reason), t.failure_reason) END,
             lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
             updated_at = v_now
         """
@@ -68,39 +71,46 @@ enum PostgresJournalBatchFunction {
         let t = "\"\(table)\""
         let lost = answer(.lost, "v_root_owner", "v_parent", "NULL") + "\n    CONTINUE;"
         return """
-            CREATE OR REPLACE FUNCTION "\(name(table))"(p_now bigint, p_ops jsonb)
+            CREATE OR REPLACE FUNCTION "\(name(table))"(\(PostgresJournalBatchParameter.declarations))
             RETURNS TABLE (
                 o_index bigint, o_outcome text, o_now bigint, o_aux text, o_aux2 text, o_next bigint,
                 \(resultColumns))
             LANGUAGE plpgsql VOLATILE AS $fn$
             DECLARE
                 v_now bigint := COALESCE(p_now, (extract(epoch FROM clock_timestamp()) * 1000)::bigint);
-                v_op jsonb; v_i bigint; v_what text; v_out text;
+                v_writes bigint := COALESCE(cardinality(p_ops), 0);
+                v_holds bigint := COALESCE(cardinality(p_hold_writes), 0);
+                v_changes bigint := COALESCE(cardinality(p_change_writes), 0);
+                v_hold bigint := 1; v_change bigint := 1; v_first bigint;
+                v_i bigint := 0; v_what smallint; v_out text; v_kind text;
                 v_key text; v_parent text; v_owner text; v_status text; v_queue text; v_dead text;
                 v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
                 v_root_owner text; v_root_status text; v_root_parent text; v_root_attempts bigint; v_token bigint;
-                v_change jsonb; v_aux text; v_aux2 text; v_rec record;
+                v_aux text; v_aux2 text; v_rec record;
                 r \(t)%ROWTYPE;
             BEGIN
-                FOR v_op, v_i IN SELECT e.value, e.ordinality FROM jsonb_array_elements(p_ops) WITH ORDINALITY AS e LOOP
-                    v_what := v_op->>'op';
-                    v_key := v_op->>'key';
-                    v_parent := v_op->>'parent';
-                    v_owner := v_op->>'owner';
-                    v_ms := (v_op->>'ms')::bigint;
-                    v_token := (v_op->>'token')::bigint;
-                    v_payload := decode(COALESCE(v_op->>'payload', ''), 'base64');
+                \(lengthsCheck)
+                WHILE v_i < v_writes LOOP
+                    v_i := v_i + 1;
+                    v_what := p_ops[v_i];
+                    v_key := p_keys[v_i];
+                    v_kind := p_kinds[v_i];
+                    v_parent := p_parents[v_i];
+                    v_owner := p_owners[v_i];
+                    v_ms := p_ms[v_i];
+                    v_token := p_tokens[v_i];
+                    v_payload := COALESCE(p_payloads[v_i], ''::bytea);
                     r := NULL;
                     IF \(PostgresJournalOperationCode.begin.test) THEN
                         INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, attempts,
                             created_at, updated_at)
-                        VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', v_owner, v_now + v_ms, 1, v_now, v_now)
+                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, 1, v_now, v_now)
                         ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         v_out := \(PostgresJournalOutcome.started.literal);
                         IF NOT FOUND THEN
                             UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
                                 updated_at = v_now
-                            WHERE t.key = v_key AND \(pendingRoot) AND v_parent IS NULL AND t.kind = v_op->>'kind'
+                            WHERE t.key = v_key AND \(pendingRoot) AND v_parent IS NULL AND t.kind = v_kind
                                 AND t.payload = v_payload AND t.lease_expires_at <= v_now
                             RETURNING t.* INTO r;
                             v_out := \(PostgresJournalOutcome.resumed.literal);
@@ -114,12 +124,12 @@ enum PostgresJournalBatchFunction {
                         IF \(PostgresJournalOperationCode.append.test) THEN
                             \(holds(t, "v_parent", otherwise: lost))
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
-                            VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', 0, v_now, v_now)
+                            VALUES (v_key, v_kind, v_payload, v_parent, 'pending', 0, v_now, v_now)
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         ELSE
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
                                 created_at, updated_at)
-                            VALUES (v_key, v_op->>'kind', v_payload, v_parent, 'pending', v_now + v_ms, v_op->>'queue', 0,
+                            VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_now + v_ms, p_queues[v_i], 0,
                                 v_now, v_now)
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         END IF;
@@ -130,7 +140,7 @@ enum PostgresJournalBatchFunction {
                         END IF;
                         RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                     ELSIF \(PostgresJournalOperationCode.settle.test) THEN
-                        v_status := v_op->>'status';
+                        v_status := p_statuses[v_i];
                         SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
                         IF NOT FOUND THEN
                             \(answer(.unknown, "NULL", "NULL", "NULL"))
@@ -143,7 +153,7 @@ enum PostgresJournalBatchFunction {
                         IF v_parent IS NOT NULL THEN
                             \(holds(t, "v_parent", otherwise: lost))
                         END IF;
-                        \(settling(t, from: "v_op"))
+                        \(settling(t, output: "p_outputs[v_i]", reason: "p_reasons[v_i]"))
                         WHERE t.key = v_key AND NOT (t.status = v_status AND t.status <> 'pending')
                             AND (v_parent IS NOT NULL OR (t.owner = v_owner AND t.status = 'pending'
                                 AND (v_token IS NULL OR t.attempts = v_token)));
@@ -160,9 +170,13 @@ enum PostgresJournalBatchFunction {
                     ELSIF \(PostgresJournalOperationCode.changes.test) THEN
                         \(changes(t))
                     ELSIF \(PostgresJournalOperationCode.renew.test) THEN
+                        v_first := v_hold;
+                        WHILE v_hold <= v_holds AND p_hold_writes[v_hold] = v_i LOOP
+                            v_hold := v_hold + 1;
+                        END LOOP;
                         FOR v_key IN UPDATE \(t) AS t SET lease_expires_at = v_now + v_ms
-                            FROM jsonb_each_text(v_op->'holds') AS h
-                            WHERE t.key = h.key AND t.attempts = h.value::bigint AND t.owner = v_owner
+                            FROM unnest(p_hold_keys[v_first:v_hold - 1], p_hold_tokens[v_first:v_hold - 1]) AS h(key, token)
+                            WHERE t.key = h.key AND t.attempts = h.token AND t.owner = v_owner
                                 AND \(pendingRoot)
                             RETURNING t.key LOOP
                             \(answer(.renewed, "v_key", "NULL", "NULL"))
@@ -173,14 +187,14 @@ enum PostgresJournalBatchFunction {
                             AND \(pendingRoot);
                         \(answer(.released, "NULL", "NULL", "NULL"))
                     ELSIF \(PostgresJournalOperationCode.claim.test) THEN
-                        v_queue := v_op->>'queue';
-                        v_dead := v_op->>'dead';
-                        v_room := GREATEST(0, (v_op->>'limit')::bigint);
-                        v_conc := (v_op->>'concurrency')::bigint;
+                        v_queue := p_queues[v_i];
+                        v_dead := p_deads[v_i];
+                        v_room := GREATEST(0, p_limits[v_i]);
+                        v_conc := p_concurrencies[v_i];
                         IF v_queue IS NULL THEN
-                            \(claimBranch(t, "t.queue IS NULL"))
+                            \(claimBranch(t, table, "t.queue IS NULL"))
                         ELSE
-                            \(claimBranch(t, "t.queue = v_queue"))
+                            \(claimBranch(t, table, "t.queue = v_queue"))
                         END IF;
                     ELSIF \(PostgresJournalOperationCode.prune.test) THEN
                         WITH roots AS (
@@ -197,13 +211,34 @@ enum PostgresJournalBatchFunction {
                         RAISE EXCEPTION 'unknown journal write %', v_what;
                     END IF;
                 END LOOP;
+                IF v_hold <= v_holds OR v_change <= v_changes THEN
+                    RAISE EXCEPTION USING ERRCODE = '22023',
+                        MESSAGE = 'the batch''s attempts or changes name no renewal or settlement of their position';
+                END IF;
             END
             $fn$
             """
     }
 
-    /// The call: `$1` the time now or NULL, `$2` the writes.
+    /// The call: the parameters in ``PostgresJournalBatchParameter``'s order.
     static func call(_ table: String) -> String {
-        "SELECT * FROM \"\(name(table))\"($1::bigint, $2::text::jsonb)"
+        "SELECT * FROM \"\(name(table))\"(\(PostgresJournalBatchParameter.placeholders))"
     }
+
+    /// Raises unless the arrays of each group (``PostgresJournalBatchParameter/Group``) have
+    /// one length: a malformed call changes nothing.
+    static let lengthsCheck: String = {
+        let mismatches = PostgresJournalBatchParameter.Group.allCases.flatMap { group in
+            let members = PostgresJournalBatchParameter.allCases.filter { $0.group == group }
+            guard let first = members.first else { return [String]() }
+            return members.dropFirst().map {
+                "COALESCE(cardinality(\($0.name)), 0) <> COALESCE(cardinality(\(first.name)), 0)"
+            }
+        }
+        return """
+            IF \(mismatches.joined(separator: "\n    OR ")) THEN
+                RAISE EXCEPTION USING ERRCODE = '22023', MESSAGE = 'the batch''s arrays differ in length';
+            END IF;
+            """
+    }()
 }

@@ -74,7 +74,9 @@ enum PostgresJournalSchema {
                     try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
                 }
             }
-            let function = "\"\(PostgresJournalBatchFunction.name(table))\"(bigint, jsonb)"
+            // The current version of the batch function; a database that has only an earlier one
+            // (a table made by an earlier release) gets it beside them.
+            let function = "\"\(PostgresJournalBatchFunction.name(table))\"(\(PostgresJournalBatchParameter.signature))"
             if try await !exists("to_regprocedure", function, connection, logger) {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)

@@ -13,36 +13,36 @@ struct PostgresJournalWriter: Sendable {
     let clock: (any WallClock)?
     let logger: Logger
 
-    /// One write as the batch function reads it.
-    struct Operation: Encodable {
+    /// One write as the batch function reads it: its fields at its position in the call's
+    /// arrays (``PostgresJournalBatchArguments``).
+    struct Operation: Sendable {
         var op: PostgresJournalOperationCode
         var key: String?
         var kind: String?
-        var payload: String?
+        var payload: [UInt8]?
         var parent: String?
         var owner: String?
         var ms: Int64?
         var status: String?
-        var output: String?
+        var output: [UInt8]?
         var reason: String?
-        var holds: [String: Int64]?
+        var holds: [(key: String, token: Int64)] = []
         var token: Int64?
         var queue: String?
         var limit: Int64?
         var concurrency: Int64?
         var dead: String?
-        var lock: String?
-        var changes: [Change]?
+        var changes: [Change] = []
     }
 
     /// One settlement of a `changes` write; `kind` set when it writes a missing child.
-    struct Change: Encodable {
+    struct Change: Sendable {
         var key: String
         var status: String
-        var output: String?
+        var output: [UInt8]?
         var reason: String?
         var kind: String?
-        var payload: String?
+        var payload: [UInt8]?
         var parent: String?
     }
 
@@ -58,11 +58,9 @@ struct PostgresJournalWriter: Sendable {
 
     /// Runs `writes` in one call; returns the rows of each write, in order.
     func call(_ writes: [JournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
-        let operations = writes.map(operation)
-        let json = String(decoding: try JSONEncoder().encode(operations), as: UTF8.self)
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append(clock.map { $0.currentDate.journalMilliseconds.clampedForJournal })
-        bindings.append(json)
+        let arguments = PostgresJournalBatchArguments(
+            now: clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }, writes.map(operation))
+        let bindings = try arguments.bindings()
         var answers = [[Answer]](repeating: [], count: writes.count)
         for row in try await connection.run(statements.batch, bindings, logger: logger) {
             let values = PostgresJournalRow(row, names)
@@ -85,8 +83,7 @@ struct PostgresJournalWriter: Sendable {
     private func operation(_ write: JournalWrite) -> Operation {
         func entry(_ op: PostgresJournalOperationCode, _ entry: CommandJournalEntry) -> Operation {
             Operation(
-                op: op, key: entry.idempotencyKey, kind: entry.kind, payload: Data(entry.payload).base64EncodedString(),
-                parent: entry.parentKey)
+                op: op, key: entry.idempotencyKey, kind: entry.kind, payload: entry.payload, parent: entry.parentKey)
         }
         switch write {
         case .begin(let journalEntry, let lease):
@@ -102,7 +99,7 @@ struct PostgresJournalWriter: Sendable {
         case .settle(let key, let settlement, let lease):
             var operation = Operation(op: .settle, key: key, owner: lease.owner, status: settlement.status.rawValue)
             operation.token = lease.token.map(Int64.init)
-            if case .done(let output?) = settlement { operation.output = Data(output).base64EncodedString() }
+            if case .done(let output?) = settlement { operation.output = output }
             if case .failed(let reason) = settlement { operation.reason = reason }
             return operation
         case .changes(let changes, let lease):
@@ -110,11 +107,11 @@ struct PostgresJournalWriter: Sendable {
             operation.token = lease.token.map(Int64.init)
             operation.changes = changes.map { change in
                 var encoded = Change(key: change.key, status: change.settlement.status.rawValue)
-                if case .done(let output?) = change.settlement { encoded.output = Data(output).base64EncodedString() }
+                if case .done(let output?) = change.settlement { encoded.output = output }
                 if case .failed(let reason) = change.settlement { encoded.reason = reason }
                 if let entry = change.entry {
                     encoded.kind = entry.kind
-                    encoded.payload = Data(entry.payload).base64EncodedString()
+                    encoded.payload = entry.payload
                     encoded.parent = entry.parentKey
                 }
                 return encoded
@@ -123,7 +120,7 @@ struct PostgresJournalWriter: Sendable {
         case .renew(let attempts, let lease):
             return Operation(
                 op: .renew, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal,
-                holds: attempts.mapValues(Int64.init))
+                holds: attempts.sorted { $0.key < $1.key }.map { ($0.key, Int64($0.value)) })
         case .release(let key, let lease, let delay):
             return Operation(
                 op: .release, key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal,
@@ -131,8 +128,7 @@ struct PostgresJournalWriter: Sendable {
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
             return Operation(
                 op: .claim, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
-                limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner,
-                lock: "behaviorkit.queue." + names.table)
+                limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner)
         case .enqueue(let journalEntry, let queue, let delay, _):  // the context goes to its own table
             var operation = entry(.enqueue, journalEntry)
             operation.queue = queue

@@ -40,9 +40,11 @@ extension DurableTransaction {
         }
         let settlement: CommandJournalSettlement =
             failures.isEmpty ? .compensated : .failed(reason: failures.map(\.description).joined(separator: "; "))
-        try await journal.settle(
-            (unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease(attempt))
-        invoker.keeper.settled(key, token: attempt)  // a renewal from now on finds it settled: not lost
+        // A renewal from now on may find it settled: not lost.
+        try await invoker.keeper.settling(key, token: attempt) {
+            try await journal.settle(
+                (unsaved.map { [$0] } ?? []) + [.settle(key, as: settlement)], lease: invoker.lease(attempt))
+        }
         return failures
     }
 

@@ -24,14 +24,24 @@ extension DurableTransaction {
             }
             var changes: [CommandJournalChange] = [.settle(stepEntry(index), as: .done(output: output))]
             let last = steps.indices.allSatisfy { $0 == index || records[$0]?.status == .done }
-            if last { changes.append(.settle(key, as: .done(output: nil))) }
-            try await journal.settle(changes, lease: invoker.lease(attempt))
+            if last {
+                changes.append(.settle(key, as: .done(output: nil)))
+                try await invoker.keeper.settling(key, token: attempt) {
+                    try await journal.settle(changes, lease: invoker.lease(attempt))
+                }
+            } else {
+                try await journal.settle(changes, lease: invoker.lease(attempt))
+            }
             rootSettled = last
             records[index] = CommandJournalRecord(sequence: 0, entry: stepEntry(index), status: .done, output: output)
             if let output { outputs[index] = output }
             observer?(.stepFinished(index: index, command: steps[index].command))
         }
-        if !rootSettled { try await journal.settle(key, as: .done(output: nil), lease: invoker.lease(attempt)) }
+        if !rootSettled {
+            try await invoker.keeper.settling(key, token: attempt) {
+                try await journal.settle(key, as: .done(output: nil), lease: invoker.lease(attempt))
+            }
+        }
         observer?(.finished(name))
         return outputs
     }

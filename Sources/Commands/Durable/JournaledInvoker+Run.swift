@@ -149,15 +149,21 @@ extension JournaledInvoker {
         } catch {
             if keeper.isLost(key, token: record.attempts) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
             if let delay = retry?.delay(after: max(1, record.attempts), of: key, failedWith: error) {
-                try await journal.release(key, lease: attempt, after: delay, failure: Self.reason(error))
+                try await keeper.settling(key, token: record.attempts) {
+                    try await journal.release(key, lease: attempt, after: delay, failure: Self.reason(error))
+                }
                 outcome = .retried
                 throw RescheduledAttempt(delay: delay, error: error)
             }
-            try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
+            try await keeper.settling(key, token: record.attempts) {
+                try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
+            }
             outcome = .failed
             throw error
         }
-        try await journal.settle(key, as: .done(output: output), lease: attempt)
+        try await keeper.settling(key, token: record.attempts) {
+            try await journal.settle(key, as: .done(output: output), lease: attempt)
+        }
         return output
     }
 

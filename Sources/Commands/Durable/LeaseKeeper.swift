@@ -23,6 +23,11 @@ final class LeaseKeeper: Sendable {
         var lost = false
         /// The worker settled the record itself: nothing is left to renew or to lose.
         var settled = false
+        /// The write that settles the record is under way: a renewal that finds the record no
+        /// longer held, or a lease that lapses meanwhile, tells nothing until it answers.
+        var settling = false
+        /// Such a loss, seen while settling: it counts only if the settlement fails.
+        var lostWhileSettling = false
     }
 
     private struct State {
@@ -106,23 +111,53 @@ final class LeaseKeeper: Sendable {
         }
     }
 
-    /// Marks the attempt `token` at `key` settled by this worker: its hold is no longer renewed,
-    /// and a renewal that finds the record settled, or a lease that lapses after, no longer makes
-    /// it lost (the work unwinding from it then answers its own outcome, not a lost lease).
-    func settled(_ key: String, token: Int) {
+    /// Runs `write`, the write that settles the attempt `token` at `key`, and marks the attempt
+    /// settled by this worker once it succeeded: its hold is no longer renewed, and nothing makes
+    /// it lost any more (the work unwinding from it then answers its own outcome, not a lost
+    /// lease).
+    ///
+    /// While `write` is under way, a renewal that finds the record no longer held (the write may
+    /// have committed), or a lease that lapses, neither cancels the work nor makes it lost: the
+    /// write is fenced by the attempt's token, so its own answer tells. When it fails, such a
+    /// loss counts then.
+    func settling<T>(_ key: String, token: Int, _ write: () async throws -> T) async throws -> T {
         state.withLock { state in
-            if state.holds[key]?.token == token { state.holds[key]?.settled = true }
+            if state.holds[key]?.token == token { state.holds[key]?.settling = true }
+        }
+        do {
+            let result = try await write()
+            state.withLock { state in
+                guard state.holds[key]?.token == token else { return }
+                state.holds[key]?.settled = true
+                state.holds[key]?.settling = false
+            }
+            return result
+        } catch {
+            let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+                guard var hold = state.holds[key], hold.token == token else { return nil }
+                defer { state.holds[key] = hold }
+                hold.settling = false
+                guard hold.lostWhileSettling, !hold.lost else { return nil }
+                hold.lost = true
+                return hold.cancel
+            }
+            cancel?()
+            throw error
         }
     }
 
     /// Whether the attempt `token` at `key` was lost: to another worker, to a later claim by
-    /// this one, or because its lease could not be renewed in time.
+    /// this one, or because its lease could not be renewed in time; never once this worker
+    /// settled it (``settling(_:token:_:)``).
     func isLost(_ key: String, token: Int) -> Bool {
         state.withLock { state in
             guard let hold = state.holds[key], hold.token == token else { return true }
-            return hold.lost
+            return hold.lost && !hold.settled
         }
     }
+
+    /// Whether a renewal is under way: sent, its answer not yet taken in.
+    var isRenewing: Bool { state.withLock { $0.renewing } }
 
     /// Runs `work` under the attempt `token` at `key` (adopted before): the work is cancelled
     /// if the lease is lost, and the hold ends with it. A cancellation of the caller is passed on.
@@ -215,6 +250,10 @@ final class LeaseKeeper: Sendable {
                 where !waitForRenewal && !hold.lost && !hold.settled
                     && now - hold.confirmedAt >= lease.duration - interval
                 {
+                    if hold.settling {
+                        state.holds[key]?.lostWhileSettling = true
+                        continue
+                    }
                     state.holds[key]?.lost = true
                     if let cancel = hold.cancel { stale.append(cancel) }
                 }
@@ -253,6 +292,8 @@ final class LeaseKeeper: Sendable {
                 guard var hold = state.holds[key], hold.token == token, !hold.lost, !hold.settled else { continue }
                 if held.contains(key) {
                     hold.confirmedAt = max(hold.confirmedAt, sent)
+                } else if hold.settling {
+                    hold.lostWhileSettling = true
                 } else {
                     hold.lost = true
                     if let cancel = hold.cancel { lost.append(cancel) }

@@ -1,0 +1,102 @@
+import Commands
+import Foundation
+import Testing
+
+@testable import BehaviorKitPostgres
+
+/// The batch function's versions and its refusal of a malformed call.
+@Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
+struct PostgresJournalBatchFunctionTests {
+    let worker = JournalLease(owner: "worker", duration: .seconds(30))
+
+    func functions(_ journals: OpenJournals, _ table: String) async throws -> [String] {
+        let names = try await journals.cluster.psql(
+            "SELECT string_agg(p.oid::regprocedure::text, ' ' ORDER BY p.proname) FROM pg_proc AS p "
+                + "WHERE p.proname LIKE '\(table)_batch_v%'", database: journals.database)
+        return names.split(whereSeparator: \.isWhitespace).map(String.init)
+    }
+
+    @Test func aDatabaseWithAnEarlierVersionGetsTheCurrentOneBesideIt() async throws {
+        let journals = try await OpenJournals("versions")
+        let table = journals.newTable()
+        let first = try await journals.open(table: table)
+        _ = try await first.begin(entry("k"), lease: worker)
+        await first.close()
+        // As an earlier release left it: its own version of the function, not this one.
+        try await journals.cluster.psql(
+            "DROP FUNCTION \"\(table)_batch_v4\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
+                + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'", database: journals.database)
+        #expect(try await functions(journals, table).count == 1)
+        let reopened = try await journals.open(table: table)
+        try await reopened.settle("k", as: .done(output: [7]), lease: worker)
+        #expect(try await reopened.record(forKey: "k")?.output == [7])
+        let present = try await functions(journals, table)
+        #expect(present.contains("\(table)_batch_v3(bigint,jsonb)"), "\(present)")
+        #expect(present.contains { $0.hasPrefix("\(table)_batch_v4(bigint,smallint[],text[]") }, "\(present)")
+        await journals.closeAll()
+    }
+
+    /// Renewals' attempts and settlements' changes are flattened into arrays of their own: in
+    /// one call, each write keeps its own, whatever writes come between.
+    @Test func oneCallKeepsEachWritesAttemptsAndChangesApart() async throws {
+        let journals = try await OpenJournals("flattened")
+        let journal = try await journals.open()
+        for key in ["a", "b", "c"] { _ = try await journal.begin(entry(key), lease: worker) }
+        let first = JournalLease(owner: worker.owner, duration: worker.duration, token: 1)
+        let stale = JournalLease(owner: worker.owner, duration: worker.duration, token: 2)
+        let writes: [JournalWrite] = [
+            .renew(["a": 1, "b": 1], worker),
+            .changes([.settle("a", as: .done(output: [1]))], first),
+            .renew(["c": 1, "b": 2], worker),
+            .changes(
+                [
+                    .settle(entry("b/0", payload: [], parent: "b"), as: .done(output: [2])),
+                    .settle("b", as: .done(output: nil)),
+                ], first),
+            .changes([.settle("c", as: .failed(reason: "stale"))], stale),
+            .renew([:], worker),
+            .begin(entry("d"), worker),
+        ]
+        let results = await journal.writer.commit(writes, journal.connections)
+        try #require(results.count == writes.count)
+        guard case .keys(let renewed) = try results[0].get(), case .keys(let renewedAgain) = try results[2].get(),
+            case .keys(let none) = try results[5].get(), case .begun(.started) = try results[6].get()
+        else {
+            Issue.record("unexpected outcomes: \(results)")
+            return
+        }
+        #expect(renewed == ["a", "b"] && renewedAgain == ["c"] && none.isEmpty)
+        _ = try results[1].get()
+        _ = try results[3].get()
+        #expect(throws: CommandJournalError.leaseLost(key: "c", owner: worker.owner)) { try results[4].get() }
+        #expect(try await journal.record(forKey: "a")?.output == [1])
+        #expect(try await journal.record(forKey: "b/0")?.output == [2])
+        #expect(try await journal.record(forKey: "b")?.status == .done)
+        #expect(try await journal.record(forKey: "c")?.status == .pending)
+        await journals.closeAll()
+    }
+
+    @Test func arraysOfDifferentLengthsAreRefusedAndChangeNothing() async throws {
+        let journals = try await OpenJournals("malformed")
+        let table = journals.newTable()
+        _ = try await journals.open(table: table)
+        let arguments = PostgresJournalBatchParameter.allCases.map { parameter -> String in
+            switch parameter {
+            case .ops: "'{1}'::smallint[]"  // a begin with no key, no kind, no owner: lengths differ
+            case .keys: "'{k}'::text[]"
+            default: "NULL::\(parameter.type)"
+            }
+        }
+        do {
+            try await journals.cluster.psql(
+                "SELECT * FROM \"\(PostgresJournalBatchFunction.name(table))\"(\(arguments.joined(separator: ", ")))",
+                database: journals.database)
+            Issue.record("a call whose arrays differ in length was run")
+        } catch {
+            #expect("\(error)".contains("the batch's arrays differ in length"), "\(error)")
+        }
+        let count = try await journals.cluster.psql("SELECT count(*) FROM \"\(table)\"", database: journals.database)
+        #expect(count.trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+        await journals.closeAll()
+    }
+}
