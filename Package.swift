@@ -177,8 +177,8 @@ let package = Package(
         .testTarget(
             name: "StateMachineSwitchTests",
             dependencies: [
-                "StateMachineSwitch", "StateMachineSwitchMacros", swiftSyntax, swiftDiagnostics, swiftParser,
-                macroExpansion,
+                "StateMachineSwitch", "StateMachineSwitchMacros", "BehaviorKitSync", swiftSyntax, swiftDiagnostics,
+                swiftParser, macroExpansion,
             ]
         ),
         .testTarget(

@@ -1,7 +1,7 @@
 @_exported import StateMachines
 
 /// Compiles the type's `static let definition` into a `switch` when the package builds: the
-/// machine then costs what a hand-written `switch` costs, and answers as ``StateMachine`` does.
+/// machine then costs what a hand-written `switch` costs, and answers as `StateMachine` does.
 ///
 /// ```swift
 /// import StateMachineSwitch
@@ -26,7 +26,7 @@
 /// guards, internal and external transitions, `Refuse`, `Entry`, `Exit`, final states — written as
 /// literal calls with `.case` states and events and closures in place. Timed and eventless
 /// transitions, history, done transitions, raised events and effects need the interpreter: the
-/// macro names them as a build error, and ``StateMachine`` or ``StateMachineRuntime`` runs the
+/// macro names them as a build error, and `StateMachine` or `StateMachineRuntime` runs the
 /// same `definition`.
 @attached(
     member,
@@ -37,8 +37,11 @@ public macro StateMachineSwitch() = #externalMacro(module: "StateMachineSwitchMa
 
 /// A machine `@StateMachineSwitch` compiled from its `definition`.
 public protocol SwitchedStateMachine: Sendable {
+    /// The definition's states.
     associatedtype State: Hashable & Sendable
+    /// The definition's events.
     associatedtype Event: Hashable & Sendable
+    /// The user's data the actions read and write.
     associatedtype Context: Sendable
 
     /// The definition the `switch` was compiled from.
@@ -56,13 +59,13 @@ public protocol SwitchedStateMachine: Sendable {
     /// Whether the machine is in a final state (for a statechart: a top-level final state).
     var isFinished: Bool { get }
 
-    /// Sends `event`: the answer, actions and next configuration of ``StateMachine/send(_:)``.
+    /// Sends `event`: the answer, actions and next configuration of `StateMachine.send(_:)`.
     @discardableResult
     mutating func send(_ event: Event) -> Outcome<State, Event>
 }
 
 extension SwitchedStateMachine {
-    /// The same definition as an interpreted ``StateMachine``: for what the `switch` does not do
+    /// The same definition as an interpreted `StateMachine`: for what the `switch` does not do
     /// (timers through a runtime, snapshots, diagrams), and to check the two agree.
     public static func interpreted(context: Context) -> StateMachine<State, Event, Context> {
         StateMachine(definition, context: context)

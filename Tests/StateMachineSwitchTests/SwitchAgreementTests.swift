@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import StateMachineSwitch
 import Testing
 
@@ -63,7 +64,7 @@ func agree<Machine: SwitchedStateMachine>(
 ) -> Int where Machine.Context: Equatable {
     var compiled = Machine(context: context)
     var interpreted = Machine.interpreted(context: context)
-    var random = SeededRandom(seed: seed)
+    var random = SplitMix64(seed: seed)
     var checked = 0
     func same(_ step: String) -> Bool {
         let agrees =
@@ -84,19 +85,6 @@ func agree<Machine: SwitchedStateMachine>(
         checked += 1
     }
     return checked
-}
-
-/// SplitMix64: seeded, so that a failing run can be replayed.
-struct SeededRandom {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
 }
 
 /// Forty seeded random statecharts (Scripts/random-switch-charts.py): nested and parallel states,

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import StateMachines
 import Testing
 
@@ -32,7 +33,7 @@ struct DifferentialTests {
     /// Runs the chart of `seed` on both: the first difference, or how many times a recorded
     /// history was entered.
     static func compare(seed: UInt64) -> Result<Int, Difference> {
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let chart = ReferenceChart.random(using: &random, size: Int.random(in: 4...16, using: &random))
         var reference = ReferenceInterpreter(chart, context: DifferentialContext())
         var machine = StateMachine(chart.definition(), context: DifferentialContext())

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import StateMachines
 import Testing
 
@@ -110,18 +111,6 @@ func pulseChart<Ev: Hashable & Sendable>(_ e: @escaping (Pulse) -> Ev) -> StateM
     }
 }
 
-/// SplitMix64: the same sequence of events on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// What a step shows a user, with the event type left out, so that the two machines compare.
 func shown<Ev>(_ outcome: Outcome<PS, Ev>) -> String {
     switch outcome {
@@ -209,7 +198,7 @@ struct IndexedSendTests {
         var wide = StateMachine(pulseChart { WidePulse(pulse: $0) }, context: PulseLog())
         #expect(narrow.configuration == wide.configuration)
         #expect(narrow.context == wide.context)
-        var generator = SeededGenerator(state: UInt64(seed))
+        var generator = SplitMix64(seed: UInt64(seed))
         for step in 0..<300 {
             let pulse = Pulse.allCases.randomElement(using: &generator) ?? .go
             var narrowSteps: [String] = []

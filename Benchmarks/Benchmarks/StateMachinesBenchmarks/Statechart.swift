@@ -18,26 +18,8 @@ struct Counters: Sendable { var moves = 0, ticks = 0, entries = 0 }
 let chartCycle: [ChartEvent] = [.start, .toggle, .tick, .stop, .toggle, .power, .power]
 let chartEvents: [ChartEvent] = (0..<1_000).map { chartCycle[$0 % chartCycle.count] }
 
-let chartDefinition = StateMachineDefinition<ChartState, ChartEvent, Counters>(initial: .on) {
-    In(.on, initial: .active) {
-        On(.power, to: .off) { $0.moves += 1 }
-        Parallel(.active) {
-            In(.motor, initial: .idle) {
-                In(.idle) { On(.start, to: .running) { $0.moves += 1 } }
-                In(.running) {
-                    Entry("count") { $0.entries += 1 }
-                    On(.stop, to: .idle) { $0.moves += 1 }
-                    On(.tick) { $0.ticks += 1 }
-                }
-            }
-            In(.light, initial: .dark) {
-                In(.dark) { On(.toggle, to: .lit) { $0.moves += 1 } }
-                In(.lit) { On(.toggle, to: .dark) { $0.moves += 1 } }
-            }
-        }
-    }
-    In(.off) { On(.power, to: .on) { $0.moves += 1 } }
-}
+/// The chart, written once in `Switch.swift`, where `@StateMachineSwitch` also compiles it.
+let chartDefinition = ChartSwitch.definition
 
 /// The same chart by hand: a nested enum and a nested `switch`.
 struct FloorChart {

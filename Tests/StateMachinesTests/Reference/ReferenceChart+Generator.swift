@@ -1,9 +1,11 @@
+import BehaviorKitSync
+
 extension ReferenceChart {
     /// A random chart of about `size` states: nesting up to three levels, parallel regions,
     /// shallow and deep history states (in compound states, and in parallel ones with a default),
     /// transitions on `events` events, eventless, targetless, internal and raising transitions,
     /// guards on the context's budget.
-    static func random(using random: inout SeededGenerator, size: Int = 12, events: Int = 3) -> ReferenceChart {
+    static func random(using random: inout SplitMix64, size: Int = 12, events: Int = 3) -> ReferenceChart {
         var chart = ReferenceChart(nodes: [Node(parent: -1, kind: .compound)], initial: 1)
         var remaining = size
 
