@@ -83,8 +83,12 @@ struct CompiledDefinitionTests {
     }
 
     @Test func rulesCarryTheirKind() {
-        let rules = doorDefinition { $0 }.storage.engine.rules
-        let kinds = (0..<rules.count).map { rules[$0].kind }
+        // The rules live in the definition's arena: keep the definition alive while they are read.
+        let definition = doorDefinition { $0 }
+        let kinds = withExtendedLifetime(definition) {
+            let rules = definition.storage.engine.rules
+            return (0..<rules.count).map { rules[$0].kind }
+        }
         #expect(kinds == [.leaves, .leaves, .leaves, .stays, .leaves, .refuses, .leaves])
     }
 
