@@ -191,8 +191,9 @@ let package = Package(
         .testTarget(
             name: "DurableMachinesTests",
             dependencies: [
-                "DurableMachines", "BehaviorKitTesting", "StateMachines", "Commands", metrics, tracing, metricsTestKit,
-                inMemoryTracing,
+                "DurableMachines", "BehaviorKitTesting", "StateMachines", "Commands", "BehaviorKitSync", metrics,
+                tracing,
+                metricsTestKit, inMemoryTracing,
             ]
         ),
         .testTarget(

@@ -7,17 +7,19 @@ struct MachineFleetCommand: AsyncParsableCommand {
         commandName: "machine-fleet",
         abstract: "Worker processes share durable state machines; kills and pauses them, replays every history.",
         discussion: """
-            Starts --workers worker processes on one machine store (a SQLite file or a postgres:// URL). Each starts \
-            its share of --keys parcels and sends their events with ids (again after a restart), and all fire timers \
-            and run effects; the driver sends a tenth of the events again, kills a random worker with SIGKILL (and, \
+            Starts --workers worker processes on one machine store and journal (a SQLite file, opened as one store, \
+            or a postgres:// URL). Each starts its share of --keys parcels and sends their events with ids (again \
+            after a restart), and all fire timers, run effects and work the queue of the commands deliveries emit; \
+            the driver sends a tenth of the events again, kills a random worker with SIGKILL (and, \
             with --pause, pauses one past its lease) until --kills, waits until every lifecycle ended, and replays \
             each history against the definition: every acknowledged event applied once, every step a transition \
             of the definition, every timer fired at most once and only into its own visit, every effect event \
-            delivered to its own visit only, no version gap, a sound file. Exits 1 on any violation.
+            delivered to its own visit only, no version gap, each delivery's command in the journal once and run, \
+            a sound file. Exits 1 on any violation.
             """
     )
 
-    @Option(help: "The store: a SQLite file (created if missing) or a postgres:// URL.")
+    @Option(help: "The store and journal: a SQLite file (created if missing) or a postgres:// URL.")
     var store: String?
 
     @Option(help: "How many worker processes.")

@@ -109,17 +109,18 @@ struct PostgresCommandJournalTests {
         await journals.closeAll()
     }
 
-    @Test func aKeyTheServerRefusesGetsAClearError() async throws {
+    @Test func aKeyTheServerCannotKeepGetsAClearErrorBeforeItIsSent() async throws {
         let journals = try await OpenJournals("refused")
         let journal = try await journals.open()
         do {
             _ = try await journal.begin(entry("bad\u{0}key"), lease: worker)
             Issue.record("a key holding a NUL was stored")
-        } catch let error as PostgresCommandJournalError {
-            #expect(error.code == .queryFailed)
-            #expect(error.table == journal.table && error.database == journal.database)
-            #expect("\(error)".contains("U+0000, as \"bad\\0key\" does"), "\(error)")
+        } catch let error as InvalidKeyError {
+            // The rule every store applies (StoredKey), the same error as SQLite's and memory's.
+            #expect(error.problem == .nul(utf8Offset: 3) && error.role == "idempotency key")
+            #expect("\(error)".contains("\"bad\\0key\" holds a NUL character"), "\(error)")
         }
+        #expect(try await journal.allRecords().isEmpty)
         await journals.closeAll()
     }
 

@@ -1,5 +1,6 @@
 import BehaviorKitSQLite
 import BehaviorKitTesting
+import Commands
 import DurableMachines
 import Foundation
 import GRDB
@@ -58,6 +59,24 @@ extension SQLiteMachineStoreTests {
     static let light = StateMachineDefinition<Light, Signal, Int>(initial: .red) {
         In(.red) { On(.go, to: .green) { $0 += 1 } }
         In(.green) { On(.stop, to: .red) }
+    }
+
+    @Test func aCommandJournalIsRefusedAndNoFileIsAddedBesideIt() async throws {
+        let path = folder.path("orders.journal")
+        let journal = try SQLiteCommandJournal(path: path)
+        _ = try await journal.enqueue(CommandJournalEntry(idempotencyKey: "k", kind: "k"), queue: "q", after: .zero)
+        try await journal.close()
+        let manager = FileManager.default
+        #expect(!manager.fileExists(atPath: path + "-wal") && !manager.fileExists(atPath: path + "-shm"))
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect {
+            _ = try SQLiteMachineStore(path: path)
+        } throws: { error in
+            "\(error)".contains("it is a command journal") && "\(error)".contains("SQLiteStore(path:)")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        let beside = try manager.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
+        #expect(beside.filter { $0.hasPrefix("orders.journal") } == ["orders.journal"], "\(beside)")
     }
 
     @Test func aStepCommitsWithTheApplicationsWritesOrNotAtAll() async throws {

@@ -40,6 +40,7 @@ extension PostgresCommandJournal {
 
     /// The record `key` in full; see `CommandJournal.details(forKey:)`.
     public func details(forKey key: String) async throws -> CommandJournalRecordDetails? {
+        guard StoredKey.isStorable(key) else { return nil }
         let sql = management
         let children = PostgresJournalSQL(table: table).select("WHERE parent_key = $1::text ORDER BY sequence")
         let byKey = PostgresJournalSQL(table: table).select("WHERE key = $1::text")

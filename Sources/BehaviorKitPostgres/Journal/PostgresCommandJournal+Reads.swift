@@ -4,7 +4,8 @@ import PostgresNIO
 extension PostgresCommandJournal {
     /// The record with `key`, or `nil`.
     public func record(forKey key: String) async throws -> CommandJournalRecord? {
-        try await fetch(writer.statements.recordByKey, key).first
+        guard StoredKey.isStorable(key) else { return nil }
+        return try await fetch(writer.statements.recordByKey, key).first
     }
 
     /// The pending records, in sequence order.
@@ -14,7 +15,8 @@ extension PostgresCommandJournal {
 
     /// The records of `parentKey`, in sequence order.
     public func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await fetch(writer.statements.children, parentKey)
+        guard StoredKey.isStorable(parentKey) else { return [] }
+        return try await fetch(writer.statements.children, parentKey)
     }
 
     /// Every record, in sequence order.

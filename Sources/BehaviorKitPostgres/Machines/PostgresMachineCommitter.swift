@@ -5,8 +5,8 @@ import Logging
 import PostgresNIO
 
 /// Runs a batch of ``PostgresMachineStore`` commits as one call of the commit function
-/// (``PostgresMachineCommitFunction``): one round trip, one transaction; and reads each commit's
-/// answer from the rows it returns.
+/// (``PostgresMachineCommitFunction``, typed arrays): one round trip, one transaction; and reads
+/// each commit's answer from the rows it returns.
 ///
 /// The batch goes in the order of its keys, so that two batches on two connections lock
 /// instances in one order and never wait on each other in a cycle; commits of one key keep the
@@ -22,67 +22,6 @@ struct PostgresMachineCommitter: Sendable {
     let names: PostgresJournalNames
     let logger: Logger
 
-    /// One commit as the function reads it.
-    struct Encoded: Encodable {
-        struct State: Encodable {
-            var s: String
-            var t: Int64
-        }
-
-        struct Timer: Encodable {
-            var i: String
-            var d: Int64
-            var b: String
-        }
-
-        struct Effect: Encodable {
-            var i: String
-            var b: String
-            var o: String?
-            var l: Int64?
-            var n: Int64
-        }
-
-        var m, k: String
-        var x, v: Int64
-        var e: String?
-        var t: Int64
-        var s, b: String
-        var st: [State]
-        var td: [String]
-        var ta: [Timer]
-        var ed: [String]
-        var ea: [Effect]
-
-        init(_ commit: MachineCommit) {
-            m = commit.key.machine
-            k = commit.key.key
-            x = commit.expectedVersion
-            v = commit.version
-            e = commit.step.eventID
-            t = commit.step.at.journalMilliseconds
-            s = Data(commit.snapshot).base64EncodedString()
-            b = Data(commit.step.body).base64EncodedString()
-            st = commit.states.map { State(s: $0.state, t: $0.enteredAt.journalMilliseconds) }
-            td = commit.disarmedTimers
-            // The last of two records with one id wins, as in memory.
-            var timers: [String: Timer] = [:]
-            for timer in commit.armedTimers {
-                timers[timer.id] = Timer(
-                    i: timer.id, d: timer.dueAt.journalMilliseconds, b: Data(timer.body).base64EncodedString())
-            }
-            ta = timers.keys.sorted().compactMap { timers[$0] }
-            ed = commit.stoppedEffects
-            var effects: [String: Effect] = [:]
-            for effect in commit.startedEffects {
-                effects[effect.id] = Effect(
-                    i: effect.id, b: Data(effect.body).base64EncodedString(), o: effect.owner,
-                    l: effect.leaseExpiresAt?.journalMilliseconds, n: Int64(effect.attempts))
-            }
-            ea = effects.keys.sorted().compactMap { effects[$0] }
-        }
-    }
-
     /// What one call gave: every commit's answer, or the server's refusal.
     enum CallOutcome: Sendable {
         case answered([MachineCommitResult?])
@@ -95,19 +34,14 @@ struct PostgresMachineCommitter: Sendable {
         let order = commits.indices.sorted {
             (commits[$0].key.machine, commits[$0].key.key, $0) < (commits[$1].key.machine, commits[$1].key.key, $1)
         }
-        let json: String
-        do {
-            json = try self.json(order.map { commits[$0] })
-        } catch {
-            return commits.map { _ in .failure(PostgresMachineStoreError(error)) }
-        }
+        let arguments = PostgresMachineCommitArguments(order.map { commits[$0] })
         var retries = 0
         while true {
             let outcome: CallOutcome
             do {
                 outcome = try await connections.withConnectionPastTheGate { connection in
                     do {
-                        return .answered(try await self.call(json, count: commits.count, on: connection))
+                        return .answered(try await self.call(arguments, count: commits.count, on: connection))
                     } catch {
                         return .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error))
                     }
@@ -139,24 +73,21 @@ struct PostgresMachineCommitter: Sendable {
         }
     }
 
-    /// `commits` as the function reads them.
-    func json(_ commits: [MachineCommit]) throws(PostgresCommandJournalError) -> String {
-        do {
-            return String(decoding: try JSONEncoder().encode(commits.map(Encoded.init)), as: UTF8.self)
-        } catch {
-            throw names.error(.queryFailed, "cannot encode the commits: \(error)")
-        }
-    }
-
     /// Each commit's answer, by position; `nil` until the function gave it.
     typealias Answers = [MachineCommitResult?]
 
-    /// Calls the function with `json`, the commits in their sorted order; returns the answer of
-    /// each, in that order.
-    func call(_ json: String, count: Int, on connection: PostgresConnection) async throws -> Answers {
+    /// Calls the function with `arguments`, the commits in their sorted order; returns the
+    /// answer of each, in that order.
+    func call(
+        _ arguments: PostgresMachineCommitArguments, count: Int, on connection: PostgresConnection
+    ) async throws -> Answers {
         var answers = Answers(repeating: nil, count: count)
-        var bindings = PostgresBindings(capacity: 1)
-        bindings.append(json)
+        let bindings: PostgresBindings
+        do {
+            bindings = try arguments.bindings()
+        } catch {
+            throw names.error(.queryFailed, "cannot encode the commits: \(error)")
+        }
         for row in try await connection.run(statement, bindings, logger: logger) {
             let values = PostgresJournalRow(row, names)
             let position = Int(clamping: try values.value(0, as: Int64.self) - 1)

@@ -117,7 +117,8 @@ enum PostgresMachineSchema {
             where try await !PostgresJournalSchema.exists("to_regclass", "\"\(index.name)\"", connection, logger) {
                 try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
-            let function = "\"\(PostgresMachineCommitFunction.name(prefix))\"(jsonb)"
+            let function =
+                "\"\(PostgresMachineCommitFunction.name(prefix))\"(\(PostgresMachineCommitParameter.signature))"
             if try await !PostgresJournalSchema.exists("to_regprocedure", function, connection, logger) {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: PostgresMachineCommitFunction.create(prefix)), logger: logger)

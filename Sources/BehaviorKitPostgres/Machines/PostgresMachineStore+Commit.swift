@@ -47,8 +47,7 @@ extension PostgresMachineStore {
     ) async throws(PostgresMachineStoreError) -> MachineCommitResult {
         try committer.validate(commit)
         do {
-            let answers = try await committer.call(
-                try committer.json([commit]), count: 1, on: connection)
+            let answers = try await committer.call(PostgresMachineCommitArguments([commit]), count: 1, on: connection)
             guard let answer = answers.first ?? nil else {
                 throw connections.names.error(.ioFailed, "the commit function gave no answer")
             }

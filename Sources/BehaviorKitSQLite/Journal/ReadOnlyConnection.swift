@@ -3,7 +3,7 @@ import GRDB
 
 /// A read-only connection that adds no file beside the database: SQLite makes a WAL and its
 /// shared-memory index for any connection to a WAL database, a read-only one included, and
-/// only the last writer removes them. A file that has neither beside it is open in no process,
+/// only the last writer removes them. A file that has none of them (nor a rollback journal) beside it is open in no process,
 /// and the main file holds every committed record: it is then read as immutable (SQLite's
 /// `immutable=1`), which takes no lock and creates nothing. Otherwise the connection uses the
 /// WAL and index already there, and waits up to `busyTimeout` for another process (one that
@@ -14,7 +14,9 @@ enum ReadOnlyConnection {
     static func open(_ path: String, busyTimeout: Duration) throws -> DatabaseQueue {
         let configuration = JournalFileContents.readOnly(busyTimeout: busyTimeout)
         let manager = FileManager.default
-        if !manager.fileExists(atPath: path + "-wal") && !manager.fileExists(atPath: path + "-shm") {
+        // A rollback journal beside it: another process is writing it (creating it, say), and
+        // a read that takes no lock could see its pages half written.
+        if !["-wal", "-shm", "-journal"].contains(where: { manager.fileExists(atPath: path + $0) }) {
             do {
                 return try DatabaseQueue(path: immutableURI(path), configuration: configuration)
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CANTOPEN {

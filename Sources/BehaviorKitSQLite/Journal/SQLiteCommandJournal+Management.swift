@@ -23,6 +23,7 @@ extension SQLiteCommandJournal {
 
     /// The record `key` in full; see `CommandJournal.details(forKey:)`.
     public func details(forKey key: String) async throws -> CommandJournalRecordDetails? {
+        guard StoredKey.isStorable(key) else { return nil }
         let path = self.path
         return try await read { db in
             guard let record = try CommandJournalSchema.fetch(key, db, path: path) else { return nil }

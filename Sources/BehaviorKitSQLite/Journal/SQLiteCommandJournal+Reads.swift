@@ -4,7 +4,8 @@ import GRDB
 extension SQLiteCommandJournal {
     /// The record with `key`, or `nil`.
     public func record(forKey key: String) async throws -> CommandJournalRecord? {
-        try await fetch("WHERE key = ?", [key]).first
+        guard StoredKey.isStorable(key) else { return nil }
+        return try await fetch("WHERE key = ?", [key]).first
     }
 
     /// The pending records, in sequence order.
@@ -14,7 +15,8 @@ extension SQLiteCommandJournal {
 
     /// The records of `parentKey`, in sequence order.
     public func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await fetch("WHERE parentKey = ? ORDER BY sequence", [parentKey])
+        guard StoredKey.isStorable(parentKey) else { return [] }
+        return try await fetch("WHERE parentKey = ? ORDER BY sequence", [parentKey])
     }
 
     /// Every record, in sequence order.

@@ -85,6 +85,12 @@ enum MachineStoreSQL {
         for effect in commit.startedEffects {
             try insertEffect.execute(arguments: [machine, key, effect.id, Data(effect.body)])
         }
+        // The commands the step emits, into the journal's table in this same transaction (a store
+        // that shares the journal's database: ``SQLiteMachineStore/enqueuesCommands(on:)``).
+        for command in commit.commands {
+            _ = try CommandJournalSchema.enqueue(
+                command.entry, queue: command.queue, after: command.delay, now: at, db, path: "")
+        }
         return .committed
     }
 

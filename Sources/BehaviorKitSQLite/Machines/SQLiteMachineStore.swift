@@ -1,4 +1,5 @@
 import BehaviorKitSync
+public import Commands
 public import DurableMachines
 import Foundation
 public import GRDB
@@ -25,7 +26,8 @@ public final class SQLiteMachineStore: MachineStore {
     /// savepoint of its own (a commit refused or failed changes nothing of the others').
     let writes: GroupCommit<SQLiteMachineWrite, SQLiteMachineWriteOutput>
 
-    /// Opens the store at `path`, creating it when it does not exist.
+    /// Opens the store at `path`, creating it when it does not exist. A ``SQLiteStore``'s file
+    /// opens too (its machines, without its journal).
     ///
     /// - Parameters:
     ///   - path: the store's file; its folder must exist.
@@ -41,7 +43,7 @@ public final class SQLiteMachineStore: MachineStore {
         var configuration = Configuration()
         configuration.busyMode = .polling(for: busyTimeout)
         do {
-            try Self.checkBeforeWriting(path)
+            try Self.checkBeforeWriting(path, busyTimeout: busyTimeout)
             let pool = try retryingWhileBusy(for: busyTimeout) {
                 try DatabasePool(path: path, configuration: configuration)
             }
@@ -84,13 +86,12 @@ public final class SQLiteMachineStore: MachineStore {
         migrator.registerMigration("behaviorkit-machine-store-1") { db in try MachineStoreSchema.create(db) }
     }
 
-    /// Reads an existing file without writing to it, and refuses one that is not a machine store.
-    private static func checkBeforeWriting(_ path: String) throws {
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+    /// Reads an existing file without writing to it (nor adding a file beside it: see
+    /// ``ReadOnlyConnection``), and refuses one that is not a machine store.
+    private static func checkBeforeWriting(_ path: String, busyTimeout: Duration) throws {
+        let size = JournalFileInspection.size(path) ?? 0
         guard size > 0 else { return }
-        var configuration = Configuration()
-        configuration.readonly = true
-        let queue = try DatabaseQueue(path: path, configuration: configuration)
+        let queue = try ReadOnlyConnection.open(path, busyTimeout: busyTimeout)
         defer { try? queue.close() }
         try queue.read { db in
             let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
@@ -98,6 +99,13 @@ public final class SQLiteMachineStore: MachineStore {
             let tables = try String.fetchAll(
                 db,
                 sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+            if isStoreFile(applicationID, tables) { return }
+            if tables.contains("commandRecord") && applicationID == CommandJournalSchema.applicationID {
+                throw SQLiteMachineStoreError(
+                    path: path,
+                    reason: "it is a command journal; SQLiteStore(path:) opens it with a machine store beside the "
+                        + "journal, in the same file")
+            }
             guard tables.isEmpty, applicationID == 0 else {
                 throw SQLiteMachineStoreError(
                     path: path,
@@ -114,6 +122,7 @@ public final class SQLiteMachineStore: MachineStore {
         if applicationID == MachineStoreSchema.applicationID { return }
         let tables = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        if isStoreFile(applicationID, tables) { return }
         guard tables.isEmpty, applicationID == 0 else {
             throw SQLiteMachineStoreError(
                 path: path,
@@ -122,6 +131,20 @@ public final class SQLiteMachineStore: MachineStore {
         }
         try MachineStoreSchema.create(db)
         try db.execute(sql: "PRAGMA application_id = \(MachineStoreSchema.applicationID)")
+    }
+
+    /// `true` when `journal` is kept in this store's own database (both views of one
+    /// ``SQLiteStore``, or both in the application's database): a step's commands are then
+    /// written into the journal in the step's own transaction.
+    public func enqueuesCommands(on journal: any CommandJournal) -> Bool {
+        guard let journal = journal as? SQLiteCommandJournal else { return false }
+        return journal.database === database
+    }
+
+    /// Whether a file is a ``SQLiteStore``'s: a journal's (by its application id) that holds the
+    /// machine store's tables too. The store opens it as its own.
+    private static func isStoreFile(_ applicationID: Int32, _ tables: [String]) -> Bool {
+        applicationID == CommandJournalSchema.applicationID && MachineStoreSchema.tables.allSatisfy(tables.contains)
     }
 
     /// Closes the file (a store in the application's database leaves it open).

@@ -11,7 +11,8 @@ import Foundation
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
 /// work is never taken; expired leases are; fencing by each attempt's token), queues (due times, concurrency), step
 /// outputs, pruning, the durable layer on top (recovery, settled keys, takeovers), the
-/// management API (listing, details with attempts, workers, queues, cancel, retry) and retries.
+/// management API (listing, details with attempts, workers, queues, cancel, retry), retries,
+/// and keys kept exactly or refused (`StoredKey`).
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases); it throws a ``CommandJournalConformanceFailure`` naming
@@ -49,7 +50,7 @@ public enum CommandJournalConformance {
             halfDoneTransactionIsCompletedOnForwardRecovery, theStepInFlightIsCompensatedThoughUnwritten,
             settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
-            aQueueWorkerRunsADelayedCommandOnce,
+            aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused,
         ] + managementChecks + retryChecks + [queuedRecordsKeepTheirCallersTraceContext]
     }
 

@@ -149,7 +149,7 @@ extension DurableMachine where State == ConformanceOrderState, Event == Conforma
         _ event: ConformanceOrderEvent, _ record: MachineEffectRecord, ordinal: Int
     ) async throws -> MachineStep<ConformanceOrderState, ConformanceOrderEvent>? {
         let body = try JSONDecoder().decode(ConformanceEffectBody.self, from: Data(record.body))
-        return try await deliver(event, from: body.effect, to: record.key.key, id: "effect:\(record.id):\(ordinal)")
+        return try await deliverAsEffectRun(event, from: body.effect, record: record, ordinal: ordinal)
     }
 }
 

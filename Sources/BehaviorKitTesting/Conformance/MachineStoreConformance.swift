@@ -15,7 +15,8 @@ import Foundation
 /// versions refused, commits all or nothing, durable timers (due once, cancelled on leaving, never
 /// into a later visit, missed-timer policy), effects (leases fenced by their token, events
 /// delivered once and only to their visit), keys by state, history and its pruning, `update`
-/// (a plan on what it reads; a throw changes nothing), unknown states.
+/// (a plan on what it reads; a throw changes nothing), unknown states, keys and event ids kept
+/// exactly or refused (`StoredKey`), and callers' event ids kept apart from the machine's own.
 ///
 /// ```swift
 /// @Test func sqliteMachineStoreConforms() async throws {
@@ -49,7 +50,8 @@ public enum MachineStoreConformance {
             aTimerFiresOnceWhenDue, leavingAStateCancelsItsTimer, computedAndGuardedDelaysWork,
             lateTimersFollowThePolicy, effectsRunUnderAFencedLease, effectEventsReachOnlyTheirVisit,
             keysAreIndexedByState, historyIsPrunedButTheLatestStepStays, unknownStatesAreNamed,
-            anUpdatePlansOnWhatItReadsAndAThrowChangesNothing,
+            anUpdatePlansOnWhatItReadsAndAThrowChangesNothing, keysAndIdsAreKeptExactlyOrRefused,
+            callerEventIdsCannotReachTheMachinesOwn,
         ]
     }
 

@@ -12,7 +12,8 @@ extension InMemoryCommandJournal {
 
     /// The record `key` in full; see ``CommandJournal/details(forKey:)``.
     public func details(forKey key: String) async throws -> CommandJournalRecordDetails? {
-        state.withLock { state in
+        guard StoredKey.isStorable(key) else { return nil }
+        return state.withLock { state in
             guard let index = state.indexByKey[key] else { return nil }
             let record = state.records[index]
             return CommandJournalRecordDetails(

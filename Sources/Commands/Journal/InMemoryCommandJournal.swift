@@ -46,7 +46,8 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting {
 
     /// The record with `key`, or `nil`.
     public func record(forKey key: String) async throws -> CommandJournalRecord? {
-        state.withLock { state in state.indexByKey[key].map { state.records[$0] } }
+        guard StoredKey.isStorable(key) else { return nil }
+        return state.withLock { state in state.indexByKey[key].map { state.records[$0] } }
     }
 
     /// The pending records, in sequence order.
@@ -56,7 +57,8 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting {
 
     /// The records of `parentKey`, in sequence order.
     public func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        state.withLock { $0.records.filter { $0.entry.parentKey == parentKey } }
+        guard StoredKey.isStorable(parentKey) else { return [] }
+        return state.withLock { $0.records.filter { $0.entry.parentKey == parentKey } }
     }
 
     /// Every record, in sequence order.

@@ -14,7 +14,8 @@ extension DurableMachine {
     public func send(
         _ event: Event, to key: String, id: String? = nil, in transaction: some AsyncMachineTransaction
     ) async throws -> MachineStep<State, Event> {
-        let machineKey = machineKey(key)
+        let machineKey = try machineKey(key)
+        let id = try callerEventID(id)
         let attempts = 16
         for _ in 0..<attempts {
             guard let record = try await transaction.instance(machineKey) else {
@@ -25,7 +26,13 @@ extension DurableMachine {
             }
             switch try await transaction.commit(planned.commit) {
             case .committed: return planned.step
-            case .duplicateEvent(let recorded): return try decodeStep(recorded, key: machineKey, replay: true)
+            case .duplicateEvent(let recorded):
+                do {
+                    return try decodeStep(recorded, key: machineKey, replay: true)
+                } catch let error as DurableMachineError {
+                    let configuration = try restore(record).0.configuration
+                    return unreadableReplay(recorded, of: .event(event), configuration: configuration, error)
+                }
             case .versionConflict: continue
             }
         }
@@ -39,7 +46,7 @@ extension DurableMachine {
     public func start(
         _ key: String, context: Context, in transaction: some AsyncMachineTransaction
     ) async throws -> DurableInstance<State, Context> {
-        let machineKey = machineKey(key)
+        let machineKey = try machineKey(key)
         if let existing = try await transaction.instance(machineKey) { return try instance(from: existing) }
         let machine = StateMachine(definition, context: context)
         let planned = try plan(

@@ -19,9 +19,7 @@ extension DurableMachine {
     /// cancelled, and its later events are dropped.
     @discardableResult
     public func runEffects(owner: String, leaseDuration: Duration = .seconds(30), limit: Int = 16) async throws -> Int {
-        let now = self.now
-        let claimed = try await store.claimEffects(
-            machine: name, owner: owner, now: now, leaseExpiresAt: now.adding(leaseDuration), limit: limit)
+        let claimed = try await claimEffects(owner: owner, leaseDuration: leaseDuration, limit: limit)
         var finished = 0
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for record in claimed {
@@ -30,6 +28,13 @@ extension DurableMachine {
             for try await ran in group where ran { finished += 1 }
         }
         return finished
+    }
+
+    /// Takes up to `limit` effects no live worker holds, for `owner`, under a lease of `leaseDuration`.
+    func claimEffects(owner: String, leaseDuration: Duration, limit: Int) async throws -> [MachineEffectRecord] {
+        let now = self.now
+        return try await store.claimEffects(
+            machine: name, owner: owner, now: now, leaseExpiresAt: now.adding(leaseDuration), limit: limit)
     }
 
     /// Enqueues an outbox record's command on its queue (again after a crash: the enqueue of a
@@ -94,7 +99,16 @@ extension DurableMachine {
     public func deliver(
         _ event: Event, from effect: EffectIdentity<State>, to key: String, id: String
     ) async throws -> MachineStep<State, Event>? {
-        try await apply(.effect(effect, event), to: machineKey(key), eventID: id)
+        try await apply(.effect(effect, event), to: try machineKey(key), eventID: try callerEventID(id))
+    }
+
+    /// Delivers `event` as the run of the effect `record` would as its `ordinal`-th event, under
+    /// the machine's own id: for the conformance kit, which plays a worker that died after it
+    /// delivered some.
+    package func deliverAsEffectRun(
+        _ event: Event, from effect: EffectIdentity<State>, record: MachineEffectRecord, ordinal: Int
+    ) async throws -> MachineStep<State, Event>? {
+        try await apply(.effect(effect, event), to: record.key, eventID: "effect:\(record.id):\(ordinal)")
     }
 
     /// Runs one claimed effect; `true` when it finished while its worker still held it.

@@ -29,7 +29,7 @@ extension DurableMachine {
         beforeSnapshot: MachineSnapshot<State, Context>? = nil,
         after: StateMachine<State, Event, Context>, trigger: MachineTrigger<State, Event>,
         outcome: Outcome<State, Event>?, transitions: [Transition<State, Event>], eventID: String?,
-        fired: TimerIdentity<State>?
+        fired: TimerIdentity<State>?, firedTimerID: String? = nil
     ) throws -> Planned<State, Event> {
         let now = self.now
         let version = (record?.version ?? 0) + 1
@@ -80,7 +80,8 @@ extension DurableMachine {
                     key: key, id: identity.description, dueAt: now.adding(timer.delay), body: try encode(identity)))
         }
         var disarmed = timersBefore.subtracting(timersAfter).map(\.description)
-        if let fired, !disarmed.contains(fired.description) { disarmed.append(fired.description) }
+        // The timer that fired goes, under the id it was stored by (a renamed state's keeps its old one).
+        if let id = firedTimerID ?? fired?.description, !disarmed.contains(id) { disarmed.append(id) }
 
         let effectsBefore = Set(before?.activeEffects ?? [])
         let effectsAfter = after.activeEffects
@@ -92,13 +93,24 @@ extension DurableMachine {
                     body: try encode(EffectBody(effect: effect, context: after.context))))
         }
         let stopped = effectsBefore.subtracting(effectsAfter).map(\.description)
+        var enqueued: [MachineCommand] = []
         if let emit {
             let commands = try emit(step, after.context)
             if !commands.isEmpty && journal == nil { throw DurableMachineError.commandsWithoutJournal(key) }
+            // In the step's own commit when the store shares the journal's database; a command
+            // that reports back keeps its outbox record, which watches it end.
+            let direct = journal.map { store.enqueuesCommands(on: $0) } ?? false
             for (index, command) in commands.enumerated() {
                 var entry = command.entry
                 if entry.idempotencyKey.isEmpty {
                     entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)"
+                }
+                try entry.checkKeys()
+                if direct && !command.reportsBack {
+                    var keyed = command
+                    keyed.entry = entry
+                    enqueued.append(keyed)
+                    continue
                 }
                 let body = OutboxBody(
                     queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds,
@@ -111,7 +123,7 @@ extension DurableMachine {
             key: key, expectedVersion: record?.version ?? 0, snapshot: try encode(snapshot), states: states,
             step: MachineStepRecord(sequence: version, eventID: eventID, at: now, body: try encode(step)),
             armedTimers: armed, disarmedTimers: disarmed.sorted(), startedEffects: started,
-            stoppedEffects: stopped.sorted())
+            stoppedEffects: stopped.sorted(), commands: enqueued)
         return Planned(commit: commit, step: step)
     }
 
@@ -170,14 +182,22 @@ extension DurableMachine {
             createdAt: record.createdAt, updatedAt: record.updatedAt)
     }
 
-    /// A stored step, read.
+    /// A stored step, read (or migrated by `migrateStep`).
     func decodeStep(_ record: MachineStepRecord, key: MachineKey, replay: Bool) throws -> MachineStep<State, Event> {
+        var step: MachineStep<State, Event>
         do {
-            var step = try JSONDecoder().decode(MachineStep<State, Event>.self, from: Data(record.body))
-            step.isReplay = replay
-            return step
+            step = try JSONDecoder().decode(MachineStep<State, Event>.self, from: Data(record.body))
         } catch {
-            throw DurableMachineError.unreadableSnapshot(key, "step \(record.sequence): \(error)")
+            guard let migrateStep else {
+                throw DurableMachineError.unreadableSnapshot(key, "step \(record.sequence): \(error)")
+            }
+            do {
+                step = try migrateStep(record.body)
+            } catch {
+                throw DurableMachineError.unreadableSnapshot(key, "step \(record.sequence), migrated: \(error)")
+            }
         }
+        step.isReplay = replay
+        return step
     }
 }

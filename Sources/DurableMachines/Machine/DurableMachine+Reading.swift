@@ -12,7 +12,7 @@ extension DurableMachine {
     /// - Throws: ``DurableMachineError/unknownStates(_:_:)`` when its snapshot names states the
     ///   definition no longer has (and no `migrate` reads it).
     public func instance(_ key: String) async throws -> DurableInstance<State, Context>? {
-        guard let record = try await store.instance(machineKey(key)) else { return nil }
+        guard let record = try await store.instance(try machineKey(key)) else { return nil }
         return try instance(from: record)
     }
 
@@ -33,16 +33,16 @@ extension DurableMachine {
         try await store.countsByState(machine: name)
     }
 
-    /// The steps of `key`, oldest first, after the step `sequence` (0: from the start).
+    /// The steps of `key`, oldest first, after the step `sequence` (0: from the start). A step
+    /// the definition cannot read (a state renamed since) is read by the `migrateStep` hook, or
+    /// left out with a logged warning.
     public func history(
         of key: String, after sequence: Int64 = 0, limit: Int = 1_000
     ) async throws -> [MachineStep<
         State, Event
     >] {
-        let machineKey = machineKey(key)
-        return try await store.history(machineKey, after: sequence, limit: limit).map {
-            try decodeStep($0, key: machineKey, replay: false)
-        }
+        let machineKey = try machineKey(key)
+        return readableSteps(try await store.history(machineKey, after: sequence, limit: limit), key: machineKey)
     }
 
     /// Deletes the history committed before `date` (each instance's latest step stays); returns

@@ -17,7 +17,7 @@ extension DurableMachine {
     /// - Returns: the instance as it stands after the call (started now, or before).
     @discardableResult
     public func start(_ key: String, context: Context) async throws -> DurableInstance<State, Context> {
-        let machineKey = machineKey(key)
+        let machineKey = try machineKey(key)
         for _ in 0..<2 {
             if let existing = try await store.instance(machineKey) { return try instance(from: existing) }
             let machine = StateMachine(definition, context: context)
@@ -48,9 +48,11 @@ extension DurableMachine {
     ///   created); ``DurableMachineError/contention(_:attempts:)``; the store's errors.
     @discardableResult
     public func send(_ event: Event, to key: String, id: String? = nil) async throws -> MachineStep<State, Event> {
+        let machineKey = try machineKey(key)
+        let id = try callerEventID(id)
         guard instruments.isOn else {
-            guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
-                throw DurableMachineError.notStarted(machineKey(key))
+            guard let step = try await apply(.event(event), to: machineKey, eventID: id) else {
+                throw DurableMachineError.notStarted(machineKey)
             }
             return step
         }
@@ -60,8 +62,8 @@ extension DurableMachine {
             "behaviorkit.event": .string("\(event)"),
         ]
         return try await instruments.withSpan("behaviorkit.machine.send", attributes) { span in
-            guard let step = try await apply(.event(event), to: machineKey(key), eventID: id) else {
-                throw DurableMachineError.notStarted(machineKey(key))
+            guard let step = try await apply(.event(event), to: machineKey, eventID: id) else {
+                throw DurableMachineError.notStarted(machineKey)
             }
             span?.attributes["behaviorkit.outcome"] = step.isRefusal ? "refused" : "applied"
             instruments.metrics?.record(
@@ -74,20 +76,22 @@ extension DurableMachine {
     /// commits first. `nil` when the trigger no longer applies (a timer or effect of a visit
     /// that ended).
     func apply(
-        _ trigger: MachineTrigger<State, Event>, to key: MachineKey, eventID: String?
+        _ trigger: MachineTrigger<State, Event>, to key: MachineKey, eventID: String?, firedTimerID: String? = nil
     ) async throws -> MachineStep<State, Event>? {
         let attempts = 1_000
         for attempt in 0..<attempts {
             let update = try await store.update(key) { record in
                 guard let record else { throw DurableMachineError.notStarted(key) }
-                return try self.step(trigger, on: record, eventID: eventID).map { ($0.commit, $0.step) }
+                return try self.step(trigger, on: record, eventID: eventID, firedTimerID: firedTimerID).map {
+                    ($0.commit, $0.step)
+                }
             }
             switch update {
             case .committed(let step):
                 if let metrics = instruments.metrics { count(step, metrics) }
                 return step
             case .skipped: return nil
-            case .duplicateEvent(let recorded): return try decodeStep(recorded, key: key, replay: true)
+            case .duplicateEvent(let recorded): return try await replay(recorded, of: trigger, key: key)
             case .versionConflict:
                 instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
                 // Many senders on one key: after two lost races, wait a jittered, growing while
@@ -119,7 +123,8 @@ extension DurableMachine {
 
     /// The step `trigger` makes on the instance `record` holds, planned as a commit.
     func step(
-        _ trigger: MachineTrigger<State, Event>, on record: MachineInstanceRecord, eventID: String?
+        _ trigger: MachineTrigger<State, Event>, on record: MachineInstanceRecord, eventID: String?,
+        firedTimerID: String? = nil
     ) throws -> Planned<State, Event>? {
         let (before, beforeSnapshot) = try restore(record)
         var machine = before
@@ -144,6 +149,6 @@ extension DurableMachine {
         return try plan(
             key: record.key, record: record, before: before, beforeSnapshot: beforeSnapshot, after: machine,
             trigger: trigger, outcome: outcome,
-            transitions: transitions, eventID: eventID, fired: fired)
+            transitions: transitions, eventID: eventID, fired: fired, firedTimerID: firedTimerID)
     }
 }

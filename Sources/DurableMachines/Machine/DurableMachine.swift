@@ -50,6 +50,13 @@ public final class DurableMachine<
     /// Reads a stored snapshot the definition cannot restore (states renamed or removed), or
     /// `nil` to refuse it with ``DurableMachineError/unknownStates(_:_:)``.
     let migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)?
+    /// Reads a stored step the definition cannot read (states or events renamed), or `nil`:
+    /// such a step is then left out of ``history(of:after:limit:)`` with a logged warning, and a
+    /// replay of its event id answers without its transitions.
+    let migrateStep: (@Sendable ([UInt8]) throws -> MachineStep<State, Event>)?
+    /// The timers this process could not fire (see ``fireDueTimers(limit:)``), left out of
+    /// later looks.
+    let timersSetAside = LockedValue<Set<TimerReference>>([])
     /// A machine made once per process, restored for each step, so that the initial state's
     /// entry actions are not run for every step.
     let template = LockedValue<StateMachine<State, Event, Context>?>(nil)
@@ -72,13 +79,17 @@ public final class DurableMachine<
     ///   - clock: the calendar clock timers are due by.
     ///   - missedTimers: what a timer found late does (fire, by default).
     ///   - migrate: reads a stored snapshot the definition cannot restore (renamed states).
+    ///   - migrateStep: reads a stored step (history) the definition cannot read (renamed
+    ///     states or events).
     ///   - logger: where the timer and effect loop logs the errors it waits out; `nil`: nowhere.
     ///   - report: the event the end of a transaction a step started (``MachineCommand/init(_:on:after:reportsBack:)``)
     ///     makes, delivered to the instance once; `nil` for none.
     ///   - journal: the journal whose queues the commands of `emit` go to.
     ///   - emit: the durable commands a step emits, given the step and the context after it:
-    ///     written in the step's commit, then enqueued once on `journal` by the timer and effect
-    ///     loop (a transactional outbox).
+    ///     enqueued on `journal` in the step's own commit when the store shares its database
+    ///     (`SQLiteStore`'s views; ``MachineStore/enqueuesCommands(on:)``); otherwise written in
+    ///     the step's commit, then enqueued once on `journal` by the timer and effect loop (a
+    ///     transactional outbox).
     ///
     /// With a swift-metrics backend bootstrapped before the machine is made, it counts steps
     /// (`behaviorkit_machine_steps_total`, by trigger and outcome) and lost races
@@ -89,7 +100,8 @@ public final class DurableMachine<
     public init(
         _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
         clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
-        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil, logger: Logger? = nil,
+        migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil,
+        migrateStep: (@Sendable ([UInt8]) throws -> MachineStep<State, Event>)? = nil, logger: Logger? = nil,
         report: (@Sendable (TransactionReport) -> Event?)? = nil, journal: (any CommandJournal)? = nil,
         emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])? = nil
     ) {
@@ -103,10 +115,8 @@ public final class DurableMachine<
         self.clock = clock
         self.missedTimers = missedTimers
         self.migrate = migrate
+        self.migrateStep = migrateStep
     }
-
-    /// The store's key of `key`.
-    func machineKey(_ key: String) -> MachineKey { MachineKey(machine: name, key: key) }
 
     /// The time now, to the millisecond, as stores keep it.
     var now: Date { Date(journalMilliseconds: clock.currentDate.journalMilliseconds) }

@@ -13,6 +13,9 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
     case contention(MachineKey, attempts: Int)
     /// A step emitted durable commands, but the machine has no journal to enqueue them on.
     case commandsWithoutJournal(MachineKey)
+    /// A caller's event id starts with a prefix the machine keeps for its own steps
+    /// (``DurableMachine/reservedEventIDPrefixes``); nothing was sent.
+    case reservedEventID(String, prefix: String)
 
     /// One line naming the instance and the problem.
     public var description: String {
@@ -25,6 +28,9 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
         case .contention(let key, let attempts): "\(key): \(attempts) attempts lost to other writers"
         case .commandsWithoutJournal(let key):
             "a step of \(key) emits commands, but the durable machine has no journal: pass one to its init"
+        case .reservedEventID(let id, let prefix):
+            "the event id \(id.debugDescription) starts with '\(prefix)', which the machine keeps for its own steps: "
+                + "choose another id"
         }
     }
 }

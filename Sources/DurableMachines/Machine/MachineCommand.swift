@@ -1,8 +1,9 @@
 public import Commands
 
-/// A durable command a step emits onto a `CommandQueue`: written in the step's own commit (a
-/// transactional outbox), then enqueued by a worker's timer and effect loop, once, under a key
-/// that names the step, so that a step and the work it starts are never one without the other.
+/// A durable command a step emits onto a `CommandQueue`, under a key that names the step, so
+/// that a step and the work it starts are never one without the other: a journal record of the
+/// step's own commit when the store shares the journal's database (`SQLiteStore`), otherwise an
+/// outbox record of that commit that a worker's timer and effect loop enqueues once.
 ///
 /// ```swift
 /// let orders = DurableMachine("order", definition: lifecycle, store: store, journal: journal) { step, order in

@@ -6,7 +6,8 @@ import Foundation
 
 /// Everything one step of an instance changes, committed together or not at all: the new
 /// snapshot and active states, the history row, the timers armed and disarmed, the effects
-/// started and stopped.
+/// started and stopped, and (on a store that shares the journal's database) the commands the
+/// step enqueues.
 public struct MachineCommit: Hashable, Sendable {
     /// Which instance.
     public var key: MachineKey
@@ -27,12 +28,16 @@ public struct MachineCommit: Hashable, Sendable {
     public var startedEffects: [MachineEffectRecord]
     /// Ids of the instance's effects to delete (left states).
     public var stoppedEffects: [String]
+    /// Commands the step emits, each with its key, enqueued on the machine's journal in this
+    /// commit: only for a store that shares the journal's database
+    /// (``MachineStore/enqueuesCommands(on:)``); others get them through the outbox.
+    public var commands: [MachineCommand]
 
     /// Creates a commit.
     public init(
         key: MachineKey, expectedVersion: Int64, snapshot: [UInt8], states: [MachineStateEntry],
         step: MachineStepRecord, armedTimers: [MachineTimerRecord] = [], disarmedTimers: [String] = [],
-        startedEffects: [MachineEffectRecord] = [], stoppedEffects: [String] = []
+        startedEffects: [MachineEffectRecord] = [], stoppedEffects: [String] = [], commands: [MachineCommand] = []
     ) {
         self.key = key
         self.expectedVersion = expectedVersion
@@ -43,6 +48,7 @@ public struct MachineCommit: Hashable, Sendable {
         self.disarmedTimers = disarmedTimers
         self.startedEffects = startedEffects
         self.stoppedEffects = stoppedEffects
+        self.commands = commands
     }
 
     /// The version the commit makes.

@@ -1,3 +1,5 @@
+public import Commands
+
 #if canImport(FoundationEssentials)
 public import FoundationEssentials
 #else
@@ -76,9 +78,18 @@ public protocol MachineStore: Sendable {
 
     /// Finishes the writes under way and releases the store's connections.
     func close() async throws
+
+    /// Whether the commands a step emits for `journal` are written into it in the step's own
+    /// commit (``MachineCommit/commands``): `true` for a store that shares the journal's
+    /// database (a `SQLiteStore`'s views). Otherwise they wait in the step's outbox until the
+    /// timer and effect loop enqueues them (a relay). The default is `false`.
+    func enqueuesCommands(on journal: any CommandJournal) -> Bool
 }
 
 extension MachineStore {
     /// Does nothing: a store without connections has nothing to release.
     public func close() async throws {}
+
+    /// `false`: the commands wait in the outbox for the relay.
+    public func enqueuesCommands(on journal: any CommandJournal) -> Bool { false }
 }

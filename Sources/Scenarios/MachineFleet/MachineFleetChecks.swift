@@ -1,3 +1,4 @@
+import Commands
 import DurableMachines
 import StateMachines
 
@@ -15,6 +16,8 @@ public struct MachineFleetReport: Sendable, CustomStringConvertible {
     public var timersFired = 0
     /// Events delivered from effects.
     public var effectEvents = 0
+    /// Commands the deliveries emitted, found in the journal and run.
+    public var deliveryCommands = 0
     /// Workers killed, paused, and started again after exiting on their own.
     public var kills = 0
     public var pauses = 0
@@ -25,7 +28,7 @@ public struct MachineFleetReport: Sendable, CustomStringConvertible {
     /// One line of counts.
     public var description: String {
         "\(keys) keys, \(acknowledged) events acknowledged, \(steps) steps (\(refusals) refusals, \(timersFired) timers, "
-            + "\(effectEvents) effect events), \(kills) kills, \(pauses) pauses, \(revived) revived; final "
+            + "\(effectEvents) effect events), \(deliveryCommands) delivery commands run, \(kills) kills, \(pauses) pauses, \(revived) revived; final "
             + finalStates.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
     }
 }
@@ -116,5 +119,39 @@ extension MachineFleet {
             return "replay is in \(machine.configuration), \(step.configuration) recorded"
         }
         return nil
+    }
+}
+
+extension MachineFleet {
+    /// Checks the commands the deliveries emitted: each delivered parcel has exactly one, under
+    /// the key of the step that delivered it, and it ran (settled done); no other parcel has any.
+    static func checkDeliveries(
+        _ parcels: DurableMachine<ParcelState, ParcelEvent, Parcel>, journal: any CommandJournal, keys: Int
+    ) async throws -> (ran: Int, violations: [String]) {
+        var violations: [String] = []
+        var expected = Set<String>()
+        for number in 0..<keys {
+            let key = ParcelLifecycle.key(number)
+            guard try await parcels.instance(key)?.state == .delivered else { continue }
+            let history = try await parcels.history(of: key, limit: 100_000)
+            let delivering = history.filter { $0.transitions.contains { $0.target == .delivered } }
+            guard delivering.count == 1, let step = delivering.first else {
+                violations.append("\(key): \(delivering.count) steps delivered it")
+                continue
+            }
+            expected.insert("\(ParcelLifecycle.name)/\(key)/\(step.sequence)/0")
+        }
+        let records = try await journal.allRecords()
+        let found = Set(records.map(\.entry.idempotencyKey))
+        for key in expected.subtracting(found).sorted().prefix(10) {
+            violations.append("delivery command \(key) is not in the journal")
+        }
+        for key in found.subtracting(expected).sorted().prefix(10) {
+            violations.append("the journal holds \(key), which no delivery emitted")
+        }
+        for record in records where record.status != .done {
+            violations.append("delivery command \(record.entry.idempotencyKey) is \(record.status)")
+        }
+        return (records.filter { $0.status == .done }.count, violations)
     }
 }

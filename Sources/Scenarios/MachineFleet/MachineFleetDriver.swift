@@ -46,8 +46,8 @@ public enum MachineFleet {
         {
             try FileManager.default.removeItem(atPath: options.directory + "/" + file)
         }
-        let store = try await MachineStoreLocation.open(options.store)
-        let parcels = ParcelLifecycle.machine(store)
+        let durable = try await DurableLocation.open(options.store)
+        let parcels = ParcelLifecycle.machine(durable.machines, journal: durable.journal)
         let pool = WorkerPool(executable: options.executable, directory: options.directory) { slot, label in
             [
                 "machine-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(options.workers)", "--label", label,
@@ -85,13 +85,18 @@ public enum MachineFleet {
             try pool.reviveExited()
         }
         try await resending.value
-        let settled = try await waitUntilSettled(parcels, keys: options.keys, timeout: .seconds(300)) {
+        let settled = try await waitUntilSettled(
+            parcels, journal: durable.journal, keys: options.keys, timeout: .seconds(300)
+        ) {
             try pool.reviveExited()
         }
         await pool.stopAll()
         let elapsed = ContinuousClock.now - started
         let acks = try acknowledged.withLock { $0 }.union(AcknowledgementLog.all(in: options.directory))
         var (report, violations) = try await check(parcels, keys: options.keys, acknowledged: acks)
+        let deliveries = try await checkDeliveries(parcels, journal: durable.journal, keys: options.keys)
+        report.deliveryCommands = deliveries.ran
+        violations += deliveries.violations
         if !settled { violations.insert("the parcels did not all settle within 300 s", at: 0) }
         violations += try await integrity(of: options.store)
         report.kills = pool.kills
@@ -99,7 +104,7 @@ public enum MachineFleet {
         report.revived = pool.revivals
         for violation in violations.prefix(20) { console.print("violation: \(violation)") }
         if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
-        try await store.close()
+        try await durable.close()
         console.print(
             "machine fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
         )
@@ -107,17 +112,22 @@ public enum MachineFleet {
     }
 
     /// Waits until every parcel started and its lifecycle ended (so no timer or effect is left
-    /// but in ended states); whether that happened in time.
+    /// but in ended states), and every delivery's command is in the journal and settled; whether
+    /// that happened in time.
     private static func waitUntilSettled(
-        _ parcels: DurableMachine<ParcelState, ParcelEvent, Parcel>, keys: Int, timeout: Duration,
-        tick: () throws -> Void
+        _ parcels: DurableMachine<ParcelState, ParcelEvent, Parcel>, journal: any CommandJournal, keys: Int,
+        timeout: Duration, tick: () throws -> Void
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             try tick()
             let counts = try await parcels.countsByState()
             let ended = counts.filter { ParcelState(rawValue: $0.key)?.isFinal == true }.values.reduce(0, +)
-            if ended == keys && counts.values.reduce(0, +) == keys { return true }
+            if ended == keys && counts.values.reduce(0, +) == keys, try await journal.unfinished().isEmpty,
+                try await journal.allRecords().count >= counts["\(ParcelState.delivered)", default: 0]
+            {
+                return true
+            }
             try await Task.sleep(for: .milliseconds(100))
         }
         return false

@@ -1,3 +1,4 @@
+import Commands
 import DurableMachines
 import Foundation
 
@@ -16,10 +17,21 @@ extension MachineFleet {
             exit(0)
         }
         defer { orphaned.cancel() }
-        let store = try await MachineStoreLocation.open(location)
-        let parcels = ParcelLifecycle.machine(store)
+        let durable = try await DurableLocation.open(location)
+        let parcels = ParcelLifecycle.machine(durable.machines, journal: durable.journal)
+        let invoker = JournaledInvoker(
+            journal: durable.journal, registry: ParcelLifecycle.registry, owner: label, leaseDuration: lease)
+        let deliveries = QueueWorker(
+            CommandQueue(ParcelLifecycle.deliveries, journal: durable.journal), invoker: invoker, slots: 4,
+            pollInterval: .milliseconds(20))
         let background = Task {
-            try await parcels.runTimersAndEffects(owner: label, pollInterval: .milliseconds(20), leaseDuration: lease)
+            try await withThrowingDiscardingTaskGroup { group in
+                group.addTask {
+                    try await parcels.runTimersAndEffects(
+                        owner: label, pollInterval: .milliseconds(20), leaseDuration: lease)
+                }
+                group.addTask { await deliveries.run() }
+            }
         }
         let acknowledgements = try AcknowledgementLog(path: "\(directory)/acks-\(label).log")
         StandardStream.output.writeLine("ready")

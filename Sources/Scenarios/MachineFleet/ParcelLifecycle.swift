@@ -1,4 +1,5 @@
 import BehaviorKitSync
+public import Commands
 public import DurableMachines
 public import StateMachines
 
@@ -62,9 +63,26 @@ public enum ParcelLifecycle {
         In(.cancelled)
     }
 
-    /// The machine on `store`.
-    public static func machine(_ store: any MachineStore) -> DurableMachine<ParcelState, ParcelEvent, Parcel> {
-        DurableMachine(name, definition: definition, store: store)
+    /// The queue a delivered parcel's notification goes to.
+    public static let deliveries = "deliveries"
+
+    /// The machine on `store`; with a `journal`, the step that delivers a parcel emits a
+    /// ``NotifyDelivery`` onto ``deliveries``, under the key `parcel/<key>/<version>/0`.
+    public static func machine(
+        _ store: any MachineStore, journal: (any CommandJournal)? = nil
+    ) -> DurableMachine<ParcelState, ParcelEvent, Parcel> {
+        guard let journal else { return DurableMachine(name, definition: definition, store: store) }
+        return DurableMachine(name, definition: definition, store: store, journal: journal) { step, _ in
+            step.transitions.contains { $0.target == .delivered }
+                ? [try MachineCommand(NotifyDelivery(), on: deliveries)] : []
+        }
+    }
+
+    /// The registry a worker of ``deliveries`` runs with.
+    public static var registry: CommandRegistry {
+        var registry = CommandRegistry()
+        registry.register(NotifyDelivery.self)
+        return registry
     }
 
     /// The key of parcel `number`.

@@ -11,19 +11,26 @@ package struct JournalWriteChannel: Sendable {
     /// Applies one write and answers its outcome, or throws its refusal.
     package typealias Submit = @Sendable (JournalWrite) async throws -> JournalWriteOutcome
 
-    private let submit: Submit
+    private let apply: Submit
     private let unexpected: @Sendable () -> any Error
 
     /// A channel submitting to `submit`; `unexpected` is the error of an outcome that does not
     /// answer its write (a store's bug, never a caller's).
     package init(unexpected: @escaping @Sendable () -> any Error, submit: @escaping Submit) {
-        self.submit = submit
+        self.apply = submit
         self.unexpected = unexpected
     }
 
     /// Submits `write`; returns its outcome as it came.
     package func send(_ write: JournalWrite) async throws -> JournalWriteOutcome {
         try await submit(write)
+    }
+
+    /// Applies `write` once its keys passed ``StoredKey``'s rule (an ``InvalidKeyError`` otherwise,
+    /// before the store sees it).
+    private func submit(_ write: JournalWrite) async throws -> JournalWriteOutcome {
+        try write.checkKeys()
+        return try await apply(write)
     }
 
     /// ``CommandJournal/begin(_:lease:)``.

@@ -1,0 +1,25 @@
+extension JournalWrite {
+    /// Refuses a write naming a key no store can keep exactly (``StoredKey``), before any store
+    /// sees it: the same on every journal.
+    func checkKeys() throws(InvalidKeyError) {
+        switch self {
+        case .begin(let entry, _), .append(let entry, _): try entry.checkKeys()
+        case .enqueue(let entry, let queue, _, _):
+            try entry.checkKeys()
+            try StoredKey.check(queue, "queue name")
+        case .settle(let key, _, _), .release(let key, _, _), .releaseFailed(let key, _, _, _), .cancel(let key, _),
+            .retry(let key):
+            try StoredKey.check(key, "idempotency key")
+        case .claim(_, let queue?, _, _, _): try StoredKey.check(queue, "queue name")
+        case .changes, .renew, .claim, .prune, .logAttempt: break
+        }
+    }
+}
+
+extension CommandJournalEntry {
+    /// Refuses an entry whose key or parent key no store can keep exactly.
+    package func checkKeys() throws(InvalidKeyError) {
+        try StoredKey.check(idempotencyKey, "idempotency key")
+        if let parentKey { try StoredKey.check(parentKey, "parent key") }
+    }
+}

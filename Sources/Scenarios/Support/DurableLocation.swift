@@ -1,0 +1,37 @@
+import BehaviorKitSQLite
+public import Commands
+public import DurableMachines
+
+#if PostgreSQL
+import BehaviorKitPostgres
+#endif
+
+/// A journal and a machine store at one location: a SQLite file opened as one `SQLiteStore`
+/// (a step and its commands commit together), or a PostgreSQL database holding both (the
+/// commands reach the journal through the machine's outbox).
+public struct DurableLocation: Sendable {
+    /// The machine store.
+    public let machines: any MachineStore
+    /// The journal.
+    public let journal: any CommandJournal
+
+    /// Opens both at `location`.
+    public static func open(_ location: String) async throws -> DurableLocation {
+        if JournalLocation.isServerURL(location) {
+            #if PostgreSQL
+            let machines = try await PostgresMachineStore(url: location)
+            return DurableLocation(machines: machines, journal: try await PostgresCommandJournal(url: location))
+            #else
+            throw PostgreSQLTraitMissing()
+            #endif
+        }
+        let store = try SQLiteStore(path: location)
+        return DurableLocation(machines: store.machines, journal: store.journal)
+    }
+
+    /// Closes both.
+    public func close() async throws {
+        try await machines.close()
+        try await journal.close()
+    }
+}
