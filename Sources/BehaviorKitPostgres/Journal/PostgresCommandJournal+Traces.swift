@@ -15,10 +15,7 @@ extension PostgresCommandJournal {
             return try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
         }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
-        let sql = """
-            INSERT INTO \(management.traces) (key, context) VALUES ($1::text, $2::jsonb) ON CONFLICT (key) DO NOTHING
-            RETURNING key
-            """
+        let sql = keepTrace
         let kept = try await connections.withConnection { connection in
             try await !self.rows(sql, [entry.idempotencyKey, text], connection).isEmpty
         }

@@ -1,7 +1,8 @@
 import Logging
 import PostgresNIO
 
-/// Creates a journal's table and its batch function, or checks the table there: in one
+/// Creates a journal's table, its batch function and its enqueue function
+/// (``PostgresJournalEnqueueFunction``), or checks the table there: in one
 /// transaction under an advisory lock on the table's name, so that processes starting
 /// together create it once and never see it half made. A table of that name with other columns, or no unique key, is refused
 /// and left as it is.
@@ -81,6 +82,8 @@ enum PostgresJournalSchema {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
             }
+            // The enqueue for other languages, on the current batch function.
+            try await PostgresJournalEnqueueFunction.prepare(table, on: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

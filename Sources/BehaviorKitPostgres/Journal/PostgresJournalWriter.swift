@@ -56,13 +56,23 @@ struct PostgresJournalWriter: Sendable {
         var record: CommandJournalRecord?
     }
 
-    /// Runs `writes` in one call; returns the rows of each write, in order.
-    func call(_ writes: [JournalWrite], on connection: PostgresConnection) async throws -> [[Answer]] {
+    /// Runs `writes` in one call; returns the rows of each write, in order. `prepared`: as the
+    /// journal's named prepared statement; else unnamed, on a connection the journal does not own
+    /// (a failed preparation would stay cached on it).
+    func call(
+        _ writes: [JournalWrite], on connection: PostgresConnection, prepared: Bool = true
+    ) async throws -> [[Answer]] {
         let arguments = PostgresJournalBatchArguments(
             now: clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }, writes.map(operation))
         let bindings = try arguments.bindings()
         var answers = [[Answer]](repeating: [], count: writes.count)
-        for row in try await connection.run(statements.batch, bindings, logger: logger) {
+        let rows =
+            prepared
+            ? try await connection.run(statements.batch, bindings, logger: logger)
+            : try await connection.query(
+                PostgresQuery(unsafeSQL: statements.batch.sql, binds: bindings), logger: logger
+            ).collect()
+        for row in rows {
             let values = PostgresJournalRow(row, names)
             let position = try values.value(0, as: Int64.self) - 1
             guard answers.indices.contains(Int(clamping: position)) else {

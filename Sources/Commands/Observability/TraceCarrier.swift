@@ -3,9 +3,9 @@ import Tracing
 /// The trace context a queued record carries from the caller that enqueued it to the worker
 /// that runs it: the current context injected by the tracer into text headers (W3C
 /// `traceparent`, or whatever the bootstrapped tracer writes), and extracted on the other side.
-enum TraceCarrier {
+package enum TraceCarrier {
     /// The current trace context as headers, or `nil` with no tracer or no current context.
-    static func current() -> [String: String]? {
+    package static func current() -> [String: String]? {
         let tracer = InstrumentationSystem.tracer
         guard !(tracer is NoOpTracer), let context = InstrumentationContext.current else { return nil }
         var headers: [String: String] = [:]
