@@ -43,6 +43,7 @@ extension PostgresCommandJournal {
     ) async throws -> CommandJournalRecord {
         let write = JournalWrite.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
         let names = writer.names
+        try write.checkKeys()
         try writer.validate(write)
         try connections.enter()
         defer { connections.leave() }

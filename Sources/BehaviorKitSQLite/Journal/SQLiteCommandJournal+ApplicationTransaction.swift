@@ -46,6 +46,7 @@ extension SQLiteCommandJournal {
                     + "keep it in the application's database with SQLiteCommandJournal(database:path:) and "
                     + "SQLiteCommandJournal.registerMigrations(in:)")
         }
+        try JournalWrite.enqueue(entry, queue: queue, after: delay, traceContext: traceContext).checkKeys()
         let now = self.now
         var record: CommandJournalRecord?
         do {

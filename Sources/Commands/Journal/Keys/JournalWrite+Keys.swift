@@ -1,7 +1,7 @@
 extension JournalWrite {
     /// Refuses a write naming a key no store can keep exactly (``StoredKey``), before any store
     /// sees it: the same on every journal.
-    func checkKeys() throws(InvalidKeyError) {
+    package func checkKeys() throws(InvalidKeyError) {
         switch self {
         case .begin(let entry, _), .append(let entry, _): try entry.checkKeys()
         case .enqueue(let entry, let queue, _, _):
