@@ -12,19 +12,27 @@ struct JournalConcurrentOpeningTests {
         folder = try TemporaryFolder()
     }
 
-    @Test func thirtyTwoOpenersOfOneNewJournalAllSucceed() throws {
+    @Test func thirtyTwoOpenersOfOneNewJournalAllSucceed() async throws {
         let failures = LockedValue<[String]>([])
-        for trial in 0..<10 {
-            let path = folder.path("new-\(trial).journal")
-            DispatchQueue.concurrentPerform(iterations: 32) { _ in
-                do {
-                    _ = try SQLiteCommandJournal(path: path)
-                } catch {
-                    failures.withLock { $0.append("\(error)") }
+        let folder = self.folder
+        // On threads of their own: an opening that waits for the file's lock blocks its thread, and
+        // the tests' shared threads must go on meanwhile.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                for trial in 0..<4 {
+                    let path = folder.path("new-\(trial).journal")
+                    DispatchQueue.concurrentPerform(iterations: 32) { _ in
+                        do {
+                            _ = try SQLiteCommandJournal(path: path)
+                        } catch {
+                            failures.withLock { $0.append("\(error)") }
+                        }
+                    }
                 }
+                done.resume()
             }
         }
         let all = failures.withLock { $0 }
-        #expect(all.isEmpty, "\(all.count) of 320 opens failed: \(all.prefix(2))")
+        #expect(all.isEmpty, "\(all.count) of 128 opens failed: \(all.prefix(2))")
     }
 }
