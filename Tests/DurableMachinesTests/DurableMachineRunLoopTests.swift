@@ -21,7 +21,7 @@ struct DurableMachineRunLoopTests {
         func open() { opener.finish() }
         /// Returns once `count` effects have started waiting.
         func started(_ count: Int) async {
-            while started.withLock({ $0 }) < count { await Task.yield() }
+            while started.withLock({ $0 }) < count { try? await Task.sleep(for: .milliseconds(1)) }
         }
     }
 
@@ -65,7 +65,7 @@ struct DurableMachineRunLoopTests {
         try await machine.send(.wait, to: "timed")
         await clock.waitForSleepers(count: 1)
         await clock.advance(by: .seconds(6))
-        while try await machine.instance("timed")?.state != .expired { await Task.yield() }
+        while try await machine.instance("timed")?.state != .expired { try await Task.sleep(for: .milliseconds(1)) }
         #expect(try await machine.instance("slow")?.state == .fetching, "the slow effect still runs")
         #expect(try await machine.instance("second")?.state == .fetching, "so does the second")
 
@@ -74,7 +74,7 @@ struct DurableMachineRunLoopTests {
             let slow = try await machine.instance("slow")?.state
             let second = try await machine.instance("second")?.state
             if slow == .fetched && second == .fetched { break }
-            await Task.yield()
+            try await Task.sleep(for: .milliseconds(1))
         }
         loop.cancel()
         _ = await loop.result

@@ -27,12 +27,7 @@ extension DurableMachine {
             switch try await transaction.commit(planned.commit) {
             case .committed: return planned.step
             case .duplicateEvent(let recorded):
-                do {
-                    return try decodeStep(recorded, key: machineKey, replay: true)
-                } catch let error as DurableMachineError {
-                    let configuration = try restore(record).0.configuration
-                    return unreadableReplay(recorded, of: .event(event), configuration: configuration, error)
-                }
+                return try replay(recorded, of: .event(event), key: machineKey, instance: record)
             case .versionConflict: continue
             }
         }

@@ -99,14 +99,13 @@ extension DurableMachine {
             if !commands.isEmpty && journal == nil { throw DurableMachineError.commandsWithoutJournal(key) }
             // In the step's own commit when the store shares the journal's database; a command
             // that reports back keeps its outbox record, which watches it end.
-            let direct = journal.map { store.enqueuesCommands(on: $0) } ?? false
             for (index, command) in commands.enumerated() {
                 var entry = command.entry
                 if entry.idempotencyKey.isEmpty {
                     entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)"
                 }
                 try entry.checkKeys()
-                if direct && !command.reportsBack {
+                if commandsInCommit && !command.reportsBack {
                     var keyed = command
                     keyed.entry = entry
                     enqueued.append(keyed)

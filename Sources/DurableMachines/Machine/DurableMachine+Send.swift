@@ -91,7 +91,10 @@ extension DurableMachine {
                 if let metrics = instruments.metrics { count(step, metrics) }
                 return step
             case .skipped: return nil
-            case .duplicateEvent(let recorded): return try await replay(recorded, of: trigger, key: key)
+            case .duplicateEvent(let recorded):
+                // The instance is read only for a recorded step the definition cannot read.
+                if let step = try? decodeStep(recorded, key: key, replay: true) { return step }
+                return try replay(recorded, of: trigger, key: key, instance: try await store.instance(key))
             case .versionConflict:
                 instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
                 // Many senders on one key: after two lost races, wait a jittered, growing while

@@ -29,7 +29,7 @@ extension DurableMachine {
         let setAside = timersSetAside.withLock { $0 }
         var steps: [MachineStep<State, Event>] = []
         var fired = 0
-        let due = try await store.dueTimers(machine: name, dueBy: now, limit: limit.addingCapped(setAside.count))
+        let due = try await store.dueTimers(machine: name, dueBy: now, limit: limit.saturatingAdd(setAside.count))
         for record in due where fired < limit && !setAside.contains(TimerReference(record)) {
             fired += 1
             do {

@@ -12,30 +12,25 @@ extension DurableMachine {
     /// The answer to an event id seen before: the step recorded then, with
     /// ``MachineStep/isReplay`` set. A recorded step the definition cannot read (a state renamed
     /// since, without a `migrateStep` hook) is answered all the same — a replay, at its sequence
-    /// and time, of the trigger sent now, without its transitions, in the configuration the
-    /// instance has now — and a warning is logged: a retried request is never refused for it.
+    /// and time, of the trigger sent now, without its transitions, in the configuration of
+    /// `instance` (the instance as it stands) — and a warning is logged: a retried request is
+    /// never refused for it.
     func replay(
-        _ recorded: MachineStepRecord, of trigger: MachineTrigger<State, Event>, key: MachineKey
-    ) async throws -> MachineStep<State, Event> {
+        _ recorded: MachineStepRecord, of trigger: MachineTrigger<State, Event>, key: MachineKey,
+        instance: MachineInstanceRecord?
+    ) throws -> MachineStep<State, Event> {
         do {
             return try decodeStep(recorded, key: key, replay: true)
         } catch let error as DurableMachineError {
-            let configuration = try await store.instance(key).map { try restore($0).0.configuration } ?? []
-            return unreadableReplay(recorded, of: trigger, configuration: configuration, error)
+            instruments.logger?.warning(
+                "a replayed event's recorded step cannot be read; answered without its transitions",
+                metadata: ["machine": "\(name)", "step": "\(recorded.sequence)", "reason": "\(error)"])
+            return MachineStep(
+                sequence: recorded.sequence, eventID: recorded.eventID, at: recorded.at, trigger: trigger,
+                outcome: nil, transitions: [],
+                configuration: try instance.map { try restore($0).0.configuration } ?? [],
+                isReplay: true)
         }
-    }
-
-    /// A replay answered without the recorded step's contents (see ``replay(_:of:key:)``).
-    func unreadableReplay(
-        _ recorded: MachineStepRecord, of trigger: MachineTrigger<State, Event>, configuration: [State],
-        _ error: DurableMachineError
-    ) -> MachineStep<State, Event> {
-        instruments.logger?.warning(
-            "a replayed event's recorded step cannot be read; answered without its transitions",
-            metadata: ["machine": "\(name)", "step": "\(recorded.sequence)", "reason": "\(error)"])
-        return MachineStep(
-            sequence: recorded.sequence, eventID: recorded.eventID, at: recorded.at, trigger: trigger, outcome: nil,
-            transitions: [], configuration: configuration, isReplay: true)
     }
 
     /// The steps of history `records` hold, leaving out (with a logged warning) those the

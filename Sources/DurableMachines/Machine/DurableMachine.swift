@@ -66,6 +66,9 @@ public final class DurableMachine<
     public let journal: (any CommandJournal)?
     /// The durable commands a step emits (see ``MachineCommand``).
     let emit: (@Sendable (MachineStep<State, Event>, Context) throws -> [MachineCommand])?
+    /// Whether `store` writes the commands of `emit` into `journal` in a step's own commit
+    /// (``MachineStore/enqueuesCommands(on:)``), asked once.
+    let commandsInCommit: Bool
     /// The event a transaction's end makes (see ``TransactionReport``); `nil`: none.
     let report: (@Sendable (TransactionReport) -> Event?)?
 
@@ -109,6 +112,7 @@ public final class DurableMachine<
         self.instruments = DurableInstruments(logger: logger)
         self.journal = journal
         self.emit = emit
+        self.commandsInCommit = journal.map { store.enqueuesCommands(on: $0) } ?? false
         self.name = name
         self.definition = definition
         self.store = store

@@ -15,11 +15,3 @@ struct StoredTimerIdentity: Decodable {
     var index: Int
     var visit: UInt64
 }
-
-extension Int {
-    /// `self + other`, at most `Int.max`.
-    func addingCapped(_ other: Int) -> Int {
-        let (sum, overflow) = addingReportingOverflow(other)
-        return overflow ? .max : sum
-    }
-}
