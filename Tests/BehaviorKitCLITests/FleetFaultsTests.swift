@@ -25,13 +25,15 @@ import Testing
     @Test(
         .enabled(
             if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
+    // 100 ms, as in CI's fleet: beside the other tests on 2 cores a PostgreSQL commit can take more
+    // than a third of 50 ms, and attempts then take each other over faster than they progress.
     func workersUnderShortLeasesKeepEveryPromiseOnPostgreSQL() throws {
         let cluster = try PostgresTestCluster.shared()
         let url = cluster.url(database: try cluster.makeDatabase("fleetfaults"))
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let result = try CLIRunner.run([
-            "fleet", "--workers", "4", "--orders", "200", "--kills", "5", "--lease-ms", "50", "--seed", "12",
+            "fleet", "--workers", "4", "--orders", "200", "--kills", "5", "--lease-ms", "100", "--seed", "12",
             "--journal", url, "--directory", folder,
         ])
         #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
