@@ -17,7 +17,8 @@ final class PostgresJournalConnections: Sendable {
     let logger: Logger
     let reconnection: PostgresCommandJournal.Reconnection
     let pools: PostgresJournalPools
-    private let gate = LockedValue(Gate())
+    /// Shared with the other views of a ``PostgresStore``: closing one closes them all.
+    private let gate: LockedValue<Gate>
     /// How long opening waits for its first connection.
     let openTimeout: Duration
 
@@ -31,7 +32,21 @@ final class PostgresJournalConnections: Sendable {
         self.names = names
         self.reconnection = reconnection
         self.pools = PostgresJournalPools(configuration: configuration)
+        self.gate = LockedValue(Gate())
         self.openTimeout = configuration.options.connectTimeout + .seconds(5)
+    }
+
+    /// The same pools and gate seen as another view of one store (its errors and logs name
+    /// `names`): one pool for the store, and closing either view closes both.
+    init(sharing other: PostgresJournalConnections, names: PostgresJournalNames, logger: Logger?) {
+        var logger = logger ?? Logger(label: "BehaviorKitPostgres") { _ in SwiftLogNoOpLogHandler() }
+        logger[metadataKey: "journal"] = "\(names.server)/\(names.database)/\(names.table)"
+        self.logger = logger
+        self.names = names
+        self.reconnection = other.reconnection
+        self.pools = other.pools
+        self.gate = other.gate
+        self.openTimeout = other.openTimeout
     }
 
     /// Runs `body` on a pooled connection, as one request of the journal; when the connection is

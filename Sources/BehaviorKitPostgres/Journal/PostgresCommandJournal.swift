@@ -107,7 +107,7 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting {
             reconnection: reconnection, logger: logger)
     }
 
-    init(
+    convenience init(
         endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?, reconnection: Reconnection,
         logger: Logger?
     ) async throws(PostgresCommandJournalError) {
@@ -116,14 +116,33 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting {
         let connections = PostgresJournalConnections(
             configuration: endpoint.configuration, names: names, reconnection: reconnection, logger: logger)
         do {
-            let logger = connections.logger
-            try await connections.withFirstConnection { connection in
-                try await PostgresJournalSchema.prepare(table, on: connection, names: names, logger: logger)
-            }
+            try await Self.prepare(table, on: connections)
         } catch {
             await connections.close()
             throw error
         }
+        self.init(connections: connections, endpoint: endpoint, table: table, clock: clock)
+    }
+
+    /// Creates the journal's table on the server of `connections` when it is missing, or checks
+    /// the one there.
+    static func prepare(
+        _ table: String, on connections: PostgresJournalConnections
+    ) async throws(PostgresCommandJournalError) {
+        let names = connections.names
+        let logger = connections.logger
+        try await connections.withFirstConnection { connection in
+            try await PostgresJournalSchema.prepare(table, on: connection, names: names, logger: logger)
+        }
+    }
+
+    /// The journal on `connections`, its table prepared (a ``PostgresStore``'s view, or the
+    /// journal's own pool).
+    init(
+        connections: PostgresJournalConnections, endpoint: PostgresJournalEndpoint, table: String,
+        clock: (any WallClock)?
+    ) {
+        let names = connections.names
         let writer = PostgresJournalWriter(
             statements: PostgresJournalStatements(PostgresJournalSQL(table: table)), names: names, clock: clock,
             logger: connections.logger)
@@ -157,7 +176,7 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting {
         await connections.close()
     }
 
-    private static func validate(table: String, _ names: PostgresJournalNames) throws(PostgresCommandJournalError) {
+    static func validate(table: String, _ names: PostgresJournalNames) throws(PostgresCommandJournalError) {
         let letters = table.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
         }

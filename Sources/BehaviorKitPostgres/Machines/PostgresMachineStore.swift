@@ -115,12 +115,28 @@ public final class PostgresMachineStore: MachineStore {
             reconnection: reconnection, logger: logger)
     }
 
-    init(
+    convenience init(
         endpoint: PostgresJournalEndpoint, tablePrefix: String, reconnection: Reconnection, logger: Logger?
     ) async throws(PostgresMachineStoreError) {
         let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: tablePrefix)
         try Self.validate(tablePrefix: tablePrefix, names)
-        var configuration = endpoint.configuration
+        let connections = PostgresJournalConnections(
+            configuration: Self.configuration(endpoint.configuration, reconnection), names: names,
+            reconnection: reconnection, logger: logger)
+        do {
+            try await Self.prepare(tablePrefix, on: connections)
+        } catch {
+            await connections.close()
+            throw error
+        }
+        self.init(connections: connections, endpoint: endpoint, tablePrefix: tablePrefix)
+    }
+
+    /// `configuration` with what the store's connections ask of the server at connect.
+    static func configuration(
+        _ configuration: PostgresClient.Configuration, _ reconnection: Reconnection
+    ) -> PostgresClient.Configuration {
+        var configuration = configuration
         // The version check relies on READ COMMITTED: a commit that waited for another one on its
         // key reads the version that one made, rather than failing to serialize.
         configuration.options.additionalStartupParameters.append(
@@ -132,19 +148,31 @@ public final class PostgresMachineStore: MachineStore {
         let idle = max(1_000, reconnection.requestTimeout.journalMilliseconds)
         configuration.options.additionalStartupParameters.append(
             ("idle_in_transaction_session_timeout", "\(idle)"))
-        let connections = PostgresJournalConnections(
-            configuration: configuration, names: names, reconnection: reconnection, logger: logger)
+        return configuration
+    }
+
+    /// Creates the store's tables on the server of `connections` when they are missing, or
+    /// checks those there.
+    static func prepare(
+        _ tablePrefix: String, on connections: PostgresJournalConnections
+    ) async throws(PostgresMachineStoreError) {
+        let names = connections.names
+        let logger = connections.logger
         do {
-            let logger = connections.logger
             try await connections.withFirstConnection { connection in
                 try await PostgresMachineSchema.prepare(tablePrefix, on: connection, names: names, logger: logger)
             }
         } catch {
-            await connections.close()
             throw PostgresMachineStoreError(error)
         }
+    }
+
+    /// The store on `connections`, its tables prepared (a ``PostgresStore``'s view, or the
+    /// store's own pool).
+    init(connections: PostgresJournalConnections, endpoint: PostgresJournalEndpoint, tablePrefix: String) {
         let sql = PostgresMachineSQL(prefix: tablePrefix)
-        let committer = PostgresMachineCommitter(statement: sql.commit, names: names, logger: connections.logger)
+        let committer = PostgresMachineCommitter(
+            statement: sql.commit, names: connections.names, logger: connections.logger)
         self.tablePrefix = tablePrefix
         self.server = endpoint.server
         self.database = endpoint.database
@@ -161,7 +189,7 @@ public final class PostgresMachineStore: MachineStore {
         await connections.close()
     }
 
-    private static func validate(
+    static func validate(
         tablePrefix: String, _ names: PostgresJournalNames
     ) throws(PostgresMachineStoreError) {
         let letters = tablePrefix.unicodeScalars.allSatisfy {

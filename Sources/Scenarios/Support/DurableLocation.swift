@@ -7,8 +7,8 @@ import BehaviorKitPostgres
 #endif
 
 /// A journal and a machine store at one location: a SQLite file opened as one `SQLiteStore`
-/// (a step and its commands commit together), or a PostgreSQL database holding both (the
-/// commands reach the journal through the machine's outbox).
+/// (a step and its commands commit together), or a PostgreSQL database opened as one
+/// `PostgresStore` (one pool; the commands reach the journal through the machine's outbox).
 public struct DurableLocation: Sendable {
     /// The machine store.
     public let machines: any MachineStore
@@ -19,8 +19,8 @@ public struct DurableLocation: Sendable {
     public static func open(_ location: String) async throws -> DurableLocation {
         if JournalLocation.isServerURL(location) {
             #if PostgreSQL
-            let machines = try await PostgresMachineStore(url: location)
-            return DurableLocation(machines: machines, journal: try await PostgresCommandJournal(url: location))
+            let store = try await PostgresStore(url: location)
+            return DurableLocation(machines: store.machines, journal: store.journal)
             #else
             throw PostgreSQLTraitMissing()
             #endif
