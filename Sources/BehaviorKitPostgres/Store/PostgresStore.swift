@@ -21,7 +21,7 @@ public import PostgresNIO
 /// reconnection policy, one `close()`), and the pool's connections ask the server for what the
 /// machine store needs (`READ COMMITTED`, an idle-in-transaction timeout), which the journal
 /// keeps to as it is. A step's commands still reach the journal through the machine's outbox
-/// here (on SQLite, ``SQLiteStore`` commits them in the step's transaction).
+/// here (on SQLite, `SQLiteStore` commits them in the step's transaction).
 public final class PostgresStore: Sendable {
     /// The command journal and its queues.
     public let journal: PostgresCommandJournal
