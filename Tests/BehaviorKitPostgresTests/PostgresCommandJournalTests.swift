@@ -11,15 +11,17 @@ struct PostgresCommandJournalTests {
     let stopped = JournalLease(owner: "stopped", duration: .zero)
     let worker = JournalLease(owner: "worker", duration: .seconds(30))
 
-    /// As the guide shows it (GettingStarted.md, "Test with it"), closing the journals after.
+    /// As the guide shows it (GettingStarted.md, "Test with it"), closing the journals after; with
+    /// patient timeouts (``patientReconnection``).
     @Test func conforms() async throws {
         let journals = try await OpenJournals("conformance")
-        let url = journals.url
+        let url = patient(journals.url)
         let opened = LockedValue<[PostgresCommandJournal]>([])
         var tables = 0  // a new table for every check
         try await CommandJournalConformance.check { clock in
             tables += 1
-            let journal = try await PostgresCommandJournal(url: url, table: "conformance_\(tables)", clock: clock)
+            let journal = try await PostgresCommandJournal(
+                url: url, table: "conformance_\(tables)", clock: clock, reconnection: patientReconnection)
             opened.withLock { $0.append(journal) }
             return journal
         }

@@ -221,7 +221,7 @@ func withOwnCluster(
 
 /// Runs `work` within `limit`, then closes `journal` whatever happened.
 func bounded(
-    _ journal: PostgresCommandJournal, _ what: String, limit: Duration = .seconds(15),
+    _ journal: PostgresCommandJournal, _ what: String, limit: Duration = .seconds(60),
     _ work: @escaping @Sendable () async throws -> Void
 ) async throws {
     let result: Result<Void, any Error>

@@ -19,7 +19,7 @@ struct PostgresJournalTransactionTests {
         try await journals.cluster.psql("CREATE TABLE marks (run int)", database: database)
         let runs = LockedValue(0)
         let cluster = journals.cluster
-        let answer = try await withTimeLimit(.seconds(15)) {
+        let answer = try await withTimeLimit(.seconds(60)) {
             try await journal.connections.inResolvedTransaction { connection in
                 let run = runs.withLock {
                     $0 += 1
@@ -54,7 +54,7 @@ struct PostgresJournalTransactionTests {
             return .init(id: id, backend: backend, serverStarted: started)
         }
         let connections = journal.connections
-        let states = try await withTimeLimit(.seconds(15)) { () async throws -> [String?] in
+        let states = try await withTimeLimit(.seconds(60)) { () async throws -> [String?] in
             let committed = try await connections.withConnection { connection in
                 let transaction = try await begin(connection)
                 try await connection.query("COMMIT", logger: logger)
@@ -91,7 +91,7 @@ struct PostgresJournalTransactionTests {
         let journal = try await journals.open()
         let connections = journal.connections
         let logger = self.logger
-        try await withTimeLimit(.seconds(15)) {
+        try await withTimeLimit(.seconds(60)) {
             let deadline = ContinuousClock.now.advanced(by: .seconds(10))
             let committed = try await connections.withConnection { connection in
                 let transaction = try await Self.begin(connection, logger)

@@ -37,7 +37,8 @@ struct PostgresMachineStoreTests {
 
     /// Every check of the kit, each on a store of its own (a new table prefix in one database).
     @Test func passesTheMachineStoreConformanceKit() async throws {
-        try await withStores("conformance", limit: .seconds(180)) { open in
+        try await withStores("conformance", limit: .seconds(240), reconnection: patientReconnection, patient: true) {
+            open in
             try await MachineStoreConformance.check { try await open(nil) }
         }
     }
@@ -519,6 +520,7 @@ struct PostgresMachineStoreTests {
 /// (under a new prefix each, unless given one), within `limit`; then closes them.
 func withStores(
     _ prefix: String, limit: Duration = .seconds(60),
+    reconnection: PostgresMachineStore.Reconnection = PostgresMachineStore.Reconnection(), patient: Bool = false,
     _ body: @escaping @Sendable (_ open: @Sendable (String?) async throws -> PostgresMachineStore) async throws -> Void
 ) async throws {
     try await withOwnCluster(prefix) { _, _, url in
@@ -529,7 +531,9 @@ func withStores(
                 $0 += 1
                 return $0
             }
-            let store = try await PostgresMachineStore(url: url, tablePrefix: tablePrefix ?? "\(prefix)_\(number)")
+            let store = try await PostgresMachineStore(
+                url: patient ? BehaviorKitPostgresTests.patient(url) : url,
+                tablePrefix: tablePrefix ?? "\(prefix)_\(number)", reconnection: reconnection)
             opened.withLock { $0.append(store) }
             return store
         }

@@ -17,7 +17,7 @@ struct PostgresStoreTests {
     /// server for what the machine store needs (READ COMMITTED, an idle-in-transaction timeout).
     @Test func theJournalViewPassesTheCommandJournalConformanceKit() async throws {
         let journals = try await OpenJournals("storekit")
-        let url = journals.url
+        let url = patient(journals.url)
         let opened = LockedValue<[PostgresStore]>([])
         let tables = LockedValue(0)  // new tables for every check
         try await CommandJournalConformance.check { clock in
@@ -26,7 +26,8 @@ struct PostgresStoreTests {
                 return $0
             }
             let store = try await PostgresStore(
-                url: url, table: "storekit_\(number)", tablePrefix: "storekit_machines_\(number)", clock: clock)
+                url: url, table: "storekit_\(number)", tablePrefix: "storekit_machines_\(number)", clock: clock,
+                reconnection: patientReconnection)
             opened.withLock { $0.append(store) }
             return store.journal
         }

@@ -11,6 +11,15 @@ enum PostgresAvailability {
         rawValue: "skipped: PostgreSQL is not installed here (\(reason ?? "")); install it to run these tests")
 }
 
+/// For the conformance kits, whose subject is what a store keeps, not how fast it answers: beside
+/// the fleets and the other tests on 2 cores a request can wait its turn for more than the
+/// default 10 s (seen in CI), which would fail a check that has nothing to do with time.
+let patientReconnection = PostgresCommandJournal.Reconnection(deadline: .seconds(180), requestTimeout: .seconds(90))
+
+/// `url` (a test cluster's, which has parameters already) with a patient opening too: 60 s to
+/// connect instead of 10 (opening waits for its first connection that long, plus 5 s).
+func patient(_ url: String) -> String { url + "&connect_timeout=60" }
+
 /// Journals a test opened, closed together at its end; and fresh table names for them.
 final class OpenJournals: Sendable {
     private let journals = LockedValue<[PostgresCommandJournal]>([])
