@@ -83,6 +83,51 @@ struct PostgresJournalTransactionTests {
         await journals.closeAll()
     }
 
+    /// A write its caller gave up on (a lease's watchdog cancels the work under a lease that may
+    /// lapse) ends on its own connection: it is rolled back, never committed, and the connection
+    /// goes back to the pool out of any transaction. Closing it instead made every cancellation
+    /// cost a new backend, and the fleet with 100 ms leases spent the server on connecting.
+    @Test func aTransactionGivenUpOnIsRolledBackAndItsConnectionKept() async throws {
+        let journals = try await OpenJournals("givenup")
+        let journal = try await journals.open()
+        let database = journals.database
+        let cluster = journals.cluster
+        try await cluster.psql("CREATE TABLE marks (run int)", database: database)
+        let connections = journal.connections
+        let logger = self.logger
+        let backend = LockedValue<Int32?>(nil)
+        try await withTimeLimit(.seconds(60)) {
+            let write = Task {
+                try await connections.inResolvedTransaction { connection in
+                    try await connection.query("INSERT INTO marks VALUES (1)", logger: logger)
+                    let rows = try await connection.query("SELECT pg_backend_pid()", logger: logger).collect()
+                    backend.withLock { $0 = try? rows.first?.decode(Int32.self) }
+                    try await connection.query("SELECT pg_sleep(0.5)", logger: logger)
+                }
+            }
+            var pid: Int32?
+            while pid == nil {
+                try await Task.sleep(for: .milliseconds(10))
+                pid = backend.withLock { $0 }
+            }
+            write.cancel()
+            await #expect(throws: PostgresCommandJournalError.self) { try await write.value }
+            // The backend is kept; once the sleep ends it is idle, out of any transaction.
+            var state = ""
+            for _ in 0..<200 where state != "idle" {
+                try await Task.sleep(for: .milliseconds(25))
+                state = try await cluster.psql(
+                    "SELECT coalesce((SELECT state FROM pg_stat_activity WHERE pid = \(pid ?? 0)), 'gone')",
+                    database: database
+                ).trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            #expect(state == "idle", "the given-up request's backend is \(state)")
+            let marks = try await cluster.psql("SELECT count(*) FROM marks", database: database)
+            #expect(marks.trimmingCharacters(in: .whitespacesAndNewlines) == "0", "the given-up write committed")
+        }
+        await journals.closeAll()
+    }
+
     /// A COMMIT whose answer was lost: committed, its answer stands; rolled back, it runs again;
     /// still in progress (its backend has not noticed), its backend is terminated, then it is
     /// rolled back.

@@ -1,4 +1,5 @@
 import BehaviorKitSync
+import Logging
 import PostgresNIO
 
 /// How one attempt of a request on a pooled connection failed.
@@ -51,6 +52,9 @@ extension PostgresJournalConnections {
                 return true
             }
         }
+        /// The caller gave up while `body` ran: `body` finishes on its connection, which goes
+        /// back to the pool out of any transaction `body` left open.
+        let abandoned = LockedValue(false)
         let answer = FirstAnswer<Outcome<T>>()
         let outcome: Outcome<T>
         do {
@@ -66,7 +70,14 @@ extension PostgresJournalConnections {
                                     return true
                                 }
                                 guard runs else { throw CancellationError() }
-                                return try await body(connection)
+                                do {
+                                    let value = try await body(connection)
+                                    await Self.endAbandoned(connection, abandoned, logger: self.logger)
+                                    return value
+                                } catch {
+                                    await Self.endAbandoned(connection, abandoned, logger: self.logger)
+                                    throw error
+                                }
                             }
                             phase.withLock { $0 = .over }
                             answer.answer(.success(.value(value)))
@@ -104,12 +115,30 @@ extension PostgresJournalConnections {
                         pool.failures.stopObserving(token)
                     }
                     answer.onCancel {
-                        worker.cancel()
                         timer.cancel()
-                        // The caller gave up while `body` ran: the same as a deadline.
+                        if stopLeasing() {
+                            worker.cancel()
+                            return
+                        }
+                        // The caller gave up while `body` ran (a lease's watchdog, a task
+                        // cancelled): `body` is left to finish, and its connection goes back to
+                        // the pool then. Closing it instead would make every cancelled request
+                        // cost a new connection, and under load a burst of cancellations would
+                        // spend the server on connecting rather than on work. Only a connection
+                        // that stalls is closed.
                         guard case .running(let connection, _) = phase.withLock({ $0 }) else { return }
+                        abandoned.withLock { $0 = true }
                         onAbandon()
-                        Task { try? await connection.close() }
+                        worker.cancel()
+                        Task {
+                            let stalled = await self.watch(
+                                phase, until: .now.advanced(by: self.reconnection.requestTimeout))
+                            guard case .running = phase.withLock({ $0 }) else { return }
+                            self.logger.warning(
+                                "a request given up on got no answer; its connection is closed",
+                                metadata: ["reason": "\(stalled ?? "no answer within the request timeout")"])
+                            try? await connection.close()
+                        }
                     }
                 }
             } onCancel: {
@@ -121,15 +150,27 @@ extension PostgresJournalConnections {
         return try result(of: outcome, pool: pool, since: started, failFast: failFast)
     }
 
-    /// Returns at `deadline`, or earlier with the reason when the request running on its
-    /// connection stalled: the connection closed 0.25 s ago and the request still has no answer,
-    /// or it has waited the request timeout. Returns `nil` when cancelled (the attempt answered).
+    /// Ends the transaction an abandoned `body` may have left open on `connection` (a
+    /// `ROLLBACK` outside one only warns), so that the pool lends it out clean.
+    private static func endAbandoned(
+        _ connection: PostgresConnection, _ abandoned: LockedValue<Bool>, logger: Logger
+    ) async {
+        guard abandoned.withLock({ $0 }) else { return }
+        _ = try? await connection.query("ROLLBACK", logger: logger)
+    }
+
+    /// Returns at `deadline`, or as soon as the request is over (`nil` both), or earlier with the
+    /// reason when the request running on its connection stalled: the connection closed 0.25 s
+    /// ago and the request still has no answer, or it has waited the request timeout. Returns
+    /// `nil` when cancelled (the attempt answered).
     private func watch(_ phase: LockedValue<Phase>, until deadline: ContinuousClock.Instant) async -> String? {
         var closedAt: ContinuousClock.Instant?
         while true {
             let now = ContinuousClock.now
             if now >= deadline { return nil }
-            if case .running(let connection, let since) = phase.withLock({ $0 }) {
+            let current = phase.withLock { $0 }
+            if case .over = current { return nil }
+            if case .running(let connection, let since) = current {
                 if connection.isClosed {
                     let closed = closedAt ?? now
                     closedAt = closed
