@@ -33,7 +33,7 @@ public import PostgresNIO
 /// that the limit holds across every process.
 /// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
 /// ``close()`` stops).
-public final class PostgresCommandJournal: CommandJournal, JournalWriting {
+public final class PostgresCommandJournal: CommandJournal, JournalWriting, QueueWakeSource {
     /// The table a journal uses unless told otherwise.
     public static let defaultTable = "behaviorkit_command_journal"
 
@@ -49,6 +49,8 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting {
     let writes: GroupCommit<JournalWrite, JournalWriteOutcome>
     /// The typed writes: each validated, past the gate ``close()`` shuts, in the group commit.
     package let channel: JournalWriteChannel
+    /// Listens for the queue notifications of every process, from the first ``wakeups(of:)``.
+    let listener: PostgresQueueListener
 
     /// Opens the journal at a libpq-style URL, creating its table when it is missing.
     ///
@@ -166,13 +168,24 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting {
                 defer { connections.leave() }
                 return try await writes.submit(write)
             })
+        self.listener = PostgresQueueListener(connections: connections, table: table, signal: channel.queueSignal)
         connections.logger.debug("journal opened")
+    }
+
+    /// Wakes on each record of `queue` that became claimable, in any process: the first call
+    /// holds one connection of the pool to listen for the table's notifications, until
+    /// ``close()``; see ``QueueWakeSource/wakeups(of:)``.
+    public func wakeups(of queue: String) -> AsyncStream<Void> {
+        listener.start()
+        return channel.queueSignal.wakeups(of: queue)
     }
 
     /// Waits for the writes under way (every caller is answered), then closes the pool's
     /// connections. Requests made after it throw `.closed`. Call it before the process exits
     /// or the journal is dropped; calling it again does nothing more.
     public func close() async {
+        await listener.stop()
+        channel.queueSignal.finish()
         await connections.close()
     }
 

@@ -84,6 +84,8 @@ enum PostgresJournalSchema {
             }
             // The enqueue for other languages, on the current batch function.
             try await PostgresJournalEnqueueFunction.prepare(table, on: connection, logger: logger)
+            // The NOTIFY that wakes other processes' workers.
+            try await PostgresQueueNotifications.prepare(table, on: connection, logger: logger)
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

@@ -98,7 +98,7 @@ public final class PostgresStore: Sendable {
     /// Waits for the requests of both views under way, then closes the pool: later calls of
     /// either view throw `.closed`. Closing either view closes the store too.
     public func close() async {
+        await journal.close()  // first: its queue listener gives its connection back
         await machines.close()
-        await journal.close()
     }
 }

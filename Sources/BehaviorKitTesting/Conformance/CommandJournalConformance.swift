@@ -50,7 +50,7 @@ public enum CommandJournalConformance {
             halfDoneTransactionIsCompletedOnForwardRecovery, theStepInFlightIsCompensatedThoughUnwritten,
             settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
-            aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused,
+            aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
         ] + managementChecks + retryChecks + [queuedRecordsKeepTheirCallersTraceContext]
     }
 

@@ -63,8 +63,9 @@ public final class QueueWorker: Sendable {
     public var statistics: QueueWorkerStatistics { counters.withLock { $0 } }
 
     /// Claims and runs due records until cancelled; waits `pollInterval` (or until the next
-    /// record falls due) when there is nothing to do. A journal error is counted and retried
-    /// after `pollInterval`.
+    /// record falls due) when there is nothing to do, and claims at once when its journal, a
+    /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL, in any process). A journal
+    /// error is counted and retried after `pollInterval`.
     ///
     /// Cancelling the task stops the claims, not the work: the records already claimed run to
     /// their settlement (their transactions are not rolled back), and `run()` returns once they
@@ -72,15 +73,27 @@ public final class QueueWorker: Sendable {
     public func run() async {
         enum Event: Sendable {
             case settled(String)
-            case woke
+            /// The sleep numbered so ended.
+            case woke(Int)
+            /// The journal said work may have come (``QueueWakeSource``).
+            case notified
         }
         let (events, wake) = AsyncStream<Event>.makeStream()
         var inFlight: [String: Task<Void, Never>] = [:]
-        var sleeper: Task<Void, Never>?
+        var sleeper: (number: Int, task: Task<Void, Never>)?
+        var sleeps = 0
+        var claimFailed = false
         var iterator = events.makeAsyncIterator()
+        let listener = (queue.journal as? any QueueWakeSource).map { source in
+            let wakeups = source.wakeups(of: queue.name)
+            return Task {
+                for await _ in wakeups { wake.yield(.notified) }
+            }
+        }
         while !Task.isCancelled {
             if inFlight.count < slots, sleeper == nil {
                 let claimed = await claim(slots - inFlight.count)
+                claimFailed = claimed.failed
                 for record in claimed.records {
                     inFlight[record.id] = Task {
                         await self.settle(record)
@@ -89,20 +102,33 @@ public final class QueueWorker: Sendable {
                 }
                 if claimed.records.isEmpty || claimed.failed {
                     let wait = claimed.failed ? pollInterval : min(claimed.nextDue ?? pollInterval, pollInterval)
-                    sleeper = Task {
-                        try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
-                        wake.yield(.woke)
-                    }
+                    sleeps += 1
+                    let number = sleeps
+                    sleeper = (
+                        number,
+                        Task {
+                            try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
+                            wake.yield(.woke(number))
+                        }
+                    )
                 }
                 continue
             }
             switch await iterator.next() {
             case .settled(let key)?: inFlight[key] = nil
-            case .woke?: sleeper = nil
+            case .woke(let number)?: if sleeper?.number == number { sleeper = nil }
+            case .notified?:
+                // Claim now rather than at the end of the sleep; a claim that failed waits its
+                // poll interval all the same, so that a journal in trouble is not hammered.
+                if let current = sleeper, !claimFailed {
+                    current.task.cancel()
+                    sleeper = nil
+                }
             case nil: break
             }
         }
-        sleeper?.cancel()
+        listener?.cancel()
+        sleeper?.task.cancel()
         for task in inFlight.values { await task.value }
         wake.finish()
     }

@@ -13,6 +13,9 @@ package struct JournalWriteChannel: Sendable {
 
     private let apply: Submit
     private let unexpected: @Sendable () -> any Error
+    /// Wakes this process's workers of a queue when one of its records became claimable here
+    /// (``QueueWakeSource``).
+    package let queueSignal = QueueSignal()
 
     /// A channel submitting to `submit`; `unexpected` is the error of an outcome that does not
     /// answer its write (a store's bug, never a caller's).
@@ -84,7 +87,9 @@ package struct JournalWriteChannel: Sendable {
     package func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
-        try await record(.enqueue(entry, queue: queue, after: delay, traceContext: traceContext))
+        let record = try await record(.enqueue(entry, queue: queue, after: delay, traceContext: traceContext))
+        queueSignal.signal(queue)
+        return record
     }
 
     /// ``CommandJournal/prune(settledBefore:)``.
@@ -102,7 +107,9 @@ package struct JournalWriteChannel: Sendable {
 
     /// ``CommandJournal/retry(_:)``.
     package func retry(_ key: String) async throws -> CommandJournalRecord {
-        try await record(.retry(key))
+        let record = try await record(.retry(key))
+        if let queue = record.queue { queueSignal.signal(queue) }
+        return record
     }
 
     /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.

@@ -92,4 +92,10 @@ extension JournalWriting {
     public func retry(_ key: String) async throws -> CommandJournalRecord {
         try await channel.retry(key)
     }
+
+    /// Wakes on each enqueue and retry of `queue` through this journal, in this process; see
+    /// ``QueueWakeSource/wakeups(of:)``.
+    public func wakeups(of queue: String) -> AsyncStream<Void> {
+        channel.queueSignal.wakeups(of: queue)
+    }
 }
