@@ -34,6 +34,15 @@ let package = Package(
             path: "Benchmarks/DurableOrders"
         ),
         .executableTarget(
+            name: "DurableQueue",
+            dependencies: [
+                .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
+                .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
+                .product(name: "Commands", package: "BehaviorKit"),
+            ],
+            path: "Benchmarks/DurableQueue"
+        ),
+        .executableTarget(
             name: "DurableLifecycles",
             dependencies: [
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),

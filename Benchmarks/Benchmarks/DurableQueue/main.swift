@@ -1,0 +1,147 @@
+import BehaviorKitPostgres
+import BehaviorKitSQLite
+import Commands
+import Foundation
+import Synchronization
+
+// The job-queue workload of ../../shared/peers/pgqueuer_queue.py, on BehaviorKit's CommandQueue and
+// QueueWorker.run() (the loop an app runs), printing the peer's lines for a side-by-side run on the
+// same server, a fresh database per run:
+//
+//     DurableQueue enqueue URL N TASKS               N no-op jobs, one call per job from TASKS tasks
+//     DurableQueue work URL START_AT SLOTS POLL_MS   one worker process drains the queue from START_AT
+//                                                    (Unix seconds); prints first/last times
+//     DurableQueue produce URL RATE COUNT            COUNT stamped jobs at RATE a second, one by one
+//     DurableQueue latency URL COUNT SLOTS POLL_MS   a worker until COUNT stamped jobs ran: enqueue → start
+//
+// URL: sqlite:///PATH or postgres://… . Stamps are CLOCK_REALTIME, as the peer's.
+
+struct Stamp: Codable, Sendable { var nanoseconds: Int64 }
+struct Nothing: Codable, Sendable {}
+
+func wallNanoseconds() -> Int64 {
+    var now = timespec()
+    clock_gettime(CLOCK_REALTIME, &now)
+    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+}
+
+func summary(_ values: [Int64]) -> String {
+    let sorted = values.sorted()
+    func percentile(_ p: Double) -> String {
+        guard !sorted.isEmpty else { return "nan" }
+        let index = min(sorted.count - 1, max(0, Int((p * Double(sorted.count)).rounded(.up)) - 1))
+        return String(format: "%.2f", Double(sorted[index]) / 1e6)
+    }
+    let largest = String(format: "%.2f", Double(sorted.last ?? 0) / 1e6)
+    return "n=\(values.count) p50=\(percentile(0.5)) p90=\(percentile(0.9)) p99=\(percentile(0.99)) max=\(largest) ms"
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("DurableQueue: \(message)\n".utf8))
+    exit(64)
+}
+
+func open(_ url: String) async throws -> any CommandJournal {
+    if url.hasPrefix("sqlite://") { return try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count))) }
+    if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
+        return try await PostgresCommandJournal(url: url)
+    }
+    fail("a sqlite:// or postgres:// URL, not \(url)")
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 5 else {
+    fail("usage: DurableQueue enqueue|work|produce|latency URL … (see the source's header)")
+}
+let journal = try await open(arguments[2])
+let queue = CommandQueue("bench", journal: journal)
+let process = ProcessInfo.processInfo.processIdentifier
+let latencies = Mutex<[Int64]>([])
+let settled = Mutex<(count: Int, last: Int64)>((0, 0))
+var registry = CommandRegistry()
+registry.register("noop", arguments: Nothing.self) { _ in
+    ClosureCommand("noop") { settled.withLock { $0 = ($0.count + 1, wallNanoseconds()) } }
+}
+registry.register("lat", arguments: Stamp.self) { stamp in
+    ClosureCommand("lat") { latencies.withLock { $0.append(wallNanoseconds() - stamp.nanoseconds) } }
+}
+
+switch arguments[1] {
+case "enqueue":
+    guard let count = Int(arguments[3]), let tasks = Int(arguments[4]), count > 0, tasks > 0 else { fail("N TASKS") }
+    let calls = Mutex<[Int64]>([])
+    let start = ContinuousClock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        for lane in 0..<tasks {
+            group.addTask {
+                for index in stride(from: lane, to: count, by: tasks) {
+                    let before = wallNanoseconds()
+                    try await queue.enqueue(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\(index)")
+                    let took = wallNanoseconds() - before
+                    calls.withLock { $0.append(took) }
+                }
+            }
+        }
+        try await group.waitForAll()
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    print(
+        "behaviorkit enqueue n=\(count) tasks=\(tasks): \(Int(Double(count) / seconds)) jobs/s; "
+            + "per call \(summary(calls.withLock { $0 }))")
+case "work", "latency":
+    guard arguments.count == 6, let number = Double(arguments[3]), let slots = Int(arguments[4]),
+        let poll = Int(arguments[5]), slots > 0, poll > 0
+    else { fail("work URL START_AT SLOTS POLL_MS, or latency URL COUNT SLOTS POLL_MS") }
+    let invoker = JournaledInvoker(journal: journal, registry: registry)
+    let worker = QueueWorker(queue, invoker: invoker, slots: slots, pollInterval: .milliseconds(poll))
+    if arguments[1] == "work" {
+        let wait = number - Date().timeIntervalSince1970
+        if wait > 0 { try await Task.sleep(for: .seconds(wait)) }
+    }
+    let first = Date().timeIntervalSince1970
+    let running = Task { await worker.run() }
+    // Drain: stop once nothing is due, delayed or running (as the peer's drain mode); latency:
+    // once COUNT stamped jobs ran. Looked at every 10 ms.
+    while true {
+        try await Task.sleep(for: .milliseconds(10))
+        if arguments[1] == "latency" {
+            if latencies.withLock({ $0.count }) >= Int(number) { break }
+            continue
+        }
+        let statistics = try await journal.queues().first { $0.name == queue.name }
+        if let statistics, statistics.due + statistics.delayed + statistics.running > 0 { continue }
+        break
+    }
+    running.cancel()
+    await running.value
+    let last = Date().timeIntervalSince1970
+    if arguments[1] == "work" {
+        let (count, lastJob) = settled.withLock { $0 }
+        print(
+            String(
+                format: "behaviorkit worker drain slots=%d poll=%dms settled=%d first=%.6f last=%.6f lastjob=%.6f",
+                slots, poll, count, first, last, Double(lastJob) / 1e9))
+    } else {
+        print("behaviorkit latency slots=\(slots) poll=\(poll)ms enqueue->start \(summary(latencies.withLock { $0 }))")
+    }
+case "produce":
+    guard let rate = Double(arguments[3]), let count = Int(arguments[4]), rate > 0, count > 0 else {
+        fail("RATE COUNT")
+    }
+    var calls: [Int64] = []
+    let origin = ContinuousClock.now
+    for index in 0..<count {
+        let due = origin + .seconds(Double(index) / rate)
+        if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        let stamp = wallNanoseconds()
+        try await queue.enqueue(kind: "lat", arguments: Stamp(nanoseconds: stamp), key: "lat-\(process)-\(index)")
+        calls.append(wallNanoseconds() - stamp)
+    }
+    let seconds = (ContinuousClock.now - origin) / .seconds(1)
+    print(
+        "behaviorkit produce rate=\(rate) count=\(count) in \(String(format: "%.2f", seconds))s; "
+            + "enqueue call \(summary(calls))")
+default:
+    fail("a mode: enqueue, work, produce or latency, not \(arguments[1])")
+}
+try await journal.close()
