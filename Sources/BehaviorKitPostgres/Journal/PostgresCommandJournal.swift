@@ -174,7 +174,7 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting, Queue
 
     /// Wakes on each record of `queue` that became claimable, in any process: the first call
     /// holds one connection of the pool to listen for the table's notifications, until
-    /// ``close()``; see ``QueueWakeSource/wakeups(of:)``.
+    /// ``close()``; see `QueueWakeSource` (Commands).
     public func wakeups(of queue: String) -> AsyncStream<Void> {
         listener.start()
         return channel.queueSignal.wakeups(of: queue)
