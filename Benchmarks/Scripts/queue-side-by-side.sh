@@ -46,7 +46,7 @@ dsn() { echo "postgresql://postgres@/$1?host=$pg"; }
 peerdb() {
     local db
     db=$(fresh)
-    "$venv/bin/pgq" install --pg-dsn "$(dsn "$db")" >/dev/null
+    "$venv/bin/pgq" --pg-dsn "$(dsn "$db")" install >/dev/null
     echo "$db"
 }
 work_ours() { "$ours" work "$1" "$2" 16 1000; }
