@@ -64,7 +64,7 @@ struct PostgresQueueWakeupTests {
         await journals.closeAll()
     }
 
-    @Test func closingAJournalStopsItsListenerAndGivesItsConnectionBack() async throws {
+    @Test func closingAJournalStopsItsListenerAndEndsItsWakeups() async throws {
         let journals = try await OpenJournals("wakeclose")
         let journal = try await journals.open()
         let wakeups = journal.wakeups(of: "q")
