@@ -182,12 +182,19 @@ final class HangingRenewals: CommandJournal {
         self.clock = clock
     }
 
+    private let refusing = LockedValue(false)
+
     func hang() { hung.withLock { $0 = true } }
+
+    /// While `on`, renewals answer that no lease was kept, as when other workers took the
+    /// records over.
+    func refuse(_ on: Bool) { refusing.withLock { $0 = on } }
 
     func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         if hung.withLock({ $0 }) {
             try await clock.sleep(for: .seconds(3600))  // the test never gets there
         }
+        if refusing.withLock({ $0 }) { return [] }
         return try await base.renew(attempts, lease: lease)
     }
     func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {

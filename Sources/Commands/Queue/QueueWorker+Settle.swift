@@ -3,13 +3,11 @@ import Logging
 import Tracing
 
 extension QueueWorker {
-    /// Runs a claimed record to its settlement and counts how it ended; never throws (a
-    /// journal error leaves the record to be taken over once its lease expires).
-    func settle(_ record: CommandJournalRecord) async {
-        guard instruments.isOn else {
-            _ = await settleCounted(record)
-            return
-        }
+    /// Runs a claimed record to its settlement, counts how it ended and returns that; never
+    /// throws (a journal error leaves the record to be taken over once its lease expires).
+    @discardableResult
+    func settle(_ record: CommandJournalRecord) async -> DurableOutcome {
+        guard instruments.isOn else { return await settleCounted(record).0 }
         let attributes = DurableInstruments.attributes(
             key: record.id,
             [
@@ -18,12 +16,15 @@ extension QueueWorker {
             ])
         // The span records no error of its own: how the record ended is its `behaviorkit.outcome`.
         // A child of the enqueuing caller's span when the record carries its trace context.
-        try? await instruments.withSpan("behaviorkit.queue.record", attributes, continuing: record.traceContext) {
-            span in
+        let outcome = try? await instruments.withSpan(
+            "behaviorkit.queue.record", attributes, continuing: record.traceContext
+        ) { span in
             let started = invoker.keeper.now
             let (outcome, error) = await settleCounted(record)
             reportSettled(record, outcome, error: error, duration: invoker.keeper.now - started, span: span)
+            return outcome
         }
+        return outcome ?? .error
     }
 
     /// Settles `record` and counts how it ended in the worker's statistics.

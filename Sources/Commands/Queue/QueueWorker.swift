@@ -52,7 +52,9 @@ public final class QueueWorker: Sendable {
         self.invoker = invoker
         self.slots = max(1, slots)
         self.pollInterval = max(pollInterval, .milliseconds(1))
-        self.counters = LockedValue(QueueWorkerStatistics(queue: queue.name))
+        var statistics = QueueWorkerStatistics(queue: queue.name)
+        statistics.openSlots = self.slots
+        self.counters = LockedValue(statistics)
         var logger = logger ?? invoker.logger
         logger?[metadataKey: "queue"] = "\(queue.name)"
         if logger?[metadataKey: "owner"] == nil { logger?[metadataKey: "owner"] = "\(invoker.owner)" }
@@ -67,12 +69,18 @@ public final class QueueWorker: Sendable {
     /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL, in any process). A journal
     /// error is counted and retried after `pollInterval`.
     ///
+    /// It runs up to `slots` records at once while they settle in time. Each attempt it loses
+    /// (its lease lapsed before the journal renewed it: the journal or the machine is too slow
+    /// for the lease) or the journal fails halves that, down to one; as many settled in time as
+    /// it runs at once give one slot back (``QueueWorkerStatistics/openSlots``). An overloaded
+    /// fleet so takes less work until its leases hold, instead of taking over each other's.
+    ///
     /// Cancelling the task stops the claims, not the work: the records already claimed run to
     /// their settlement (their transactions are not rolled back), and `run()` returns once they
     /// have — a graceful shutdown.
     public func run() async {
         enum Event: Sendable {
-            case settled(String)
+            case settled(String, DurableOutcome)
             /// The sleep numbered so ended.
             case woke(Int)
             /// The journal said work may have come (``QueueWakeSource``).
@@ -83,6 +91,7 @@ public final class QueueWorker: Sendable {
         var sleeper: (number: Int, task: Task<Void, Never>)?
         var sleeps = 0
         var claimFailed = false
+        var admission = QueueAdmission(slots: slots)
         var iterator = events.makeAsyncIterator()
         let listener = (queue.journal as? any QueueWakeSource).map { source in
             let wakeups = source.wakeups(of: queue.name)
@@ -91,13 +100,13 @@ public final class QueueWorker: Sendable {
             }
         }
         while !Task.isCancelled {
-            if inFlight.count < slots, sleeper == nil {
-                let claimed = await claim(slots - inFlight.count)
+            if inFlight.count < admission.limit, sleeper == nil {
+                let claimed = await claim(admission.limit - inFlight.count)
                 claimFailed = claimed.failed
                 for record in claimed.records {
                     inFlight[record.id] = Task {
-                        await self.settle(record)
-                        wake.yield(.settled(record.id))
+                        let outcome = await self.settle(record)
+                        wake.yield(.settled(record.id, outcome))
                     }
                 }
                 if claimed.records.isEmpty || claimed.failed {
@@ -115,7 +124,10 @@ public final class QueueWorker: Sendable {
                 continue
             }
             switch await iterator.next() {
-            case .settled(let key)?: inFlight[key] = nil
+            case .settled(let key, let outcome)?:
+                inFlight[key] = nil
+                admission.settled(outcome)
+                counters.withLock { $0.openSlots = admission.limit }
             case .woke(let number)?: if sleeper?.number == number { sleeper = nil }
             case .notified?:
                 // Claim now rather than at the end of the sleep; a claim that failed waits its

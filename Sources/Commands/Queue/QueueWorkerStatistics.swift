@@ -24,6 +24,9 @@ public struct QueueWorkerStatistics: Sendable, Hashable, CustomStringConvertible
     public var unreadable = 0
     /// Records lost to another worker while they ran (this worker's lease lapsed).
     public var lost = 0
+    /// How many records the worker runs at once now: its `slots`, fewer after it lost attempts
+    /// to leases that lapsed (halved at each, one back per as many settled in time).
+    public var openSlots = 0
     /// Claims that failed because the journal could not be reached; the worker retried.
     public var journalErrors = 0
     /// The last journal error, if any.

@@ -50,8 +50,8 @@ final class FleetLedger: Sendable {
     /// fencing token is `token`, and raises the order's fence to it.
     ///
     /// - Throws: ``StaleToken`` (the execution is logged refused) when the order saw a greater token.
-    func start(_ kind: String, key: String, root: String, worker: String, token: Int) throws -> Execution {
-        let id = try database.write { db -> Int64 in
+    func start(_ kind: String, key: String, root: String, worker: String, token: Int) async throws -> Execution {
+        let id = try await write { db -> Int64 in
             try db.execute(
                 sql: "INSERT INTO execution (key, root, worker, attempt, kind, started) VALUES (?, ?, ?, ?, ?, ?)",
                 arguments: [key, root, worker, token, kind, Self.now()])
@@ -85,8 +85,8 @@ final class FleetLedger: Sendable {
     /// unless the order saw a greater token meanwhile.
     ///
     /// - Throws: ``StaleToken``, and then nothing changed.
-    func apply(_ key: String, value: String, ending execution: Execution) throws {
-        let refused = try database.write { db -> Bool in
+    func apply(_ key: String, value: String, ending execution: Execution) async throws {
+        let refused = try await write { db -> Bool in
             try Self.fence(execution.root, execution.token, execution: execution.id, db)
             if try Self.refused(execution.id, db) { return true }
             try db.execute(sql: "INSERT OR IGNORE INTO effect (key, value) VALUES (?, ?)", arguments: [key, value])
@@ -100,8 +100,8 @@ final class FleetLedger: Sendable {
     /// unless the order saw a greater token meanwhile.
     ///
     /// - Throws: ``StaleToken``, and then nothing changed.
-    func undo(_ key: String, payment: String?, ending execution: Execution) throws {
-        let refused = try database.write { db -> Bool in
+    func undo(_ key: String, payment: String?, ending execution: Execution) async throws {
+        let refused = try await write { db -> Bool in
             try Self.fence(execution.root, execution.token, execution: execution.id, db)
             if try Self.refused(execution.id, db) { return true }
             try db.execute(sql: "DELETE FROM effect WHERE key = ?", arguments: [key])
@@ -119,8 +119,8 @@ final class FleetLedger: Sendable {
     /// unless the order saw a greater token meanwhile.
     ///
     /// - Throws: ``StaleToken``.
-    func end(_ execution: Execution) throws {
-        let refused = try database.write { db -> Bool in
+    func end(_ execution: Execution) async throws {
+        let refused = try await write { db -> Bool in
             try Self.fence(execution.root, execution.token, execution: execution.id, db)
             if try Self.refused(execution.id, db) { return true }
             try db.execute(sql: "UPDATE execution SET ended = ? WHERE id = ?", arguments: [Self.now(), execution.id])
@@ -130,8 +130,20 @@ final class FleetLedger: Sendable {
     }
 
     /// Notes something a step saw that must never happen.
-    func anomaly(_ text: String) throws {
-        try database.write { db in try db.execute(sql: "INSERT INTO anomaly (text) VALUES (?)", arguments: [text]) }
+    func anomaly(_ text: String) async throws {
+        try await write { db in try db.execute(sql: "INSERT INTO anomaly (text) VALUES (?)", arguments: [text]) }
+    }
+
+    /// Runs `body` in a write transaction on a thread of its own: eight processes share the
+    /// file, and a write that waits for the lock (SQLite's busy handler sleeps up to 100 ms at a
+    /// time) must not hold one of the concurrency pool's threads — on 2 cores there are two, and
+    /// the lease heartbeat needs one.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { [database] in
+                continuation.resume(with: Result { try database.write(body) })
+            }
+        }
     }
 
     struct LoggedExecution {

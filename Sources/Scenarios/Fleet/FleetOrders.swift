@@ -26,12 +26,12 @@ enum FleetOrders {
             registry.register(kind, arguments: Order.self, output: String.self) { order, context in
                 try await run(index, order, context, ledger, worker)
             } compensate: { order, output, context in
-                let execution = try ledger.start(
+                let execution = try await ledger.start(
                     "undo", key: context.key, root: order.key, worker: worker, token: context.fencingToken)
                 if index == 1, let output, output != "pay-\(order.key)" {
-                    try ledger.anomaly("the refund of \(context.key) received '\(output)'")
+                    try await ledger.anomaly("the refund of \(context.key) received '\(output)'")
                 }
-                try ledger.undo(context.key, payment: index == 1 ? output : nil, ending: execution)
+                try await ledger.undo(context.key, payment: index == 1 ? output : nil, ending: execution)
             }
         }
         return registry
@@ -40,19 +40,21 @@ enum FleetOrders {
     private static func run(
         _ index: Int, _ order: Order, _ context: DurableContext, _ ledger: FleetLedger, _ worker: String
     ) async throws -> String {
-        let execution = try ledger.start(
+        let execution = try await ledger.start(
             "run", key: context.key, root: order.key, worker: worker, token: context.fencingToken)
         try await Task.sleep(for: .milliseconds(2))  // a remote call
         if index == 2 {
             let payment = try context.output(ofStep: 1, as: String.self)
-            if payment != "pay-\(order.key)" { try ledger.anomaly("\(context.key) read the payment '\(payment)'") }
+            if payment != "pay-\(order.key)" {
+                try await ledger.anomaly("\(context.key) read the payment '\(payment)'")
+            }
             if order.failsAtShipment {
-                try ledger.end(execution)
+                try await ledger.end(execution)
                 throw ShipmentRefused(order: order.number)
             }
         }
         let output = ["res-", "pay-", "ship-"][index] + order.key
-        try ledger.apply(context.key, value: output, ending: execution)
+        try await ledger.apply(context.key, value: output, ending: execution)
         return output
     }
 

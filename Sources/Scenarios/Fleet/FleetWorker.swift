@@ -27,7 +27,9 @@ extension Fleet {
         let invoker = JournaledInvoker(
             journal: journal, registry: FleetOrders.registry(ledger, worker: label), owner: owner, leaseDuration: lease)
         let queue = CommandQueue(FleetOrders.queue, journal: journal)
-        let worker = QueueWorker(queue, invoker: invoker, slots: 8, pollInterval: .milliseconds(20))
+        // An enqueue wakes the worker (its journal's wake-ups); the poll finds the records whose
+        // lease ended (a paused worker's), which nothing announces.
+        let worker = QueueWorker(queue, invoker: invoker, slots: 8, pollInterval: .milliseconds(100))
         StandardStream.output.writeLine("ready")
         await worker.run()
     }
