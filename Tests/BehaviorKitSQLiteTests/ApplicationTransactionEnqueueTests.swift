@@ -67,6 +67,28 @@ struct ApplicationTransactionEnqueueTests {
         #expect(Charge.charged.withLock { $0.contains(1001) })
     }
 
+    @Test func aSleepingWorkerIsWokenByTheCommitOfTheAppsTransaction() async throws {
+        var registry = CommandRegistry()
+        registry.register(Charge.self)
+        let worker = QueueWorker(
+            payments, invoker: JournaledInvoker(journal: journal, registry: registry, clock: clock),
+            pollInterval: .seconds(3_600))
+        let run = Task { await worker.run() }
+        await clock.waitForSleepers(count: 1)  // its poll, on a clock that does not move
+        try await database.write { [payments] db in
+            try db.execute(sql: "INSERT INTO orders (id, cents) VALUES (?, ?)", arguments: [1010, 990])
+            _ = try payments.enqueue(Charge(order: 1010, cents: 990), key: "order-1010/charge", in: db)
+        }
+        var woken = false
+        for _ in 0..<4_000 where !woken {  // 5 ms looks, 20 s at most
+            woken = Charge.charged.withLock { $0.contains(1010) }
+            if !woken { try await Task.sleep(for: .milliseconds(5)) }
+        }
+        #expect(woken, "the worker did not claim the committed command: \(worker.statistics)")
+        run.cancel()
+        await run.value
+    }
+
     @Test func aRolledBackTransactionLeavesNoRecord() async throws {
         await #expect(throws: Abandon.self) {
             try await database.write { [payments] db in

@@ -40,6 +40,7 @@ extension SQLiteCommandJournal {
     /// WAL, holds every record; a checkpoint that other processes' reads keep from finishing
     /// is left to SQLite's next one.
     public func close() async throws {
+        await watcher.stop()
         channel.queueSignal.finish()
         await writes.close()
         if ownsDatabase {

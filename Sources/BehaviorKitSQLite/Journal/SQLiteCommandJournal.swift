@@ -74,6 +74,9 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWa
     let writes: GroupCommit<JournalWrite, JournalWriteOutcome>
     /// The typed writes, over ``writes``.
     package let channel: JournalWriteChannel
+    /// Wakes this process's workers on another process's enqueue, from the first
+    /// ``wakeups(of:)`` until ``close()``.
+    let watcher: SQLiteQueueWatcher
 
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
@@ -107,6 +110,7 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWa
         self.ownsDatabase = true
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
         self.channel = Self.channel(writes, path: path)
+        self.watcher = SQLiteQueueWatcher(path: path, signal: channel.queueSignal, logger: logger)
         logger?.debug("journal opened", metadata: ["durability": "\(durability)", "verification": "\(verification)"])
     }
 
@@ -133,6 +137,16 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWa
         self.logger = logger
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
         self.channel = Self.channel(writes, path: path)
+        self.watcher = SQLiteQueueWatcher(path: path, signal: channel.queueSignal, logger: logger)
+    }
+
+    /// Wakes on each enqueue and retry of `queue` through this journal, and, within a few
+    /// milliseconds, on another process's enqueue into the same file: the first call starts a
+    /// connection that watches the file (`PRAGMA data_version`, every 5 ms) until ``close()``.
+    /// See `QueueWakeSource` (Commands).
+    public func wakeups(of queue: String) -> AsyncStream<Void> {
+        watcher.start()
+        return channel.queueSignal.wakeups(of: queue)
     }
 
     /// `logger` with the journal's path in its metadata.

@@ -26,6 +26,11 @@ package final class QueueSignal: Sendable {
         for continuation in woken { continuation.yield() }
     }
 
+    /// The queues that someone waits on now.
+    package var queues: Set<String> {
+        state.withLock { Set($0.subscribers.values.map(\.queue)) }
+    }
+
     /// A wake-up each time `queue` is signalled, merged while unread; finished by ``finish()``.
     package func wakeups(of queue: String) -> AsyncStream<Void> {
         let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))

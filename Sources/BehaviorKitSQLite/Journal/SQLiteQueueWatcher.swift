@@ -1,0 +1,107 @@
+import BehaviorKitSync
+import Commands
+import Foundation
+import GRDB
+import Logging
+
+/// Wakes this process's queue workers when another process enqueues into the journal's file.
+/// SQLite tells no other connection of a commit, so while a worker listens (from the first
+/// ``SQLiteCommandJournal/wakeups(of:)``), a connection of the watcher's own reads
+/// `PRAGMA data_version` every `interval` — a number that changes when another connection
+/// committed — and, when it changed, the newest record of each queue waited on (an index
+/// lookup): a new one wakes that queue's workers.
+///
+/// A read every few milliseconds is the cost. A record made claimable without a new row (a
+/// retry, a release, a lease that ended) is found by the workers' poll, as before.
+final class SQLiteQueueWatcher: Sendable {
+    private struct State {
+        var task: Task<Void, Never>?
+        var stopped = false
+    }
+
+    private let state = LockedValue(State())
+    private let path: String
+    private let signal: QueueSignal
+    private let interval: Duration
+    private let logger: Logger?
+
+    /// How often the watcher looks at the file.
+    static let defaultInterval: Duration = .milliseconds(5)
+
+    init(path: String, signal: QueueSignal, interval: Duration = defaultInterval, logger: Logger?) {
+        self.path = path
+        self.signal = signal
+        self.interval = interval
+        self.logger = logger
+    }
+
+    deinit {
+        state.withLock { $0.task }?.cancel()
+    }
+
+    /// Starts watching, once; nothing after ``stop()``, nor for a journal with no file.
+    func start() {
+        state.withLock { state in
+            guard state.task == nil, !state.stopped else { return }
+            state.task = Task { [path, signal, interval, logger] in
+                await Self.watch(path: path, signal: signal, interval: interval, logger: logger)
+            }
+        }
+    }
+
+    /// Stops watching and closes the watcher's connection.
+    func stop() async {
+        let task = state.withLock { state in
+            state.stopped = true
+            return state.task
+        }
+        task?.cancel()
+        await task?.value
+    }
+
+    private static func watch(path: String, signal: QueueSignal, interval: Duration, logger: Logger?) async {
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let connection: DatabaseQueue
+        do {
+            connection = try DatabaseQueue(
+                path: path, configuration: JournalFileContents.readOnly(busyTimeout: .milliseconds(100)))
+        } catch {
+            logger?.warning(
+                "cannot watch the journal for other processes' enqueues; workers find them by polling",
+                metadata: ["error": "\(error)"])
+            return
+        }
+        var version: Int?
+        var newest: [String: Int64] = [:]
+        while !Task.isCancelled {
+            do {
+                let queues = signal.queues
+                // A queue first waited on now has no newest record yet: read them all.
+                let known = queues.isSubset(of: newest.keys) ? version : nil
+                let seen = try await connection.read { db -> (Int, [String: Int64]?) in
+                    let now = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+                    guard now != known else { return (now, nil) }
+                    var newest: [String: Int64] = [:]
+                    for queue in queues {
+                        newest[queue] =
+                            try Int64.fetchOne(
+                                db, sql: "SELECT max(sequence) FROM commandRecord WHERE queue = ?", arguments: [queue])
+                            ?? 0
+                    }
+                    return (now, newest)
+                }
+                version = seen.0
+                for (queue, sequence) in seen.1 ?? [:] {
+                    if let before = newest[queue], sequence > before { signal.signal(queue) }
+                    newest[queue] = sequence
+                }
+            } catch is CancellationError {
+                break
+            } catch {
+                logger?.debug("watching the journal for enqueues failed once", metadata: ["error": "\(error)"])
+            }
+            try? await Task.sleep(for: interval)
+        }
+        try? connection.close()
+    }
+}

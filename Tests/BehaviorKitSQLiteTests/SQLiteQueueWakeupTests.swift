@@ -1,0 +1,63 @@
+import BehaviorKitSQLite
+import BehaviorKitSync
+import BehaviorKitTesting
+import Commands
+import Foundation
+import Testing
+
+/// Workers are woken across processes on SQLite: a journal whose worker listens watches its file
+/// (`PRAGMA data_version`) and wakes its queues when another connection adds a record. Two
+/// journals on one file, each with its own connections, stand for two processes; the worker's
+/// poll is on a manual clock that never moves, so only the watcher can make it claim.
+struct SQLiteQueueWakeupTests {
+    let folder: TemporaryFolder
+
+    init() throws {
+        folder = try TemporaryFolder()
+    }
+
+    /// Waits, in 5 ms looks for at most 20 s, until `condition` holds; returns whether it did.
+    func eventually(_ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<4_000 {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+
+    @Test func aWorkerIsWokenByAnotherProcessesEnqueue() async throws {
+        let path = folder.path("wake.journal")
+        let workerJournal = try SQLiteCommandJournal(path: path)
+        let other = try SQLiteCommandJournal(path: path)
+        let marks = LockedValue<[String]>([])
+        var registry = CommandRegistry()
+        registry.register("wake.mark", arguments: String.self) { name in
+            ClosureCommand("mark \(name)") { marks.withLock { $0.append(name) } }
+        }
+        let clock = ManualClock()
+        let worker = QueueWorker(
+            CommandQueue("wake", journal: workerJournal),
+            invoker: JournaledInvoker(journal: workerJournal, registry: registry, clock: clock),
+            pollInterval: .seconds(3_600))
+        let run = Task { await worker.run() }
+        await clock.waitForSleepers(count: 1)
+        for name in ["first", "second"] {
+            try await CommandQueue("wake", journal: other).enqueue(kind: "wake.mark", arguments: name, key: name)
+            #expect(
+                try await eventually { marks.withLock { $0.contains(name) } },
+                "the worker did not claim \(name): \(worker.statistics)")
+        }
+        run.cancel()
+        await run.value
+        try await workerJournal.close()
+        try await other.close()
+    }
+
+    @Test func closingAJournalStopsItsWatcherAndEndsItsWakeups() async throws {
+        let journal = try SQLiteCommandJournal(path: folder.path("close.journal"))
+        let wakeups = journal.wakeups(of: "q")
+        try await journal.close()
+        var iterator = wakeups.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "the stream ended with the journal")
+    }
+}
