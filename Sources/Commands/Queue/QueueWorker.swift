@@ -66,8 +66,8 @@ public final class QueueWorker: Sendable {
 
     /// Claims and runs due records until cancelled; waits `pollInterval` (or until the next
     /// record falls due) when there is nothing to do, and claims at once when its journal, a
-    /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL, in any process). A journal
-    /// error is counted and retried after `pollInterval`.
+    /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL and SQLite, in any
+    /// process). A journal error is counted and retried after `pollInterval`.
     ///
     /// It runs up to `slots` records at once while they settle in time. Each attempt it loses
     /// (its lease lapsed before the journal renewed it: the journal or the machine is too slow
