@@ -1,3 +1,4 @@
+import BehaviorKitTesting
 import Chains
 import Testing
 

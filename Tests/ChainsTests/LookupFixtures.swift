@@ -175,17 +175,6 @@ final class ChangingSource: LookupTier, Sendable {
     }
 }
 
-/// Yields until `condition` holds (or a generous number of yields passed); returns whether it
-/// held.
-@discardableResult
-func eventually(_ condition: () -> Bool) async -> Bool {
-    for _ in 0..<100_000 {
-        if condition() { return true }
-        await Task.yield()
-    }
-    return condition()
-}
-
 /// A store that reads through `tier` and keeps nothing: a cache tier that can fail.
 struct DiskLikeStore: LookupStore {
     let tier: LookupSource<Int, String>

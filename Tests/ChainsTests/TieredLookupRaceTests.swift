@@ -1,4 +1,5 @@
 import BehaviorKitSync
+import BehaviorKitTesting
 import Chains
 import Testing
 
