@@ -9,7 +9,40 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
 
     private struct Waiter: Sendable {
         let operation: Operation
-        let continuation: CheckedContinuation<Output, any Error>
+        let answer: Answer
+    }
+
+    /// Where a waiter's result goes: its own caller, or its place in a ``submitAll(_:)``.
+    private enum Answer: Sendable {
+        case caller(CheckedContinuation<Output, any Error>)
+        case member(Members, Int)
+
+        func callAsFunction(_ result: Result<Output, any Error>) {
+            switch self {
+            case .caller(let continuation): continuation.resume(with: result)
+            case .member(let members, let index): members.answer(index, result)
+            }
+        }
+    }
+
+    /// The results of one ``submitAll(_:)``, gathered until the last comes in.
+    private final class Members: Sendable {
+        private let results: LockedValue<(results: [Result<Output, any Error>?], missing: Int)>
+        private let continuation: CheckedContinuation<[Result<Output, any Error>], Never>
+
+        init(count: Int, continuation: CheckedContinuation<[Result<Output, any Error>], Never>) {
+            self.results = LockedValue((Array(repeating: nil, count: count), count))
+            self.continuation = continuation
+        }
+
+        func answer(_ index: Int, _ result: Result<Output, any Error>) {
+            let all = results.withLock { state -> [Result<Output, any Error>]? in
+                state.results[index] = result
+                state.missing -= 1
+                return state.missing == 0 ? state.results.map { $0 ?? .failure(Closed()) } : nil
+            }
+            if let all { continuation.resume(returning: all) }
+        }
     }
 
     private struct State {
@@ -42,13 +75,38 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state -> Bool? in
                 if state.closed { return nil }
-                state.waiting.append(Waiter(operation: operation, continuation: continuation))
+                state.waiting.append(Waiter(operation: operation, answer: .caller(continuation)))
                 guard !state.draining else { return false }
                 state.draining = true
                 return true
             }
             guard let startsDrain else {
                 continuation.resume(throwing: Closed())
+                return
+            }
+            if startsDrain { Task { await self.drain() } }
+        }
+    }
+
+    /// Submits `operations` in their order, as one caller, and waits until every batch holding
+    /// one of them is committed; answers each one's result in the same order. They go into the
+    /// batches of at most `maximumBatch` like any other writes (so many of them fill whole
+    /// batches, one commit each), never reordered among themselves.
+    package func submitAll(_ operations: [Operation]) async -> [Result<Output, any Error>] {
+        guard !operations.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let members = Members(count: operations.count, continuation: continuation)
+            let startsDrain = state.withLock { state -> Bool? in
+                if state.closed { return nil }
+                for (index, operation) in operations.enumerated() {
+                    state.waiting.append(Waiter(operation: operation, answer: .member(members, index)))
+                }
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            guard let startsDrain else {
+                continuation.resume(returning: operations.map { _ in .failure(Closed()) })
                 return
             }
             if startsDrain { Task { await self.drain() } }
@@ -85,7 +143,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
             }
             if batch.isEmpty { return }
             let results = await commit(batch.map(\.operation))
-            for (waiter, result) in zip(batch, results) { waiter.continuation.resume(with: result) }
+            for (waiter, result) in zip(batch, results) { waiter.answer(result) }
         }
     }
 }

@@ -143,7 +143,7 @@ final class PartitionedJournal: CommandJournal {
 extension LeaseTests {
     @Test func aWorkerWhoseRenewalsHangStopsBeforeItsLeaseExpires() async throws {
         let journal = InMemoryCommandJournal(clock: clock)
-        let slow = HangingRenewals(journal, clock: clock)
+        let slow = ScriptedJournal(journal, clock: clock)
         let invoker = JournaledInvoker(journal: slow, clock: clock)
         let order = invoker.transaction("order", key: "t", steps: [try longStep(100)])
         let task = Task { try await order.run() }
@@ -171,8 +171,9 @@ extension LeaseTests {
     }
 }
 
-/// A journal whose renewals, once hung, never answer: an overloaded database.
-final class HangingRenewals: CommandJournal {
+/// A journal as a test scripts it: renewals that, once hung, never answer (an overloaded
+/// database) or that keep no lease; claims that first wait for what the test says.
+final class ScriptedJournal: CommandJournal {
     let base: any CommandJournal
     let clock: ManualClock
     private let hung = LockedValue(false)
@@ -183,6 +184,10 @@ final class HangingRenewals: CommandJournal {
     }
 
     private let refusing = LockedValue(false)
+    private let beforeClaim = LockedValue<(@Sendable (Int) async -> Void)?>(nil)
+
+    /// Runs `hook` with the limit of each claim before the claim.
+    func beforeEachClaim(_ hook: @escaping @Sendable (Int) async -> Void) { beforeClaim.withLock { $0 = hook } }
 
     func hang() { hung.withLock { $0 = true } }
 
@@ -215,7 +220,9 @@ final class HangingRenewals: CommandJournal {
     func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
-        try await base.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+        if let hook = beforeClaim.withLock({ $0 }) { await hook(limit) }
+        return try await base.claim(
+            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
     }
     func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration

@@ -12,7 +12,7 @@ struct QueueAdmissionTests {
 
     @Test func aWorkerThatLosesLeasesRunsFewerRecordsAtOnceUntilTheySettleInTime() async throws {
         let journal = InMemoryCommandJournal(clock: clock)
-        let renewals = HangingRenewals(journal, clock: clock)
+        let renewals = ScriptedJournal(journal, clock: clock)
         let gate = AsyncGate()
         var registry = CommandRegistry()
         registry.register("test.long", arguments: Int.self) { [trace, clock] number in

@@ -8,7 +8,8 @@ import Synchronization
 // QueueWorker.run() (the loop an app runs), printing the peer's lines for a side-by-side run on the
 // same server, a fresh database per run:
 //
-//     DurableQueue enqueue URL N TASKS               N no-op jobs, one call per job from TASKS tasks
+//     DurableQueue enqueue URL N TASKS|bulk          N no-op jobs, one call per job from TASKS tasks, or
+//                                                    enqueue(contentsOf:) 1,000 a call
 //     DurableQueue work URL START_AT SLOTS POLL_MS   one worker process drains the queue from START_AT
 //                                                    (Unix seconds); prints first/last times
 //     DurableQueue produce URL RATE COUNT            COUNT stamped jobs at RATE a second, one by one
@@ -49,6 +50,41 @@ func open(_ url: String) async throws -> any CommandJournal {
     fail("a sqlite:// or postgres:// URL, not \(url)")
 }
 
+/// N no-op jobs, one call per job from TASKS tasks: jobs/s and the time per call.
+func enqueueOneByOne(_ queue: CommandQueue, _ count: Int, tasks: Int, process: Int32) async throws -> String {
+    let start = ContinuousClock.now
+    let calls = try await withThrowingTaskGroup(of: [Int64].self) { group in
+        for lane in 0..<tasks {
+            group.addTask {
+                var took: [Int64] = []
+                for index in stride(from: lane, to: count, by: tasks) {
+                    let before = wallNanoseconds()
+                    try await queue.enqueue(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\(index)")
+                    took.append(wallNanoseconds() - before)
+                }
+                return took
+            }
+        }
+        return try await group.reduce(into: []) { $0 += $1 }
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    return "behaviorkit enqueue n=\(count) tasks=\(tasks): \(Int(Double(count) / seconds)) jobs/s; "
+        + "per call \(summary(calls))"
+}
+
+/// N no-op jobs with `enqueue(contentsOf:)`, 1,000 a call (as the peer's bulk mode): jobs/s.
+func enqueueInBulk(_ queue: CommandQueue, _ count: Int, process: Int32) async throws -> String {
+    let start = ContinuousClock.now
+    for low in stride(from: 0, to: count, by: 1_000) {
+        let jobs = try (low..<min(count, low + 1_000)).map {
+            try QueuedJob(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\($0)")
+        }
+        try await queue.enqueue(contentsOf: jobs)
+    }
+    let seconds = (ContinuousClock.now - start) / .seconds(1)
+    return "behaviorkit enqueue n=\(count) bulk(1000/call): \(Int(Double(count) / seconds)) jobs/s"
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 5 else {
     fail("usage: DurableQueue enqueue|work|produce|latency URL … (see the source's header)")
@@ -68,26 +104,14 @@ registry.register("lat", arguments: Stamp.self) { stamp in
 
 switch arguments[1] {
 case "enqueue":
-    guard let count = Int(arguments[3]), let tasks = Int(arguments[4]), count > 0, tasks > 0 else { fail("N TASKS") }
-    let calls = Mutex<[Int64]>([])
-    let start = ContinuousClock.now
-    try await withThrowingTaskGroup(of: Void.self) { group in
-        for lane in 0..<tasks {
-            group.addTask {
-                for index in stride(from: lane, to: count, by: tasks) {
-                    let before = wallNanoseconds()
-                    try await queue.enqueue(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\(index)")
-                    let took = wallNanoseconds() - before
-                    calls.withLock { $0.append(took) }
-                }
-            }
-        }
-        try await group.waitForAll()
+    guard let count = Int(arguments[3]), count > 0, arguments[4] == "bulk" || Int(arguments[4]) ?? 0 > 0 else {
+        fail("N TASKS|bulk")
     }
-    let seconds = (ContinuousClock.now - start) / .seconds(1)
-    print(
-        "behaviorkit enqueue n=\(count) tasks=\(tasks): \(Int(Double(count) / seconds)) jobs/s; "
-            + "per call \(summary(calls.withLock { $0 }))")
+    if arguments[4] == "bulk" {
+        print(try await enqueueInBulk(queue, count, process: process))
+    } else {
+        print(try await enqueueOneByOne(queue, count, tasks: Int(arguments[4]) ?? 1, process: process))
+    }
 case "work", "latency":
     guard arguments.count == 6, let number = Double(arguments[3]), let slots = Int(arguments[4]),
         let poll = Int(arguments[5]), slots > 0, poll > 0
@@ -101,11 +125,18 @@ case "work", "latency":
     let first = Date().timeIntervalSince1970
     let running = Task { await worker.run() }
     // Drain: stop once nothing is due, delayed or running (as the peer's drain mode); latency:
-    // once COUNT stamped jobs ran. Looked at every 10 ms.
+    // once COUNT stamped jobs ran. Looked at every 10 ms; the queue's counts (a query over the
+    // table) are read only when this worker claimed nothing since the last look.
+    var claimed = -1
     while true {
         try await Task.sleep(for: .milliseconds(10))
         if arguments[1] == "latency" {
             if latencies.withLock({ $0.count }) >= Int(number) { break }
+            continue
+        }
+        let now = worker.statistics.claimed
+        if now != claimed {
+            claimed = now
             continue
         }
         let statistics = try await journal.queues().first { $0.name == queue.name }

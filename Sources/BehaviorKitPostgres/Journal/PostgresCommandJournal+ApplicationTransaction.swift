@@ -70,6 +70,14 @@ extension PostgresCommandJournal {
         }
     }
 
+    /// `keepTrace` for many keys at once (`$1` an array); answers the keys written now.
+    var keepTraces: String {
+        """
+        INSERT INTO \(management.traces) (key, context) SELECT k, $2::jsonb FROM unnest($1::text[]) AS k
+        ON CONFLICT (key) DO NOTHING RETURNING key
+        """
+    }
+
     /// Keeps a queued record's trace context (`$1` its key, `$2` the context), unless its key
     /// keeps one already; returns the key when it wrote it.
     var keepTrace: String {

@@ -26,6 +26,37 @@ extension PostgresCommandJournal {
         return record
     }
 
+    /// Enqueues `jobs` in whole batches, keeping `traceContext` for each new record; see
+    /// `CommandJournal.enqueue(contentsOf:queue:traceContext:)`.
+    public func enqueue(
+        contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
+    ) async throws -> [Result<CommandJournalRecord, any Error>] {
+        guard let traceContext, !traceContext.isEmpty, !jobs.isEmpty else {
+            return try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: nil)
+        }
+        // The keys are checked before the contexts are written, as the channel checks them before the records.
+        try StoredKey.check(queue, "queue name")
+        for job in jobs { try job.entry.checkKeys() }
+        let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
+        let sql = keepTraces
+        let kept = try await connections.withConnection { connection in
+            Set(
+                try await self.rows(sql, [jobs.map(\.entry.idempotencyKey), text], connection).map {
+                    try $0.decode(String.self)
+                })
+        }
+        var answers = try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: traceContext)
+        // A key enqueued before keeps the context written then (read once, only for those keys).
+        let earlier = answers.compactMap { try? $0.get().id }.filter { !kept.contains($0) }
+        let contexts = earlier.isEmpty ? [:] : try await traces(of: earlier)
+        for index in answers.indices {
+            guard case .success(var record) = answers[index] else { continue }
+            record.traceContext = kept.contains(record.id) ? traceContext : contexts[record.id]
+            answers[index] = .success(record)
+        }
+        return answers
+    }
+
     /// Claims due records, with the trace contexts kept for them; see
     /// `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
     public func claim(

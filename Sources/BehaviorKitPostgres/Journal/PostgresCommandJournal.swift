@@ -167,6 +167,30 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting, Queue
                 try connections.enter()
                 defer { connections.leave() }
                 return try await writes.submit(write)
+            },
+            submitAll: { batch in
+                do {
+                    try connections.enter()
+                } catch {
+                    return batch.map { _ in .failure(error) }
+                }
+                defer { connections.leave() }
+                // A write the table cannot hold is refused alone; the others go in whole batches.
+                var answers: [Result<JournalWriteOutcome, any Error>] = []
+                var valid: [(index: Int, write: JournalWrite)] = []
+                for (index, write) in batch.enumerated() {
+                    do throws(PostgresCommandJournalError) {
+                        try writer.validate(write)
+                        valid.append((index, write))
+                        answers.append(.failure(names.error(.ioFailed, "a write went unanswered")))
+                    } catch {
+                        answers.append(.failure(error))
+                    }
+                }
+                for (place, result) in zip(valid, await writes.submitAll(valid.map(\.write))) {
+                    answers[place.index] = result
+                }
+                return answers
             })
         self.listener = PostgresQueueListener(connections: connections, table: table, signal: channel.queueSignal)
         connections.logger.debug("journal opened")

@@ -69,6 +69,14 @@ extension SQLiteCommandJournal {
                 } catch is GroupCommit<JournalWrite, JournalWriteOutcome>.Closed {
                     throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
                 }
+            },
+            submitAll: { batch in
+                await writes.submitAll(batch).map { result in
+                    result.mapError { error in
+                        guard error is GroupCommit<JournalWrite, JournalWriteOutcome>.Closed else { return error }
+                        return SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+                    }
+                }
             })
     }
 

@@ -33,4 +33,22 @@ extension CommandJournalConformance {
             again.map(\.id) == ["traced"] && again.first?.traceContext == nil, check,
             "a key enqueued again after pruning carried the pruned record's context: \(again)")
     }
+
+    static func bulkEnqueuedRecordsKeepTheirCallersTraceContext(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check = "enqueue(contentsOf:queue:traceContext:) keeps the caller's context for each new record"
+        let earlier = ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"]
+        let context = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
+        _ = try await journal.enqueue(entry("before"), queue: "q", after: .zero, traceContext: earlier)
+        let answers = try await journal.enqueue(
+            contentsOf: [QueuedJob(entry("new")), QueuedJob(entry("before"))], queue: "q", traceContext: context)
+        let answered = answers.map { answer in (try? answer.get()).map { "\($0.id): \($0.traceContext ?? [:])" } }
+        try expect(answered.first == "new: \(context)", check, "the enqueue answered \(answered)")
+        let claimed = try await journal.claim(10, from: "q", concurrency: nil, lease: lease).records
+        let contexts = claimed.map { "\($0.id): \($0.traceContext ?? [:])" }
+        try expect(
+            contexts == ["before: \(earlier)", "new: \(context)"], check,
+            "the claim read the trace contexts \(contexts)")
+    }
 }

@@ -51,7 +51,10 @@ public enum CommandJournalConformance {
             settledKeysAnswerHowTheySettled,
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
-        ] + managementChecks + retryChecks + [queuedRecordsKeepTheirCallersTraceContext]
+            bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
+        ] + managementChecks + retryChecks + [
+            queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
+        ]
     }
 
     static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))

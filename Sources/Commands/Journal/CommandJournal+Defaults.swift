@@ -31,4 +31,24 @@ extension CommandJournal {
     ) async throws -> CommandJournalRecord {
         try await enqueue(entry, queue: queue, after: delay)
     }
+
+    /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:traceContext:)``,
+    /// once every key passed ``StoredKey``'s rule; see ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``.
+    public func enqueue(
+        contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
+    ) async throws -> [Result<CommandJournalRecord, any Error>] {
+        try StoredKey.check(queue, "queue name")
+        for job in jobs { try job.entry.checkKeys() }
+        var answers: [Result<CommandJournalRecord, any Error>] = []
+        answers.reserveCapacity(jobs.count)
+        for job in jobs {
+            do {
+                answers.append(
+                    .success(try await enqueue(job.entry, queue: queue, after: job.delay, traceContext: traceContext)))
+            } catch {
+                answers.append(.failure(error))
+            }
+        }
+        return answers
+    }
 }

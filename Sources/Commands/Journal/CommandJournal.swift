@@ -116,6 +116,16 @@ public protocol CommandJournal: Sendable {
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
     ) async throws -> CommandJournalRecord
 
+    /// Writes `jobs` down on `queue` in their order, each due after its delay, with the
+    /// enqueuing caller's `traceContext` (as ``enqueue(_:queue:after:traceContext:)``); answers,
+    /// in the same order, each job's record (the existing one for a key already there) or why
+    /// it was refused. Every key is checked before any is written (`InvalidKeyError`: nothing
+    /// written). The default enqueues them one after another; a journal with a group commit
+    /// writes them in whole batches.
+    func enqueue(
+        contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
+    ) async throws -> [Result<CommandJournalRecord, any Error>]
+
     /// Deletes the root records that settled before `date`, with their children; returns how
     /// many records were deleted. Pending records are never deleted.
     func prune(settledBefore date: Date) async throws -> Int

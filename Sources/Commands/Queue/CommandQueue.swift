@@ -73,4 +73,41 @@ public struct CommandQueue: Sendable {
     ) async throws -> CommandJournalRecord {
         try await journal.enqueue(entry, queue: name, after: delay, traceContext: TraceCarrier.current())
     }
+
+    /// Enqueues `jobs` on the queue in their order (each with its key and delay), as few
+    /// commits as the journal's batches allow — PostgreSQL writes up to 256 jobs a statement,
+    /// SQLite up to 1,024 a transaction — and returns their records in the same order (a key
+    /// already there answers its existing record, which is not enqueued again).
+    ///
+    /// ```swift
+    /// let jobs = try orders.map { try QueuedJob(SendReceipt(order: $0), key: "receipt-\($0)") }
+    /// try await mail.enqueue(contentsOf: jobs)
+    /// ```
+    ///
+    /// Every key is checked before any job is written: one the journal cannot keep refuses the
+    /// whole call. The jobs commit batch by batch, not all or none: a process that dies during
+    /// the call leaves the batches that committed, and calling again with the same keys writes
+    /// only the rest. To enqueue all or none with your own writes, enqueue in your
+    /// application's transaction.
+    ///
+    /// - Throws: `InvalidKeyError` (nothing written) when a key cannot be kept;
+    ///   ``BulkEnqueueError`` when some jobs were refused (a key holding another entry) and the
+    ///   others written.
+    @discardableResult
+    public func enqueue(contentsOf jobs: [QueuedJob]) async throws -> [CommandJournalRecord] {
+        let answers = try await journal.enqueue(contentsOf: jobs, queue: name, traceContext: TraceCarrier.current())
+        var records: [CommandJournalRecord?] = []
+        records.reserveCapacity(answers.count)
+        var refusals: [BulkEnqueueError.Refusal] = []
+        for (index, answer) in answers.enumerated() {
+            switch answer {
+            case .success(let record): records.append(record)
+            case .failure(let error):
+                records.append(nil)
+                refusals.append(.init(index: index, key: jobs[index].entry.idempotencyKey, error: error))
+            }
+        }
+        guard refusals.isEmpty else { throw BulkEnqueueError(refusals: refusals, records: records) }
+        return records.compactMap { $0 }
+    }
 }

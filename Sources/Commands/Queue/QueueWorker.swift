@@ -86,17 +86,25 @@ public final class QueueWorker: Sendable {
             /// The journal said work may have come (``QueueWakeSource``).
             case notified
         }
-        let (events, wake) = AsyncStream<Event>.makeStream()
+        // Events wait in a mailbox; the stream only says "look". After each claim the loop takes
+        // every event that came meanwhile, so that the slots freed during one claim are filled by
+        // the next claim at once rather than by one claim each.
+        let mailbox = LockedValue<[Event]>([])
+        let (looks, look) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let wake: @Sendable (Event) -> Void = { event in
+            mailbox.withLock { $0.append(event) }
+            look.yield()
+        }
         var inFlight: [String: Task<Void, Never>] = [:]
         var sleeper: (number: Int, task: Task<Void, Never>)?
         var sleeps = 0
         var claimFailed = false
         var admission = QueueAdmission(slots: slots)
-        var iterator = events.makeAsyncIterator()
+        var iterator = looks.makeAsyncIterator()
         let listener = (queue.journal as? any QueueWakeSource).map { source in
             let wakeups = source.wakeups(of: queue.name)
             return Task {
-                for await _ in wakeups { wake.yield(.notified) }
+                for await _ in wakeups { wake(.notified) }
             }
         }
         while !Task.isCancelled {
@@ -106,7 +114,7 @@ public final class QueueWorker: Sendable {
                 for record in claimed.records {
                     inFlight[record.id] = Task {
                         let outcome = await self.settle(record)
-                        wake.yield(.settled(record.id, outcome))
+                        wake(.settled(record.id, outcome))
                     }
                 }
                 if claimed.records.isEmpty || claimed.failed {
@@ -117,32 +125,38 @@ public final class QueueWorker: Sendable {
                         number,
                         Task {
                             try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
-                            wake.yield(.woke(number))
+                            wake(.woke(number))
                         }
                     )
                 }
                 continue
             }
-            switch await iterator.next() {
-            case .settled(let key, let outcome)?:
-                inFlight[key] = nil
-                admission.settled(outcome)
-                counters.withLock { $0.openSlots = admission.limit }
-            case .woke(let number)?: if sleeper?.number == number { sleeper = nil }
-            case .notified?:
-                // Claim now rather than at the end of the sleep; a claim that failed waits its
-                // poll interval all the same, so that a journal in trouble is not hammered.
-                if let current = sleeper, !claimFailed {
-                    current.task.cancel()
-                    sleeper = nil
+            if mailbox.withLock({ $0.isEmpty }) {
+                guard await iterator.next() != nil else { break }
+            }
+            for event in mailbox.withLock({ events in
+                defer { events = [] }; return events
+            }) {
+                switch event {
+                case .settled(let key, let outcome):
+                    inFlight[key] = nil
+                    admission.settled(outcome)
+                    counters.withLock { $0.openSlots = admission.limit }
+                case .woke(let number): if sleeper?.number == number { sleeper = nil }
+                case .notified:
+                    // Claim now rather than at the end of the sleep; a claim that failed waits its
+                    // poll interval all the same, so that a journal in trouble is not hammered.
+                    if let current = sleeper, !claimFailed {
+                        current.task.cancel()
+                        sleeper = nil
+                    }
                 }
-            case nil: break
             }
         }
         listener?.cancel()
         sleeper?.task.cancel()
         for task in inFlight.values { await task.value }
-        wake.finish()
+        look.finish()
     }
 
     /// Claims and runs what is due now, until nothing is; returns how many records it settled.

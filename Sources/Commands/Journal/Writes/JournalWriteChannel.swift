@@ -11,16 +11,25 @@ package struct JournalWriteChannel: Sendable {
     /// Applies one write and answers its outcome, or throws its refusal.
     package typealias Submit = @Sendable (JournalWrite) async throws -> JournalWriteOutcome
 
+    /// Applies writes in their order, as one caller, and answers each one's outcome or refusal.
+    package typealias SubmitAll = @Sendable ([JournalWrite]) async -> [Result<JournalWriteOutcome, any Error>]
+
     private let apply: Submit
+    private let applyAll: SubmitAll?
     private let unexpected: @Sendable () -> any Error
     /// Wakes this process's workers of a queue when one of its records became claimable here
     /// (``QueueWakeSource``).
     package let queueSignal = QueueSignal()
 
     /// A channel submitting to `submit`; `unexpected` is the error of an outcome that does not
-    /// answer its write (a store's bug, never a caller's).
-    package init(unexpected: @escaping @Sendable () -> any Error, submit: @escaping Submit) {
+    /// answer its write (a store's bug, never a caller's). `submitAll`, when the store has it,
+    /// hands many writes to its group commit at once (``enqueue(contentsOf:queue:traceContext:)``);
+    /// without it they are submitted one after another.
+    package init(
+        unexpected: @escaping @Sendable () -> any Error, submit: @escaping Submit, submitAll: SubmitAll? = nil
+    ) {
         self.apply = submit
+        self.applyAll = submitAll
         self.unexpected = unexpected
     }
 
@@ -90,6 +99,40 @@ package struct JournalWriteChannel: Sendable {
         let record = try await record(.enqueue(entry, queue: queue, after: delay, traceContext: traceContext))
         queueSignal.signal(queue)
         return record
+    }
+
+    /// ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``: every key checked before any
+    /// is written, then the writes handed to the store in their order; each answers its record or
+    /// its refusal, in the jobs' order.
+    package func enqueue(
+        contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
+    ) async throws -> [Result<CommandJournalRecord, any Error>] {
+        let writes = jobs.map {
+            JournalWrite.enqueue($0.entry, queue: queue, after: $0.delay, traceContext: traceContext)
+        }
+        for write in writes { try write.checkKeys() }
+        let outcomes: [Result<JournalWriteOutcome, any Error>]
+        if let applyAll {
+            outcomes = await applyAll(writes)
+        } else {
+            var answered: [Result<JournalWriteOutcome, any Error>] = []
+            answered.reserveCapacity(writes.count)
+            for write in writes {
+                do {
+                    answered.append(.success(try await apply(write)))
+                } catch {
+                    answered.append(.failure(error))
+                }
+            }
+            outcomes = answered
+        }
+        if !writes.isEmpty { queueSignal.signal(queue) }
+        return outcomes.map { outcome in
+            outcome.flatMap { answer in
+                guard case .record(let record) = answer else { return .failure(unexpected()) }
+                return .success(record)
+            }
+        }
     }
 
     /// ``CommandJournal/prune(settledBefore:)``.

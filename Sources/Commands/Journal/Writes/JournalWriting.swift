@@ -65,6 +65,14 @@ extension JournalWriting {
         try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
     }
 
+    /// Enqueues `jobs` in whole batches of the journal's group commit; see
+    /// ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``.
+    public func enqueue(
+        contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
+    ) async throws -> [Result<CommandJournalRecord, any Error>] {
+        try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: traceContext)
+    }
+
     /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
     public func prune(settledBefore date: Date) async throws -> Int {
         try await channel.prune(settledBefore: date)
