@@ -5,6 +5,7 @@
 #
 #   enqueue, one at a time: 2,000 jobs from one caller; p50 per call and jobs/s
 #   enqueue, 64 callers: JOBS jobs
+#   enqueue in bulk: JOBS jobs, 1,000 a call (ours: enqueue(contentsOf:))
 #   drain: JOBS jobs enqueued beforehand, then W worker processes (1 and 4) start at one wall-clock
 #          instant; jobs/s = JOBS / (last job's end - start). Ours: QueueWorker.run(), 16 slots
 #          (the peer: batch 16)
@@ -35,11 +36,12 @@ pg=$(mktemp -d /tmp/pg-XXXXXX)
 Scripts/postgres-cluster.sh start "$pg" first >/dev/null
 trap 'Scripts/postgres-cluster.sh stop "$pg"' EXIT
 sqlite_dir=$(mktemp -d)
-count=0
+# A new database's name (called in $(…), so no counter: a subshell's would not last).
 fresh() {
-    count=$((count + 1))
-    "$pgbin/createdb" -h "$pg" -U postgres "q$count"
-    echo "q$count"
+    local name
+    name="q$(date +%s%N)"
+    "$pgbin/createdb" -h "$pg" -U postgres "$name"
+    echo "$name"
 }
 url() { echo "postgres://postgres@localhost/$1?host=$pg"; }
 dsn() { echo "postgresql://postgres@/$1?host=$pg"; }
@@ -79,6 +81,8 @@ for round in $(seq "$rounds"); do
     "$venv/bin/python" "$peer" enqueue "$(dsn "$(peerdb)")" 2000 1
     "$ours" enqueue "$(url "$(fresh)")" "$jobs" 64
     "$venv/bin/python" "$peer" enqueue "$(dsn "$(peerdb)")" "$jobs" 64
+    "$ours" enqueue "$(url "$(fresh)")" "$jobs" bulk
+    "$venv/bin/python" "$peer" enqueue "$(dsn "$(peerdb)")" "$jobs" bulk
     for workers in 1 4; do
         db=$(fresh)
         "$ours" enqueue "$(url "$db")" "$jobs" 64 >/dev/null
