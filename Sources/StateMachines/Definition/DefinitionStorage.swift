@@ -1,8 +1,4 @@
-/// What kind of node a state is in the chart.
-@usableFromInline
-enum NodeKind: UInt8, Sendable {
-    case atomic, compound, parallel, history
-}
+public import StatechartSemantics
 
 /// What a state holds once its declaration is resolved.
 @usableFromInline

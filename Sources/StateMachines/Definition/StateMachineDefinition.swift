@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 /// An immutable description of a state machine: its states, events, transitions, timers,
 /// actions and effects.
 ///

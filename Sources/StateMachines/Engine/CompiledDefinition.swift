@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 /// A definition compiled once into what `StateMachine.send` reads: one record per rule
 /// (``CompiledRule``) and per state (``CompiledState``), one pool of actions, and the plans
 /// derived from them (``FlatPlan`` for a flat machine, ``ChartPlans`` for a statechart). Laid out
@@ -49,7 +51,7 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
             let plan =
                 rule.ruleKind == .leaves
                 ? chart.plan(source: rule.sourceIndex, target: rule.targetIndex, keepsSource: rule.keepsSource)
-                : (domain: Domain.none, entry: StateSet(count: chart.shape.count), isDynamic: false)
+                : (domain: nil, entry: StateSet(count: chart.shape.count), isDynamic: false)
             return CompiledRule<Event, Context>(
                 event: rule.event, slot: rule.event.flatMap { slotOf[$0] } ?? NoIndex.value,
                 kindIndex: rule.kindIndex, kind: rule.ruleKind, source: rule.sourceIndex, target: rule.targetIndex,

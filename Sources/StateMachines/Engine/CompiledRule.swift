@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 /// One rule of a definition as the engine reads it: the record every plan and table is derived
 /// from, compiled once from a ``TransitionRule`` (numbered as `DefinitionStorage.rules`).
 @usableFromInline
@@ -19,9 +21,9 @@ struct CompiledRule<Event, Context> {
     @usableFromInline let actionEnd: Int
     /// The reason a refusing rule gives; empty for the others.
     @usableFromInline let rejection: String
-    /// The rule's transition domain: a state, `Domain.topLevel`, or `Domain.none` for a rule that
-    /// does not leave its state.
-    @usableFromInline let domain: Int
+    /// The rule's transition domain (`nil`: the top level); read only for a rule that leaves its
+    /// state.
+    @usableFromInline let domain: Int?
     /// The states the rule enters, computed with no history recorded.
     @usableFromInline let entry: StateSet
     /// Whether the entry set must be computed when the rule is taken, after its exits have

@@ -7,15 +7,6 @@ enum StateIndex {
     @usableFromInline static let none = -1
 }
 
-/// A rule's transition domain (SCXML's `getTransitionDomain`) besides a state index.
-@usableFromInline
-enum Domain {
-    /// The domain is the top level: every active state is below it.
-    @usableFromInline static let topLevel = -1
-    /// The rule exits nothing (an internal or refusing rule).
-    @usableFromInline static let none = -2
-}
-
 /// What a cell of `ChartPlans.cells` holds besides a planned step (≥ 0).
 @usableFromInline
 enum PlanCell {

@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 /// A timed transition armed on entry to a state. It is stale once the state has been left.
 public struct ArmedTimer: Hashable, Sendable {
     /// How long after entry the timer is due (computed from the context on entry when the

@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// The definition as a Mermaid `stateDiagram-v2`: transitions labelled with their event,
     /// guard and actions, timers as `after 5 s`, internal transitions and entry and exit actions

@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// The definition as a W3C SCXML 1.0 document: `<state>`, `<parallel>`, `<final>` and
     /// `<history>` elements nested as declared, transitions with their events, `cond` (the

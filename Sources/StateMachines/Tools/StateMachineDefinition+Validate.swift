@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// Checks the definition and reports each problem it finds, naming the states and events
     /// involved: unreachable states (through nesting, never through a final state), dead ends,
@@ -136,7 +138,7 @@ extension StateMachineDefinition {
         let shape = storage.chart.shape
         let none: (Int) -> StateSet? = { _ in nil }
         var reached = Set(
-            shape.entrySet(targets: [storage.initialIndex], domain: Domain.topLevel, history: none).indices)
+            shape.entrySet(targets: [storage.initialIndex], domain: nil, history: none).indices)
         reached.insert(storage.initialIndex)
         var frontier = Array(reached)
         while let index = frontier.popLast() {
@@ -144,7 +146,7 @@ extension StateMachineDefinition {
             var targets = storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves }.map(\.targetIndex)
             targets += storage.nodes[index].timers.map(\.targetIndex)
             for target in targets {
-                var entered = shape.entrySet(targets: [target], domain: Domain.topLevel, history: none).indices
+                var entered = shape.entrySet(targets: [target], domain: nil, history: none).indices
                 entered.append(target)
                 for state in entered where reached.insert(state).inserted { frontier.append(state) }
             }
