@@ -69,9 +69,8 @@ extension ChartModel {
     /// leaf's pick in document order (`nil`: it picked none), and the first `Refuse` picked.
     func select(_ picks: [Int?], in configuration: [Int]) -> (selected: [Int], rejection: Int?) {
         withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, picks.count)) { buffer in
-            var selection = Selection(into: buffer)
             var position = 0
-            ChartShape.select(leaves: shape.leaves(of: set(configuration)), into: &selection) { _ in
+            let selection = shape.select(in: set(configuration), into: buffer) { _ in
                 defer { position += 1 }
                 guard position < picks.count, let rule = picks[position] else { return nil }
                 return (rule, rules[rule].rejection != nil)

@@ -7,6 +7,9 @@
 /// its ancestors') that is enabled; a rule picked by two leaves is taken once. A pick that
 /// refuses the event (`Refuse`) selects nothing: the first one is kept as the reason, for when
 /// nothing is selected.
+///
+/// A caller asks for the leaves one by one (`nextLeaf()`) and adds each leaf's pick (`add`):
+/// a loop without a closure, so that what it reads (a machine) is borrowed, never copied.
 @usableFromInline
 package struct Selection {
     /// The selected rules are `rules[0 ..< count]`, in the order picked.
@@ -14,11 +17,22 @@ package struct Selection {
     @usableFromInline package var count = 0
     /// The first refusing rule picked, if any.
     @usableFromInline package var rejection: Int?
+    /// The leaves not offered the event yet.
+    @usableFromInline package var leaves: StateSet
 
-    /// A selection into `rules`, which has room for one rule per state.
+    /// A selection among the active leaves of `configuration` in `shape`, into `rules`, which
+    /// has room for one rule per state.
     @inlinable
-    package init(into rules: UnsafeMutableBufferPointer<Int>) {
+    package init(_ configuration: StateSet, in shape: ChartShape, into rules: UnsafeMutableBufferPointer<Int>) {
         self.rules = rules
+        self.leaves = configuration.intersection(shape.atomic)
+    }
+
+    /// The next active leaf to offer the event to, in document order; `nil` when all were.
+    @inlinable
+    @inline(__always)
+    package mutating func nextLeaf() -> Int? {
+        leaves.popFirst()
     }
 
     /// Adds a leaf's pick: `rule`, which refuses the event when `refuses`.
@@ -45,16 +59,17 @@ extension ChartShape {
         configuration.intersection(atomic)
     }
 
-    /// Offers `leaves` (see `leaves(of:)`), in document order, to `pick`, which returns the leaf's
-    /// first enabled candidate and whether it refuses the event (SCXML's `selectTransitions`).
-    /// Static, so that a caller's `pick` may mutate what holds the shape.
-    @inlinable
-    package static func select(
-        leaves: StateSet, into selection: inout Selection, pick: (_ leaf: Int) -> (rule: Int, refuses: Bool)?
-    ) {
-        leaves.forEachAscending { leaf in
+    /// SCXML's `selectTransitions` with a closure: offers each active leaf of `configuration` to
+    /// `pick`, which returns the leaf's first enabled candidate and whether it refuses the event.
+    package func select(
+        in configuration: StateSet, into rules: UnsafeMutableBufferPointer<Int>,
+        pick: (_ leaf: Int) -> (rule: Int, refuses: Bool)?
+    ) -> Selection {
+        var selection = Selection(configuration, in: self, into: rules)
+        while let leaf = selection.nextLeaf() {
             if let picked = pick(leaf) { selection.add(picked.rule, refuses: picked.refuses) }
         }
+        return selection
     }
 
     /// SCXML's `removeConflictingTransitions` in place on `rules[0 ..< count]`: of two rules whose

@@ -145,6 +145,35 @@ package struct StateSet: Hashable, Sendable {
         return nil
     }
 
+    /// Removes and returns the lowest index, or `nil` when the set is empty: a loop over a set in
+    /// document order without a closure, so that what the loop captures is never copied.
+    @inlinable
+    @inline(__always)
+    package mutating func popFirst() -> Int? {
+        if low != 0 {
+            let index = low.trailingZeroBitCount
+            low &= low &- 1
+            return index
+        }
+        return extra == 0 ? nil : popFirstOfRest()
+    }
+
+    /// ``popFirst()`` past the first word, out of line: most charts have none.
+    @inlinable
+    @inline(never)
+    package mutating func popFirstOfRest() -> Int? {
+        var position = 0
+        while position < extra {
+            let bits = word(position)
+            if bits != 0 {
+                setWord(position, bits & (bits &- 1))
+                return 64 &+ position &* 64 &+ bits.trailingZeroBitCount
+            }
+            position &+= 1
+        }
+        return nil
+    }
+
     /// Calls `body` with each index in ascending order: document order.
     @inlinable
     package func forEachAscending(_ body: (Int) -> Void) {

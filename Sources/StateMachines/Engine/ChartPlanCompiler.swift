@@ -29,8 +29,7 @@ struct PlanCompiler<Context, Event> {
         let records = parts.rules
         var undecided = false
         let selected = withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, shape.count)) { buffer in
-            var selection = Selection(into: buffer)
-            ChartShape.select(leaves: shape.leaves(of: configuration), into: &selection) { leaf in
+            let selection = shape.select(in: configuration, into: buffer) { leaf in
                 let record = parts.stateRecords[leaf]
                 for row in record.selectionStart..<record.selectionEnd where records[parts.selection[row]].slot == slot
                 {

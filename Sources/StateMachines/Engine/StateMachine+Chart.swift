@@ -64,21 +64,21 @@ extension StateMachine {
     mutating func selectRules(
         for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
     ) -> (count: Int, rejection: Int?, guardsFailed: Bool) {
-        var selection = Selection(into: buffer)
+        var selection = Selection(run.active, in: storage.chart.shape, into: buffer)
         var guardsFailed = false
-        ChartShape.select(leaves: storage.chart.shape.leaves(of: run.active), into: &selection) { leaf in
+        leaves: while let leaf = selection.nextLeaf() {
             var index = storage.engine.stateRecords[leaf].selectionStart
             let end = storage.engine.stateRecords[leaf].selectionEnd
             while index < end {
                 let rule = storage.engine.selection[index]
                 let matches = storage.engine.rules[rule].matches(event, kind: kind)
                 if matches && storage.engine.rules[rule].holds(context, event) {
-                    return (rule, storage.engine.rules[rule].kind == .refuses)
+                    selection.add(rule, refuses: storage.engine.rules[rule].kind == .refuses)
+                    continue leaves
                 }
                 if matches { guardsFailed = true }
                 index &+= 1
             }
-            return nil
         }
         return (selection.count, selection.rejection, guardsFailed)
     }

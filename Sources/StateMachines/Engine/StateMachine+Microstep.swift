@@ -221,19 +221,21 @@ extension StateMachine {
     mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
         // No active state with an eventless rule, the usual case: nothing to select.
         if !run.active.intersects(storage.chart.eventlessOwners) { return 0 }
-        var selection = Selection(into: buffer)
-        ChartShape.select(leaves: storage.chart.shape.leaves(of: run.active), into: &selection) { leaf in
+        var selection = Selection(run.active, in: storage.chart.shape, into: buffer)
+        leaves: while let leaf = selection.nextLeaf() {
             var state: Int? = leaf
             while let current = state {
                 var index = storage.engine.stateRecords[current].eventlessStart
                 while index < storage.engine.stateRecords[current].eventlessEnd {
                     let rule = storage.engine.triggerless[index]
-                    if holds(rule) { return (rule, false) }
+                    if holds(rule) {
+                        selection.add(rule, refuses: false)
+                        continue leaves
+                    }
                     index &+= 1
                 }
                 state = storage.chart.shape.nodes[current].parent
             }
-            return nil
         }
         return selection.count
     }
