@@ -78,8 +78,9 @@ struct PlanCompiler<Context, Event> {
         }
         let rulesStart = Int32(self.rules.count)
         self.rules += kept.map { Int32($0) }
+        // `next` is set by `finishLast(next:)`, once the configuration it leads to is numbered.
         last = ChartStep(
-            next: Int32(NoIndex.value), leaf: Int32(leaf), start: start, end: Int32(actions.count),
+            next: 0, leaf: Int32(leaf), start: start, end: Int32(actions.count),
             enteredCount: Int32(entering.count), stampStart: stampStart, stampEnd: Int32(stamped.count),
             rulesStart: rulesStart, rulesEnd: Int32(self.rules.count), source: Int32(records[kept[0]].source),
             target: Int32(records[kept[0]].target), isInternal: records[kept[0]].isInternal,

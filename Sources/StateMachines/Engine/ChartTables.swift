@@ -6,10 +6,9 @@ extension ChartShape {
         self.init(
             nodes: nodes.map { node in
                 ChartNode(
-                    parent: node.parent >= 0 ? node.parent : nil, kind: node.kind, isFinal: node.isFinal, end: node.end,
+                    parent: node.parent, kind: node.kind, isFinal: node.isFinal, end: node.end,
                     children: node.children, historyChildren: node.historyChildren, isDeepHistory: node.isDeepHistory,
-                    historyDefault: node.historyDefault >= 0 ? node.historyDefault : nil,
-                    initial: node.initialTarget >= 0 ? node.initialTarget : nil)
+                    historyDefault: node.historyDefault, initial: node.initialTarget)
             })
     }
 }
@@ -57,14 +56,14 @@ struct ChartTables: Sendable {
             }
         isChart =
             hasKinds || raises || hasEventless
-            || nodes.contains { $0.parent >= 0 || $0.kind != .atomic || !$0.doneRules.isEmpty }
+            || nodes.contains { $0.parent != nil || $0.kind != .atomic || !$0.doneRules.isEmpty }
 
         var timerDomain: [[Int?]] = []
         var timerEntry: [[StateSet]] = []
         var timerIsDynamic: [[Bool]] = []
-        for node in nodes {
-            let plans = node.timers.map {
-                Self.plan(shape: shape, source: $0.sourceIndex, target: $0.targetIndex, keepsSource: false)
+        for (index, node) in nodes.enumerated() {
+            let plans = node.timerTargets.map {
+                Self.plan(shape: shape, source: index, target: $0, keepsSource: false)
             }
             timerDomain.append(plans.map(\.0))
             timerEntry.append(plans.map(\.1))

@@ -15,7 +15,7 @@ extension StateMachine {
         if cell == Int(PlanCell.refused) {
             return .refused(Refusal(state: state, event: event, reason: .noTransition))
         }
-        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        let kind = storage.kindReader?.read(event)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             buffer -> Outcome<State, Event> in
             let selected = selectRules(for: event, kind: kind, into: buffer)
@@ -48,7 +48,7 @@ extension StateMachine {
             return false
         }
         var copy = self
-        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        let kind = storage.kindReader?.read(event)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             copy.selectRules(for: event, kind: kind, into: $0).count > 0
         }
@@ -62,7 +62,7 @@ extension StateMachine {
     /// Mutating only so that a call from a step borrows the machine instead of copying it.
     @inlinable
     mutating func selectRules(
-        for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
+        for event: Event, kind: Int?, into buffer: UnsafeMutableBufferPointer<Int>
     ) -> (count: Int, rejection: Int?, guardsFailed: Bool) {
         var selection = Selection(run.active, in: storage.chart.shape, into: buffer)
         var guardsFailed = false
@@ -87,7 +87,7 @@ extension StateMachine {
     /// nothing for the event.
     @inlinable
     mutating func chartRefusal(
-        of event: Event, kind: Int, rejection: Int?, guardsFailed: Bool
+        of event: Event, kind: Int?, rejection: Int?, guardsFailed: Bool
     ) -> Refusal<State, Event> {
         if let rejection {
             return Refusal(state: state, event: event, reason: .rejected(storage.engine.rules[rejection].rejection))

@@ -188,7 +188,7 @@ extension StateMachine {
                 return true
             }
             if cell == Int(PlanCell.refused) { return false }
-            let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+            let kind = storage.kindReader?.read(event)
             let count = selectRules(for: event, kind: kind, into: buffer).count
             guard count > 0 else { return false }
             let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
