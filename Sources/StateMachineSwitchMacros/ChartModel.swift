@@ -59,14 +59,4 @@ struct ChartModel {
     var isChart: Bool { nodes.contains { $0.parent != nil || $0.kind != .atomic } }
 
     func index(of name: String) -> Int? { nodes.firstIndex { $0.name == name } }
-
-    func ancestors(of state: Int) -> [Int] {
-        var result: [Int] = []
-        var current = nodes[state].parent
-        while let ancestor = current {
-            result.append(ancestor)
-            current = nodes[ancestor].parent
-        }
-        return result
-    }
 }

@@ -34,9 +34,12 @@ extension ChartModel {
         return set
     }
 
+    /// The states whose rules an event is offered to in `leaf`: the leaf, then its ancestors.
+    func candidateStates(from leaf: Int) -> [Int] { shape.candidateStates(from: leaf) }
+
     /// A rule's candidates for `event` in an active leaf: the leaf's rules, then its ancestors'.
     func candidates(for event: String, leaf: Int) -> [Int] {
-        ([leaf] + ancestors(of: leaf)).flatMap { state in nodes[state].rules.filter { rules[$0].event == event } }
+        candidateStates(from: leaf).flatMap { state in nodes[state].rules.filter { rules[$0].event == event } }
     }
 
     /// The active leaves of `configuration`, in document order.

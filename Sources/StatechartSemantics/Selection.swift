@@ -59,6 +59,18 @@ extension ChartShape {
         configuration.intersection(atomic)
     }
 
+    /// The states whose rules an event is offered to in `leaf`, in order (SCXML's
+    /// `selectTransitions`): the leaf, then its ancestors, innermost first.
+    package func candidateStates(from leaf: Int) -> [Int] {
+        var states = [leaf]
+        var ancestor = nodes[leaf].parent
+        while let current = ancestor {
+            states.append(current)
+            ancestor = nodes[current].parent
+        }
+        return states
+    }
+
     /// SCXML's `selectTransitions` with a closure: offers each active leaf of `configuration` to
     /// `pick`, which returns the leaf's first enabled candidate and whether it refuses the event.
     package func select(

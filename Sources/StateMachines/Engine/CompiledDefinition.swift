@@ -66,11 +66,7 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
         var selectionRanges: [Range<Int>] = []
         for state in nodes.indices {
             let start = selection.count
-            var ancestor: Int? = state
-            while let current = ancestor {
-                selection += nodes[current].eventRules
-                ancestor = nodes[current].parent
-            }
+            for candidate in chart.shape.candidateStates(from: state) { selection += nodes[candidate].eventRules }
             selectionRanges.append(start..<selection.count)
         }
         let eventless = nodes.map(\.eventlessRules)
