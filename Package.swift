@@ -96,12 +96,20 @@ let package = Package(
 
         // The three patterns. They never import each other. Commands and Chains log, count and trace
         // through the server ecosystem's API packages (see their Observability articles).
-        .target(name: "StateMachines", dependencies: ["BehaviorKitSync"]),
+        .target(name: "StateMachines", dependencies: ["BehaviorKitSync", "StatechartSemantics"]),
+
+        // SCXML's algorithm over integer tables (domains, exit and entry sets, history, selection,
+        // conflicts), written once for the interpreter, its plans and `@StateMachineSwitch`. No
+        // dependencies, so that the macro can build it too without StateMachines.
+        .target(name: "StatechartSemantics"),
 
         // Opt-in: `@StateMachineSwitch` compiles a definition into a `switch` at build time (swift-syntax).
         .macro(
             name: "StateMachineSwitchMacros",
-            dependencies: [swiftSyntax, swiftSyntaxBuilder, swiftSyntaxMacros, swiftDiagnostics, swiftCompilerPlugin]
+            dependencies: [
+                "StatechartSemantics", swiftSyntax, swiftSyntaxBuilder, swiftSyntaxMacros, swiftDiagnostics,
+                swiftCompilerPlugin,
+            ]
         ),
         .target(name: "StateMachineSwitch", dependencies: ["StateMachines", "StateMachineSwitchMacros"]),
         .target(name: "Commands", dependencies: ["BehaviorKitSync", logging, metrics, tracing]),

@@ -1,3 +1,5 @@
+import StatechartSemantics
+
 /// A definition as `@StateMachineSwitch` reads it from the source: states in document order
 /// (declared depth first, as StateMachines numbers them), each with its rules and actions.
 struct ChartModel {
@@ -49,25 +51,12 @@ struct ChartModel {
     var initial = 0
     var nodes: [Node] = []
     var rules: [Rule] = []
+    /// The structure as the shared algorithm reads it, once the definition is read and resolved.
+    var shape = ChartShape(nodes: [])
 
     /// Whether StateMachines runs the definition as a statechart (any nesting), not a flat machine:
     /// the two differ in small ways the generated code follows (a refusal's guard names).
     var isChart: Bool { nodes.contains { $0.parent != nil || $0.kind != .atomic } }
 
     func index(of name: String) -> Int? { nodes.firstIndex { $0.name == name } }
-
-    func ancestors(of state: Int) -> [Int] {
-        var result: [Int] = []
-        var current = nodes[state].parent
-        while let ancestor = current {
-            result.append(ancestor)
-            current = nodes[ancestor].parent
-        }
-        return result
-    }
-
-    /// Whether `state` lies strictly below `ancestor`.
-    func isProperDescendant(_ state: Int, of ancestor: Int) -> Bool {
-        state != ancestor && ancestors(of: state).contains(ancestor)
-    }
 }

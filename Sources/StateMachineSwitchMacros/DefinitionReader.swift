@@ -1,3 +1,4 @@
+import StatechartSemantics
 import SwiftSyntax
 
 /// Reads `StateMachineDefinition<State, Event, Context>(initial: …) { In(…) { … } … }` into a
@@ -9,6 +10,11 @@ struct DefinitionReader {
         var reader = DefinitionReader()
         try reader.readDefinition(call)
         try reader.resolve(at: call)
+        guard reader.model.nodes.count <= StateSet.capacity else {
+            throw SwitchDiagnostic(
+                "the definition has more than \(StateSet.capacity) states; run it with StateMachine instead", at: call)
+        }
+        reader.model.shape = reader.model.makeShape()
         return reader.model
     }
 

@@ -10,16 +10,7 @@ extension ChartModel {
     /// The step once each active leaf has picked its rule (`nil`: every guard of its candidates
     /// failed, or it has none), as `StateMachine.send` takes it.
     func step(event: String, in configuration: [Int], picks: [Int?]) -> StepResult {
-        var selected: [Int] = []
-        var rejection: Int?
-        for pick in picks {
-            guard let rule = pick else { continue }
-            if rules[rule].rejection != nil {
-                if rejection == nil { rejection = rule }
-            } else if !selected.contains(rule) {
-                selected.append(rule)
-            }
-        }
+        let (selected, rejection) = select(picks, in: configuration)
         guard !selected.isEmpty else {
             if let rejection, let reason = rules[rejection].rejection {
                 return .refused(reason: ".rejected(\(reason))")

@@ -44,7 +44,7 @@ struct SwitchWriter {
     static func events(_ model: ChartModel, _ configuration: [Int]) -> [String] {
         var events: [String] = []
         for leaf in model.leaves(of: configuration) {
-            for state in [leaf] + model.ancestors(of: leaf) {
+            for state in model.candidateStates(from: leaf) {
                 for rule in model.nodes[state].rules where !events.contains(model.rules[rule].event) {
                     events.append(model.rules[rule].event)
                 }

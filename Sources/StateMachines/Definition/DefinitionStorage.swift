@@ -1,8 +1,4 @@
-/// What kind of node a state is in the chart.
-@usableFromInline
-enum NodeKind: UInt8, Sendable {
-    case atomic, compound, parallel, history
-}
+public import StatechartSemantics
 
 /// What a state holds once its declaration is resolved.
 @usableFromInline
@@ -10,28 +6,40 @@ struct StateNode<State: Hashable & Sendable, Event: Hashable & Sendable, Context
     var isDeclared = false
     var isFinal = false
     @usableFromInline var kind = NodeKind.atomic
-    /// The parent's index; `StateIndex.none` at the top level.
-    @usableFromInline var parent = StateIndex.none
+    /// The parent's index; `nil` at the top level.
+    @usableFromInline var parent: Int?
     /// The child states (regions of a parallel state), not the history states, in document order.
     var children: [Int] = []
     var historyChildren: [Int] = []
-    /// What a compound state enters first (a descendant); `StateIndex.none` for other kinds.
-    var initialTarget = StateIndex.none
+    /// What a compound state enters first (a descendant); `nil` for other kinds.
+    var initialTarget: Int?
     /// The descendants are the indices `index + 1 ..< end`: states are numbered in document order.
     var end = 0
     var isDeepHistory = false
     /// Whether the declaration named an `initial` that is not a descendant.
     var hasInvalidInitial = false
-    /// A history state's default target; `StateIndex.none` for none.
-    var historyDefault = StateIndex.none
+    /// A history state's default target, if it names one.
+    var historyDefault: Int?
     var entry: [Action<Context, Event>] = []
     var exit: [Action<Context, Event>] = []
     @usableFromInline var timers: [TimedRule<State, Event, Context>] = []
+    /// The state each timer enters, as `timers` orders them.
+    @usableFromInline var timerTargets: [Int] = []
     @usableFromInline var effects: [Effect<State, Event, Context>] = []
     /// Indices into `rules` of the state's own rules, by trigger.
     var eventRules: [Int] = []
     @usableFromInline var eventlessRules: [Int] = []
     @usableFromInline var doneRules: [Int] = []
+}
+
+/// Where a rule sits among the definition's states and kinds, once they are numbered: what the
+/// engine reads besides the public ``TransitionRule`` (see `CompiledRule`).
+struct RulePlace {
+    let source: Int
+    /// The state the rule enters; its source when it has no target.
+    let target: Int
+    /// The rule's kind among the kinds rules name; `nil` for a rule on an exact event.
+    let kindIndex: Int?
 }
 
 /// The resolved, index-based form of a definition that machines run on.
@@ -64,7 +72,7 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         var states: [State] = []
         var index: [State: Int] = [:]
         var nodes: [StateNode<State, Event, Context>] = []
-        func number(_ state: State, parent: Int) {
+        func number(_ state: State, parent: Int?) {
             guard index[state] == nil, let draft = collected.drafts[state] else { return }
             let slot = states.count
             index[state] = slot
@@ -81,7 +89,7 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
             for child in draft.children { number(child, parent: slot) }
             nodes[slot].end = states.count
         }
-        for state in collected.topLevel { number(state, parent: StateIndex.none) }
+        for state in collected.topLevel { number(state, parent: nil) }
         func slot(_ state: State) -> Int {
             if let existing = index[state] { return existing }
             index[state] = states.count
@@ -97,6 +105,7 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         var seenEvents: Set<Event> = []
         var kinds: [KindKey] = []
         var rules: [TransitionRule<State, Event, Context>] = []
+        var places: [RulePlace] = []
         for position in 0..<collected.drafts.count {
             guard position < states.count, let draft = collected.drafts[states[position]] else { continue }
             let source = position
@@ -117,20 +126,17 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
             for element in draft.elements {
                 switch element.kind {
                 case .rule(let ruleDraft):
-                    var rule = TransitionRule(source: states[source], draft: ruleDraft)
-                    rule.sourceIndex = source
-                    rule.targetIndex = ruleDraft.target.map(slot) ?? source
+                    let rule = TransitionRule(source: states[source], draft: ruleDraft)
                     if case .event(let event) = ruleDraft.match, seenEvents.insert(event).inserted {
                         events.append(event)
                     }
+                    var kindIndex: Int?
                     if let key = rule.kindKey {
-                        if let known = kinds.firstIndex(of: key) {
-                            rule.kindIndex = known
-                        } else {
-                            rule.kindIndex = kinds.count
-                            kinds.append(key)
-                        }
+                        kindIndex = kinds.firstIndex(of: key) ?? kinds.count
+                        if kindIndex == kinds.count { kinds.append(key) }
                     }
+                    places.append(
+                        RulePlace(source: source, target: ruleDraft.target.map(slot) ?? source, kindIndex: kindIndex))
                     switch ruleDraft.match {
                     case .event, .kind: nodes[source].eventRules.append(rules.count)
                     case .eventless: nodes[source].eventlessRules.append(rules.count)
@@ -138,10 +144,8 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
                     }
                     rules.append(rule)
                 case .timer(let timerDraft):
-                    var timer = TimedRule(source: states[source], draft: timerDraft)
-                    timer.sourceIndex = source
-                    timer.targetIndex = slot(timerDraft.target)
-                    nodes[source].timers.append(timer)
+                    nodes[source].timers.append(TimedRule(source: states[source], draft: timerDraft))
+                    nodes[source].timerTargets.append(slot(timerDraft.target))
                 case .entry(let action): nodes[source].entry.append(action)
                 case .exit(let action): nodes[source].exit.append(action)
                 case .effect(let effect): nodes[source].effects.append(effect)
@@ -151,7 +155,7 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
             if nodes[source].kind == .compound {
                 let explicit = draft.initial.flatMap { index[$0] }
                 let isDescendant = explicit.map { $0 > source && $0 < nodes[source].end } ?? false
-                nodes[source].initialTarget = isDescendant ? explicit ?? StateIndex.none : nodes[source].children[0]
+                nodes[source].initialTarget = isDescendant ? explicit : nodes[source].children.first
                 nodes[source].hasInvalidInitial = draft.initial != nil && !isDescendant
             }
         }
@@ -169,9 +173,19 @@ final class DefinitionStorage<State: Hashable & Sendable, Event: Hashable & Send
         let arena = BufferArena()
         self.arena = arena
         self.engine = CompiledDefinition(
-            states: states, nodes: nodes, rules: rules, events: events, chart: chart, hasKinds: !kinds.isEmpty,
-            arena: arena)
+            states: states, nodes: nodes, rules: rules, places: places, events: events, chart: chart,
+            hasKinds: !kinds.isEmpty, arena: arena)
         self.kindReader = kinds.isEmpty ? nil : KindReader.make(Event.self, kinds: kinds.map(\.value))
+    }
+}
+
+extension DefinitionStorage {
+    /// The rules state `index` declares, in the order written, with their places (the engine's
+    /// records number the rules as `rules` does).
+    func rules(of index: Int) -> [(rule: TransitionRule<State, Event, Context>, target: Int, kind: RuleKind)] {
+        rules.indices.filter { engine.rules[$0].source == index }.map {
+            (rules[$0], engine.rules[$0].target, engine.rules[$0].kind)
+        }
     }
 }
 

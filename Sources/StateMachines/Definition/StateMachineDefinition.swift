@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 /// An immutable description of a state machine: its states, events, transitions, timers,
 /// actions and effects.
 ///
@@ -46,8 +48,8 @@ public struct StateMachineDefinition<State: Hashable & Sendable, Event: Hashable
 
     /// The state `state` is nested in, or `nil` at the top level.
     public func parent(of state: State) -> State? {
-        guard let index = storage.index[state], storage.nodes[index].parent >= 0 else { return nil }
-        return storage.states[storage.nodes[index].parent]
+        guard let index = storage.index[state], let parent = storage.nodes[index].parent else { return nil }
+        return storage.states[parent]
     }
 
     /// The states nested directly in `state` (the regions of a parallel state), in document order.

@@ -22,32 +22,30 @@ public struct TransitionRule<State: Hashable & Sendable, Event: Hashable & Senda
     /// (SCXML's `type="internal"`).
     public let keepsSource: Bool
 
-    @usableFromInline var sourceIndex = StateIndex.none
-    @usableFromInline var targetIndex = StateIndex.none
-    /// Where a kind rule's kind is among the definition's kinds; `NoIndex.value` for a rule on an
-    /// exact event.
-    @usableFromInline var kindIndex = NoIndex.value
-    /// What the rule does when taken: leaves its state, stays in it, or refuses.
-    @usableFromInline var ruleKind = RuleKind.leaves
-    var kindKey: KindKey?
+    /// The kind a kind rule matches, as the definition numbers kinds; `nil` for other rules.
+    let kindKey: KindKey?
 
     init(source: State, draft: RuleDraft<State, Event, Context>) {
         self.source = source
+        var kindKey: KindKey?
         switch draft.match {
         case .event(let event): self.trigger = .event(event)
         case .kind(let key, let label):
             self.trigger = .kind(label)
-            self.kindKey = key
+            kindKey = key
         case .eventless: self.trigger = .eventless
         case .done: self.trigger = .done
         }
+        self.kindKey = kindKey
         self.target = draft.target
         self.guard = draft.guard
         self.actions = draft.actions
         self.rejection = draft.rejection
         self.keepsSource = draft.keepsSource
-        self.ruleKind = draft.rejection != nil ? .refuses : (draft.target == nil ? .stays : .leaves)
     }
+
+    /// What the rule does when taken: leaves its state, stays in it, or refuses.
+    var ruleKind: RuleKind { rejection != nil ? .refuses : (target == nil ? .stays : .leaves) }
 
     /// The event the rule is written for, when it is written for one exact event.
     public var event: Event? {
@@ -74,9 +72,6 @@ public struct TimedRule<State: Hashable & Sendable, Event: Hashable & Sendable, 
     public let `guard`: Guard<Context, Event>?
     /// The actions run while the rule is taken.
     public let actions: [Action<Context, Event>]
-
-    @usableFromInline var sourceIndex = StateIndex.none
-    @usableFromInline var targetIndex = StateIndex.none
 
     init(source: State, draft: TimerDraft<State, Event, Context>) {
         self.source = source

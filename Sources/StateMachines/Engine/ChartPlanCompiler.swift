@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 /// Decides a microstep in advance, as `StateMachine.sendChart` decides it when it runs (SCXML's
 /// `selectTransitions`, `removeConflictingTransitions` and `microstep`), for the cases whose
 /// outcome depends on the configuration and the event alone.
@@ -25,67 +27,42 @@ struct PlanCompiler<Context, Event> {
     mutating func plan(_ configuration: StateSet, slot: Int) -> StateSet?? {
         let shape = chart.shape
         let records = parts.rules
-        var selected: [Int] = []
         var undecided = false
-        configuration.intersection(shape.atomic).forEachAscending { leaf in
-            let record = parts.stateRecords[leaf]
-            for row in record.selectionStart..<record.selectionEnd where records[parts.selection[row]].slot == slot {
-                let rule = parts.selection[row]
-                // A guard depends on the context, a `Refuse` on what the other regions take.
-                if records[rule].guardBody != nil || records[rule].kind == .refuses { undecided = true }
-                if !selected.contains(rule) { selected.append(rule) }
-                return
+        let selected = withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, shape.count)) { buffer in
+            let selection = shape.select(in: configuration, into: buffer) { leaf in
+                let record = parts.stateRecords[leaf]
+                for row in record.selectionStart..<record.selectionEnd where records[parts.selection[row]].slot == slot
+                {
+                    let rule = parts.selection[row]
+                    // A guard depends on the context, a `Refuse` on what the other regions take.
+                    if records[rule].guardBody != nil || records[rule].kind == .refuses { undecided = true }
+                    return (rule, false)
+                }
+                return nil
             }
+            return Array(buffer[0..<selection.count])
         }
         if undecided || selected.contains(where: { records[$0].isDynamic }) { return nil }
         if selected.isEmpty { return .some(nil) }
 
         func exits(_ rule: Int) -> StateSet {
-            let domain = records[rule].domain
-            return domain == Domain.none
-                ? StateSet(count: shape.count) : configuration.intersection(shape.below(domain))
+            records[rule].kind == .leaves
+                ? shape.exitSet(domain: records[rule].domain, in: configuration) : StateSet(count: shape.count)
         }
-        var kept: [Int] = []
-        for rule in selected {
-            let ruleExits = exits(rule)
-            var preempted = false
-            var removed: [Int] = []
-            for other in kept where ruleExits.intersects(exits(other)) {
-                if shape.isDescendant(records[rule].source, of: records[other].source) {
-                    removed.append(other)
-                } else {
-                    preempted = true
-                    break
-                }
-            }
-            if preempted { continue }
-            kept = kept.filter { !removed.contains($0) } + [rule]
-        }
-
-        var exitSet = StateSet(count: shape.count)
-        var entrySet = exitSet
-        for rule in kept {
-            exitSet.formUnion(exits(rule))
-            entrySet.formUnion(records[rule].entry)
-        }
+        let kept = shape.removingConflicts(selected, source: { records[$0].source }, exits: exits)
+        let (exitSet, entrySet, next) = shape.microstep(
+            kept, in: configuration, exits: exits, entries: { records[$0].entry })
         // Recording history and completing final states are left to the general algorithm.
-        if exitSet.intersects(shape.historyOwners) || entrySet.indices.contains(where: { shape.isFinal[$0] }) {
-            return nil
-        }
-        var next = configuration
-        next.subtract(exitSet)
-        next.formUnion(entrySet)
+        if exitSet.intersects(shape.historyOwners) || entrySet.intersects(shape.finals) { return nil }
         guard let leaf = next.intersection(shape.atomic).first else { return nil }
 
         let start = Int32(actions.count)
-        var exitOrder: [Int] = []
-        exitSet.forEachDescending { exitOrder.append($0) }
-        for state in exitOrder {
+        for state in shape.exitOrder(exitSet) {
             actions += parts.actions(parts.stateRecords[state].exitStart, parts.stateRecords[state].exitEnd)
         }
         for rule in kept { actions += parts.actions(records[rule].actionStart, records[rule].actionEnd) }
         let stampStart = Int32(stamped.count)
-        let entering = entrySet.indices
+        let entering = shape.entryOrder(entrySet)
         for (offset, state) in entering.enumerated() {
             actions += parts.actions(parts.stateRecords[state].entryStart, parts.stateRecords[state].entryEnd)
             if parts.stateRecords[state].hasActivity {
@@ -101,8 +78,9 @@ struct PlanCompiler<Context, Event> {
         }
         let rulesStart = Int32(self.rules.count)
         self.rules += kept.map { Int32($0) }
+        // `next` is set by `finishLast(next:)`, once the configuration it leads to is numbered.
         last = ChartStep(
-            next: Int32(NoIndex.value), leaf: Int32(leaf), start: start, end: Int32(actions.count),
+            next: 0, leaf: Int32(leaf), start: start, end: Int32(actions.count),
             enteredCount: Int32(entering.count), stampStart: stampStart, stampEnd: Int32(stamped.count),
             rulesStart: rulesStart, rulesEnd: Int32(self.rules.count), source: Int32(records[kept[0]].source),
             target: Int32(records[kept[0]].target), isInternal: records[kept[0]].isInternal,

@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 /// One microstep of a statechart decided in advance: for a configuration and an event, the
 /// actions to run (exits innermost first, the transitions' own, then entries), the configuration it leads to, the states it enters, and the transitions it reports.
 @usableFromInline
@@ -85,7 +87,7 @@ struct ChartPlans<Context, Event>: Sendable {
         var position = 0
         while position < configurations.count {
             let configuration = configurations[position]
-            let isDone = configuration.indices.contains { shape.parent[$0] < 0 && shape.isFinal[$0] }
+            let isDone = shape.isDone(configuration)
             for slot in 0..<slotCount {
                 guard !isDone, let outcome = compiler.plan(configuration, slot: slot) else {
                     cells.append(PlanCell.undecided)

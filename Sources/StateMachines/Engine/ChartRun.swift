@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 /// An event waiting on a statechart's internal queue.
 @usableFromInline
 enum QueuedEvent<Event: Sendable>: Sendable {

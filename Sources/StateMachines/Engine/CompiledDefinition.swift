@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 /// A definition compiled once into what `StateMachine.send` reads: one record per rule
 /// (``CompiledRule``) and per state (``CompiledState``), one pool of actions, and the plans
 /// derived from them (``FlatPlan`` for a flat machine, ``ChartPlans`` for a statechart). Laid out
@@ -30,7 +32,7 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
 
     init(
         states: [State], nodes: [StateNode<State, Event, Context>], rules: [TransitionRule<State, Event, Context>],
-        events: [Event], chart: ChartTables, hasKinds: Bool, arena: BufferArena
+        places: [RulePlace], events: [Event], chart: ChartTables, hasKinds: Bool, arena: BufferArena
     ) where State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable {
         var actions: [Unmanaged<Box<ActionBody<Context, Event>>>] = []
         func pool(_ list: [Action<Context, Event>]) -> Range<Int> {
@@ -46,16 +48,17 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
         for (slot, event) in events.enumerated() { slotOf[event] = slot }
         let records = rules.indices.map { index in
             let rule = rules[index]
+            let place = places[index]
             let plan =
                 rule.ruleKind == .leaves
-                ? chart.plan(source: rule.sourceIndex, target: rule.targetIndex, keepsSource: rule.keepsSource)
-                : (domain: Domain.none, entry: StateSet(count: chart.shape.count), isDynamic: false)
+                ? chart.plan(source: place.source, target: place.target, keepsSource: rule.keepsSource)
+                : (domain: nil, entry: StateSet(count: chart.shape.count), isDynamic: false)
             return CompiledRule<Event, Context>(
-                event: rule.event, slot: rule.event.flatMap { slotOf[$0] } ?? NoIndex.value,
-                kindIndex: rule.kindIndex, kind: rule.ruleKind, source: rule.sourceIndex, target: rule.targetIndex,
-                guardBody: rule.guard.map { arena.box($0.body) }, actionStart: ruleActions[index].lowerBound,
-                actionEnd: ruleActions[index].upperBound, rejection: rule.rejection ?? "", domain: plan.domain,
-                entry: plan.entry, isDynamic: plan.isDynamic)
+                source: place.source, target: place.target, actionStart: ruleActions[index].lowerBound,
+                actionEnd: ruleActions[index].upperBound, guardBody: rule.guard.map { arena.box($0.body) },
+                rejection: rule.rejection ?? "", entry: plan.entry, domain: plan.domain,
+                slot: rule.event.flatMap { slotOf[$0] }, kindIndex: place.kindIndex, kind: rule.ruleKind,
+                isDynamic: plan.isDynamic, event: rule.event)
         }
 
         // A state's selection: its own rules on events, then its ancestors', innermost first.
@@ -63,11 +66,7 @@ struct CompiledDefinition<State, Event, Context>: Sendable {
         var selectionRanges: [Range<Int>] = []
         for state in nodes.indices {
             let start = selection.count
-            var ancestor = state
-            while ancestor >= 0 {
-                selection += nodes[ancestor].eventRules
-                ancestor = nodes[ancestor].parent
-            }
+            for candidate in chart.shape.candidateStates(from: state) { selection += nodes[candidate].eventRules }
             selectionRanges.append(start..<selection.count)
         }
         let eventless = nodes.map(\.eventlessRules)

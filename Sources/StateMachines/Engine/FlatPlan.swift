@@ -48,7 +48,7 @@ struct FlatPlan<Context, Event>: Sendable {
         var actions: [Unmanaged<Box<ActionBody<Context, Event>>>] = []
         var bounds: [(Int32, Int32)] = []
         for (state, record) in states.enumerated() {
-            var last = [Int](repeating: NoIndex.value, count: slotCount)
+            var last = [Int?](repeating: nil, count: slotCount)
             for row in record.selectionStart..<record.selectionEnd {
                 let rule = parts.rules[parts.selection[row]]
                 let start = Int32(actions.count)
@@ -60,12 +60,11 @@ struct FlatPlan<Context, Event>: Sendable {
                 }
                 bounds.append((start, Int32(actions.count)))
                 // A final state takes no event: its cells stay empty and `send` finds out why.
-                let slot = rule.slot
-                guard slot >= 0, !record.isFinal else { continue }
-                if last[slot] < 0 {
-                    first[state * slotCount + slot] = Int32(row)
+                guard let slot = rule.slot, !record.isFinal else { continue }
+                if let previous = last[slot] {
+                    next[previous] = Int32(row)
                 } else {
-                    next[last[slot]] = Int32(row)
+                    first[state * slotCount + slot] = Int32(row)
                 }
                 last[slot] = row
             }

@@ -2,9 +2,10 @@
 /// so that matching a rule is an integer comparison.
 @usableFromInline
 final class KindReader<Event>: Sendable {
-    @usableFromInline let read: @Sendable (Event) -> Int
+    /// The kind's index; `nil` for a kind no rule names.
+    @usableFromInline let read: @Sendable (Event) -> Int?
 
-    init(read: @escaping @Sendable (Event) -> Int) {
+    init(read: @escaping @Sendable (Event) -> Int?) {
         self.read = read
     }
 
@@ -16,11 +17,11 @@ final class KindReader<Event>: Sendable {
 
     private static func open<Payload: PayloadEvent>(_ type: Payload.Type, kinds: [AnyHashable]) -> KindReader? {
         let typed = kinds.map { $0.base as? Payload.Kind }
-        let read: @Sendable (Payload) -> Int = { event in
+        let read: @Sendable (Payload) -> Int? = { event in
             let kind = event.kind
-            return typed.firstIndex { $0 == kind } ?? NoIndex.value
+            return typed.firstIndex { $0 == kind }
         }
-        guard let reader = read as? @Sendable (Event) -> Int else { return nil }
+        guard let reader = read as? @Sendable (Event) -> Int? else { return nil }
         return KindReader(read: reader)
     }
 }

@@ -1,20 +1,6 @@
-// The named values that stand for "none" in the engine's integer tables, so that no bare -1 or
-// -2 is compared: each table has its own name for what its negative values mean.
-
-/// A state index that names no state: the parent of a top-level state.
-@usableFromInline
-enum StateIndex {
-    @usableFromInline static let none = -1
-}
-
-/// A rule's transition domain (SCXML's `getTransitionDomain`) besides a state index.
-@usableFromInline
-enum Domain {
-    /// The domain is the top level: every active state is below it.
-    @usableFromInline static let topLevel = -1
-    /// The rule exits nothing (an internal or refusing rule).
-    @usableFromInline static let none = -2
-}
+// The named values that stand for "none" in the engine's packed tables, which `send` reads on its
+// hot path (four bytes a cell, one sign test): each table has its own name for what its negative
+// values mean. Everywhere else, "none" is an `Optional`.
 
 /// What a cell of `ChartPlans.cells` holds besides a planned step (≥ 0).
 @usableFromInline
@@ -34,8 +20,8 @@ enum PlannedIndex {
     @usableFromInline static let unplanned = -2
 }
 
-/// An index that finds nothing: an event no exact rule names (its slot), a rule on an exact
-/// event (its kind), a kind no rule names, the end of a flat step chain.
+/// A cell of a packed table that finds nothing: an event no exact rule names (`EventSlots`), no
+/// first step or the end of a step chain (`FlatPlan`).
 @usableFromInline
 enum NoIndex {
     @usableFromInline static let value = -1

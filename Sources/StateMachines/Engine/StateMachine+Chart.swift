@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 // The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
 // document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
 // then eventless transitions and the internal queue until the configuration is stable.
@@ -13,7 +15,7 @@ extension StateMachine {
         if cell == Int(PlanCell.refused) {
             return .refused(Refusal(state: state, event: event, reason: .noTransition))
         }
-        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        let kind = storage.kindReader?.read(event)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             buffer -> Outcome<State, Event> in
             let selected = selectRules(for: event, kind: kind, into: buffer)
@@ -46,7 +48,7 @@ extension StateMachine {
             return false
         }
         var copy = self
-        let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+        let kind = storage.kindReader?.read(event)
         return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
             copy.selectRules(for: event, kind: kind, into: $0).count > 0
         }
@@ -60,43 +62,34 @@ extension StateMachine {
     /// Mutating only so that a call from a step borrows the machine instead of copying it.
     @inlinable
     mutating func selectRules(
-        for event: Event, kind: Int, into buffer: UnsafeMutableBufferPointer<Int>
-    ) -> (count: Int, rejection: Int, guardsFailed: Bool) {
-        var count = 0
-        var rejection = NoIndex.value
+        for event: Event, kind: Int?, into buffer: UnsafeMutableBufferPointer<Int>
+    ) -> (count: Int, rejection: Int?, guardsFailed: Bool) {
+        var selection = Selection(run.active, in: storage.chart.shape, into: buffer)
         var guardsFailed = false
-        let leaves = run.active.intersection(storage.chart.shape.atomic)
-        leaves.forEachAscending { leaf in
+        leaves: while let leaf = selection.nextLeaf() {
             var index = storage.engine.stateRecords[leaf].selectionStart
             let end = storage.engine.stateRecords[leaf].selectionEnd
             while index < end {
                 let rule = storage.engine.selection[index]
                 let matches = storage.engine.rules[rule].matches(event, kind: kind)
                 if matches && storage.engine.rules[rule].holds(context, event) {
-                    if storage.engine.rules[rule].kind == .refuses {
-                        if rejection < 0 { rejection = rule }
-                    } else {
-                        if !buffer[0..<count].contains(rule) {
-                            buffer[count] = rule
-                            count &+= 1
-                        }
-                    }
-                    return
+                    selection.add(rule, refuses: storage.engine.rules[rule].kind == .refuses)
+                    continue leaves
                 }
                 if matches { guardsFailed = true }
                 index &+= 1
             }
         }
-        return (count, rejection, guardsFailed)
+        return (selection.count, selection.rejection, guardsFailed)
     }
 
     /// Why no transition was taken: a `Refuse` (`rejection`, a rule index), guards that failed, or
     /// nothing for the event.
     @inlinable
     mutating func chartRefusal(
-        of event: Event, kind: Int, rejection: Int, guardsFailed: Bool
+        of event: Event, kind: Int?, rejection: Int?, guardsFailed: Bool
     ) -> Refusal<State, Event> {
-        if rejection >= 0 {
+        if let rejection {
             return Refusal(state: state, event: event, reason: .rejected(storage.engine.rules[rejection].rejection))
         }
         guard guardsFailed else { return Refusal(state: state, event: event, reason: .noTransition) }
@@ -112,47 +105,20 @@ extension StateMachine {
         return Refusal(state: state, event: event, reason: names.isEmpty ? .noTransition : .guardFailed(names))
     }
 
-    /// SCXML's `removeConflictingTransitions`: of two transitions whose exit sets meet, the one
-    /// from the deeper source wins, else the earlier in document order.
+    /// SCXML's `removeConflictingTransitions` (see `ChartShape.removeConflicts`).
     @inlinable
     mutating func removeConflicts(_ buffer: UnsafeMutableBufferPointer<Int>, count: Int) -> Int {
-        var kept = 0
-        for candidate in 0..<count {
-            let rule = buffer[candidate]
-            let exits = exitSet(rule: rule)
-            var preempted = false
-            var survivors = 0
-            var toRemove: [Int] = []
-            for other in 0..<kept {
-                let otherRule = buffer[other]
-                if exits.intersects(exitSet(rule: otherRule)) {
-                    if storage.chart.shape.isDescendant(
-                        storage.engine.rules[rule].source, of: storage.engine.rules[otherRule].source)
-                    {
-                        toRemove.append(other)
-                    } else {
-                        preempted = true
-                        break
-                    }
-                }
-            }
-            if preempted { continue }
-            for other in 0..<kept where !toRemove.contains(other) {
-                buffer[survivors] = buffer[other]
-                survivors += 1
-            }
-            buffer[survivors] = rule
-            kept = survivors + 1
-        }
-        return kept
+        let active = run.active
+        let storage = self.storage
+        return storage.chart.shape.removeConflicts(
+            buffer, count: count, source: { storage.engine.rules[$0].source },
+            exits: { storage.exitSet(rule: $0, active: active) })
     }
 
     /// The states a rule exits: the active descendants of its domain (none for a targetless rule).
     @inlinable
     mutating func exitSet(rule: Int) -> StateSet {
-        let domain = storage.engine.rules[rule].domain
-        if domain == Domain.none { return StateSet(count: storage.chart.shape.count) }
-        return run.active.intersection(storage.chart.shape.below(domain))
+        storage.exitSet(rule: rule, active: run.active)
     }
 
     /// The states a rule enters, computed after its exits (SCXML's `enterStates` follows
@@ -167,7 +133,7 @@ extension StateMachine {
     /// The entry set of a transition to the history state `target` with domain `domain`, from
     /// what the history holds now.
     @usableFromInline
-    func historyEntry(target: Int, domain: Int) -> StateSet {
+    func historyEntry(target: Int, domain: Int?) -> StateSet {
         let run = self.run
         return storage.chart.shape.entrySet(targets: [target], domain: domain, history: { run.remembered($0) })
     }
@@ -178,5 +144,15 @@ extension StateMachine {
             source: storage.engine.states[storage.engine.rules[rule].source],
             target: storage.engine.states[storage.engine.rules[rule].target], trigger: trigger,
             isInternal: storage.engine.rules[rule].isInternal)
+    }
+}
+
+extension DefinitionStorage {
+    /// The states rule `rule` exits from `active`: the active descendants of its domain, none for a
+    /// rule that does not leave its state.
+    @inlinable
+    func exitSet(rule: Int, active: StateSet) -> StateSet {
+        guard engine.rules[rule].kind == .leaves else { return StateSet(count: chart.shape.count) }
+        return chart.shape.exitSet(domain: engine.rules[rule].domain, in: active)
     }
 }

@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 // One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
 // recording history; run the transitions' actions in order; enter the union of the entry sets,
 // computed from the history just recorded, outermost first, queueing done events for final
@@ -44,17 +46,13 @@ extension StateMachine {
         run.planned = PlannedIndex.unknown
         if exits.intersects(storage.chart.shape.historyOwners) {
             exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
-                for history in storage.chart.shape.historyChildren[owner] {
-                    run.history[history] =
-                        storage.chart.shape.isDeepHistory[history]
-                        ? run.active.intersection(storage.chart.shape.atomic).intersection(
-                            storage.chart.shape.descendants[owner])
-                        : run.active.intersection(storage.chart.shape.childSets[owner])
+                for history in storage.chart.shape.nodes[owner].historyChildren {
+                    run.history[history] = storage.chart.shape.historyValue(history, owner: owner, active: run.active)
                     run.hasHistory[history] = true
                 }
             }
         }
-        exits.forEachDescending { state in
+        ChartShape.forEachExit(exits) { state in
             runChartActions(
                 storage.engine.actions, from: storage.engine.stateRecords[state].exitStart,
                 to: storage.engine.stateRecords[state].exitEnd, event: event)
@@ -67,29 +65,28 @@ extension StateMachine {
     @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
         run.planned = PlannedIndex.unknown
-        entries.forEachAscending { state in
+        ChartShape.forEachEntry(entries) { state in
             run.active.insert(state)
             epoch &+= 1
             run.stamps[state] = epoch
             runChartActions(
                 storage.engine.actions, from: storage.engine.stateRecords[state].entryStart,
                 to: storage.engine.stateRecords[state].entryEnd, event: event)
-            if storage.chart.shape.isFinal[state] { complete(finalState: state) }
+            if storage.chart.shape.nodes[state].isFinal { complete(finalState: state) }
         }
         stateIndex = run.active.intersection(storage.chart.shape.atomic).first ?? stateIndex
     }
 
     @inlinable
     mutating func complete(finalState state: Int) {
-        let parent = storage.chart.shape.parent[state]
-        guard parent >= 0 else {
+        guard let parent = storage.chart.shape.nodes[state].parent else {
             run.isDone = true
             return
         }
         run.queue.append(.done(parent))
-        let grandparent = storage.chart.shape.parent[parent]
-        if grandparent >= 0 && storage.chart.shape.kind[grandparent] == .parallel
-            && storage.chart.shape.children[grandparent].allSatisfy({ isInFinalState($0) })
+        if let grandparent = storage.chart.shape.nodes[parent].parent,
+            storage.chart.shape.nodes[grandparent].kind == .parallel,
+            storage.chart.shape.nodes[grandparent].children.allSatisfy({ isInFinalState($0) })
         {
             run.queue.append(.done(grandparent))
         }
@@ -98,13 +95,12 @@ extension StateMachine {
     /// SCXML's `isInFinalState`.
     @inlinable
     mutating func isInFinalState(_ state: Int) -> Bool {
-        switch storage.chart.shape.kind[state] {
+        let node = storage.chart.shape.nodes[state]
+        switch node.kind {
         case .compound:
-            return storage.chart.shape.children[state].contains {
-                storage.chart.shape.isFinal[$0] && run.active.contains($0)
-            }
-        case .parallel: return storage.chart.shape.children[state].allSatisfy({ isInFinalState($0) })
-        case .atomic: return storage.chart.shape.isFinal[state] && run.active.contains(state)
+            return node.children.contains { storage.chart.shape.nodes[$0].isFinal && run.active.contains($0) }
+        case .parallel: return node.children.allSatisfy({ isInFinalState($0) })
+        case .atomic: return node.isFinal && run.active.contains(state)
         case .history: return false
         }
     }
@@ -192,7 +188,7 @@ extension StateMachine {
                 return true
             }
             if cell == Int(PlanCell.refused) { return false }
-            let kind = storage.kindReader.map { $0.read(event) } ?? NoIndex.value
+            let kind = storage.kindReader?.read(event)
             let count = selectRules(for: event, kind: kind, into: buffer).count
             guard count > 0 else { return false }
             let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
@@ -224,26 +220,23 @@ extension StateMachine {
     @inlinable
     mutating func selectEventless(into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
         // No active state with an eventless rule, the usual case: nothing to select.
-        if !run.active.intersects(storage.chart.shape.eventlessOwners) { return 0 }
-        var count = 0
-        run.active.intersection(storage.chart.shape.atomic).forEachAscending { leaf in
-            var state = leaf
-            while state >= 0 {
-                var index = storage.engine.stateRecords[state].eventlessStart
-                while index < storage.engine.stateRecords[state].eventlessEnd {
+        if !run.active.intersects(storage.chart.eventlessOwners) { return 0 }
+        var selection = Selection(run.active, in: storage.chart.shape, into: buffer)
+        leaves: while let leaf = selection.nextLeaf() {
+            var state: Int? = leaf
+            while let current = state {
+                var index = storage.engine.stateRecords[current].eventlessStart
+                while index < storage.engine.stateRecords[current].eventlessEnd {
                     let rule = storage.engine.triggerless[index]
                     if holds(rule) {
-                        if !buffer[0..<count].contains(rule) {
-                            buffer[count] = rule
-                            count += 1
-                        }
-                        return
+                        selection.add(rule, refuses: false)
+                        continue leaves
                     }
                     index &+= 1
                 }
-                state = storage.chart.shape.parent[state]
+                state = storage.chart.shape.nodes[current].parent
             }
         }
-        return count
+        return selection.count
     }
 }

@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 // Statecharts by plan (see `ChartPlans`): when the definition decided the step for this
 // configuration and event in advance, `dispatch` runs the plan's actions and moves to its
 // configuration; the general algorithm of `StateMachine+Chart.swift` takes every other step.

@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachine {
     /// The identity of `timer`: its state, its place among the state's timers and the visit that
     /// armed it.

@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachine {
     /// The configuration, history, context and visits (no timers: a value machine has no clock).
     public var snapshot: MachineSnapshot<State, Context> {
@@ -7,7 +9,7 @@ extension StateMachine {
             return snapshot
         }
         var history: [HistoryRecord<State>] = []
-        for index in storage.chart.shape.historyChildren.joined() {
+        for index in storage.chart.shape.nodes.map(\.historyChildren).joined() {
             if let remembered = run.remembered(index) {
                 history.append(
                     HistoryRecord(history: storage.states[index], states: remembered.indices.map { storage.states[$0] })
@@ -66,20 +68,20 @@ extension StateMachine {
         let shape = storage.chart.shape
         var active = StateSet(count: shape.count)
         if snapshot.configuration.isEmpty {
-            active = shape.entrySet(targets: [leaf], domain: Domain.topLevel, history: { _ in nil })
+            active = shape.entrySet(targets: [leaf], domain: nil, history: { _ in nil })
         } else {
             for state in snapshot.configuration {
-                var index = storage.index[state] ?? StateIndex.none
-                while index >= 0 {
-                    active.insert(index)
-                    index = shape.parent[index]
+                var index = storage.index[state]
+                while let current = index {
+                    active.insert(current)
+                    index = shape.nodes[current].parent
                 }
             }
         }
         if let problem = problem(with: active) { throw .invalidConfiguration(problem) }
         var run = ChartRun<Event>(chart: storage.chart)
         for record in snapshot.history {
-            guard let index = storage.index[record.history], shape.kind[index] == .history else {
+            guard let index = storage.index[record.history], shape.nodes[index].kind == .history else {
                 throw .invalidConfiguration("'\(record.history)' is not a history state")
             }
             var remembered = StateSet(count: shape.count)
@@ -97,7 +99,7 @@ extension StateMachine {
             epoch &+= 1
             active.forEachAscending { run.stamps[$0] = epoch }
         }
-        run.isDone = active.indices.contains { shape.parent[$0] < 0 && shape.isFinal[$0] }
+        run.isDone = shape.isDone(active)
         self.run = run
         self.context = snapshot.context
         stateIndex = active.intersection(shape.atomic).first ?? leaf
@@ -107,16 +109,16 @@ extension StateMachine {
     /// child, a parallel state with a region inactive, or not exactly one top-level state.
     private func problem(with active: StateSet) -> String? {
         let shape = storage.chart.shape
-        let topLevel = active.indices.filter { shape.parent[$0] < 0 }
+        let topLevel = active.indices.filter { shape.nodes[$0].parent == nil }
         if topLevel.count != 1 {
             return "\(topLevel.count) top-level states are active: \(topLevel.map { "'\(storage.states[$0])'" })"
         }
         for index in active.indices {
-            let children = shape.children[index].filter(active.contains)
-            switch shape.kind[index] {
+            let children = shape.nodes[index].children.filter(active.contains)
+            switch shape.nodes[index].kind {
             case .compound where children.count != 1:
                 return "compound state '\(storage.states[index])' has \(children.count) active children"
-            case .parallel where children.count != shape.children[index].count:
+            case .parallel where children.count != shape.nodes[index].children.count:
                 return "parallel state '\(storage.states[index])' has a region inactive"
             case .history:
                 return "history state '\(storage.states[index])' cannot be active"

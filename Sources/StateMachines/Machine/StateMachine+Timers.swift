@@ -1,3 +1,5 @@
+public import StatechartSemantics
+
 /// A timed transition armed on entry to a state. It is stale once the state has been left.
 public struct ArmedTimer: Hashable, Sendable {
     /// How long after entry the timer is due (computed from the context on entry when the
@@ -84,12 +86,13 @@ extension StateMachine {
             timer.timerIndex < storage.nodes[timer.stateIndex].timers.count
         else { return nil }
         let rule = storage.nodes[timer.stateIndex].timers[timer.timerIndex]
+        let target = storage.nodes[timer.stateIndex].timerTargets[timer.timerIndex]
         if let condition = rule.guard, !condition.body.holds(context, nil as Event?) { return nil }
         let transition = Transition<State, Event>(
-            source: storage.states[timer.stateIndex], target: storage.states[rule.targetIndex],
+            source: storage.states[timer.stateIndex], target: storage.states[target],
             trigger: .timer(timer.delay), isInternal: false)
         guard storage.chart.isChart else {
-            enter(rule.targetIndex, actions: rule.actions)
+            enter(target, actions: rule.actions)
             onTransition?(transition)
             return transition
         }
@@ -106,7 +109,7 @@ extension StateMachine {
         // After the exits, which record the history that a transition to a history state enters.
         let entry =
             chart.timerIsDynamic[timer.stateIndex][timer.timerIndex]
-            ? historyEntry(target: rule.targetIndex, domain: domain)
+            ? historyEntry(target: target, domain: domain)
             : chart.timerEntry[timer.stateIndex][timer.timerIndex]
         enterStates(entry, event: nil)
         onTransition?(transition)

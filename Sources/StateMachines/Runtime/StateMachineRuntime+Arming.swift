@@ -1,4 +1,5 @@
 import BehaviorKitSync
+public import StatechartSemantics
 import Synchronization
 
 // Timers and effects: armed on entry to a state, dropped on exit. Every method here but the

@@ -31,13 +31,13 @@ extension StateMachineDefinition {
     var diagramIdentifiers: DiagramIdentifiers { DiagramIdentifiers(names: storage.states.map { "\($0)" }) }
 
     /// The rules of state `index` that are drawn as edges (they leave the state).
-    func edges(of index: Int) -> [TransitionRule<State, Event, Context>] {
-        storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves && $0.target != nil }
+    func edges(of index: Int) -> [(rule: TransitionRule<State, Event, Context>, target: Int)] {
+        storage.rules(of: index).filter { $0.kind == .leaves && $0.rule.target != nil }.map { ($0.rule, $0.target) }
     }
 
     /// The rules of state `index` drawn inside it: internal transitions.
     func internalRules(of index: Int) -> [TransitionRule<State, Event, Context>] {
-        storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .stays }
+        storage.rules(of: index).filter { $0.kind == .stays }.map(\.rule)
     }
 
     func label(_ rule: TransitionRule<State, Event, Context>) -> String {
@@ -66,5 +66,5 @@ extension StateMachineDefinition {
     }
 
     /// The states at the top level, in document order.
-    var topLevelStates: [Int] { storage.nodes.indices.filter { storage.nodes[$0].parent < 0 } }
+    var topLevelStates: [Int] { storage.nodes.indices.filter { storage.nodes[$0].parent == nil } }
 }

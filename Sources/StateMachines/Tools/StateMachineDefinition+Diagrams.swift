@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// The definition as a Mermaid `stateDiagram-v2`: transitions labelled with their event,
     /// guard and actions, timers as `after 5 s`, internal transitions and entry and exit actions
@@ -18,13 +20,13 @@ extension StateMachineDefinition {
             for index in topLevelStates { mermaidStructure(of: index, ids: ids, indent: "    ", into: &lines) }
         }
         for (index, node) in storage.nodes.enumerated() {
-            for rule in edges(of: index) {
-                lines.append("    \(ids[index]) --> \(ids[rule.targetIndex]) : \(label(rule))")
+            for (rule, target) in edges(of: index) {
+                lines.append("    \(ids[index]) --> \(ids[target]) : \(label(rule))")
             }
-            for timer in node.timers {
-                lines.append("    \(ids[index]) --> \(ids[timer.targetIndex]) : \(label(timer))")
+            for (timer, target) in zip(node.timers, node.timerTargets) {
+                lines.append("    \(ids[index]) --> \(ids[target]) : \(label(timer))")
             }
-            if node.isFinal && node.parent < 0 { lines.append("    \(ids[index]) --> [*]") }
+            if node.isFinal && node.parent == nil { lines.append("    \(ids[index]) --> [*]") }
         }
         return lines.joined(separator: "\n")
     }
@@ -39,7 +41,9 @@ extension StateMachineDefinition {
         if node.kind == .compound || node.kind == .parallel {
             lines.append("\(indent)state \(id) {")
             let inner = indent + "    "
-            if node.kind == .compound { lines.append("\(inner)[*] --> \(ids[node.initialTarget])") }
+            if node.kind == .compound, let initial = node.initialTarget {
+                lines.append("\(inner)[*] --> \(ids[initial])")
+            }
             for (position, child) in (node.children + node.historyChildren).enumerated() {
                 if node.kind == .parallel && position > 0 && position < node.children.count {
                     lines.append("\(inner)--")
@@ -69,11 +73,11 @@ extension StateMachineDefinition {
             dotStructure(of: index, ids: ids, indent: "    ", into: &lines)
         }
         for (index, node) in storage.nodes.enumerated() {
-            for rule in edges(of: index) {
-                lines.append(dotEdge(from: index, to: rule.targetIndex, label: label(rule), ids: ids, dashed: false))
+            for (rule, target) in edges(of: index) {
+                lines.append(dotEdge(from: index, to: target, label: label(rule), ids: ids, dashed: false))
             }
-            for timer in node.timers {
-                lines.append(dotEdge(from: index, to: timer.targetIndex, label: label(timer), ids: ids, dashed: true))
+            for (timer, target) in zip(node.timers, node.timerTargets) {
+                lines.append(dotEdge(from: index, to: target, label: label(timer), ids: ids, dashed: true))
             }
         }
         lines.append("}")
@@ -89,11 +93,11 @@ extension StateMachineDefinition {
             let inner = indent + "    "
             lines.append("\(inner)label=\"\(escaped(text))\";")
             lines.append(
-                "\(inner)style=\(node.parent >= 0 && storage.nodes[node.parent].kind == .parallel ? "dashed" : "rounded");"
+                "\(inner)style=\(node.parent.map { storage.nodes[$0].kind == .parallel } == true ? "dashed" : "rounded");"
             )
             lines.append("\(inner)\(ids[index]) [shape=point];")
-            if node.kind == .compound {
-                lines.append("\(inner)\(ids[index]) -> \(ids[node.initialTarget])\(dotHead(node.initialTarget, ids));")
+            if node.kind == .compound, let initial = node.initialTarget {
+                lines.append("\(inner)\(ids[index]) -> \(ids[initial])\(dotHead(initial, ids));")
             }
             for child in node.children + node.historyChildren {
                 dotStructure(of: child, ids: ids, indent: inner, into: &lines)

@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// The definition as a W3C SCXML 1.0 document: `<state>`, `<parallel>`, `<final>` and
     /// `<history>` elements nested as declared, transitions with their events, `cond` (the
@@ -34,8 +36,8 @@ extension StateMachineDefinition {
         }
         let element = node.isFinal ? "final" : node.kind == .parallel ? "parallel" : "state"
         var attributes = "id=\"\(id)\""
-        if node.kind == .compound && node.initialTarget != node.children.first {
-            attributes += " initial=\"\(ids[node.initialTarget])\""
+        if node.kind == .compound, let initial = node.initialTarget, initial != node.children.first {
+            attributes += " initial=\"\(ids[initial])\""
         }
         var body: [String] = []
         let timers = node.timers.enumerated().map { (position: $0.offset, timer: $0.element) }
@@ -55,13 +57,13 @@ extension StateMachineDefinition {
             + node.exit.map { scxmlAction($0, indent: inner + "    ") }
         if !entry.isEmpty { body += ["\(inner)<onentry>"] + entry + ["\(inner)</onentry>"] }
         if !exit.isEmpty { body += ["\(inner)<onexit>"] + exit + ["\(inner)</onexit>"] }
-        for rule in storage.rules where rule.sourceIndex == index {
-            body += scxmlTransition(rule, ids: ids, indent: inner)
+        for (rule, target, _) in storage.rules(of: index) {
+            body += scxmlTransition(rule, source: index, target: target, ids: ids, indent: inner)
         }
         for item in timers {
             var open = "\(inner)<transition event=\"\(timerEvent(id, item.position))\""
             if let condition = item.timer.guard { open += " cond=\"\(xmlEscaped(condition.name))\"" }
-            open += " target=\"\(ids[item.timer.targetIndex])\""
+            open += " target=\"\(ids[node.timerTargets[item.position]])\""
             body += scxmlBody(open: open, actions: item.timer.actions, indent: inner)
         }
         for (position, effect) in node.effects.enumerated() {
@@ -84,19 +86,19 @@ extension StateMachineDefinition {
     }
 
     private func scxmlTransition(
-        _ rule: TransitionRule<State, Event, Context>, ids: DiagramIdentifiers, indent: String
+        _ rule: TransitionRule<State, Event, Context>, source: Int, target: Int, ids: DiagramIdentifiers,
+        indent: String
     ) -> [String] {
         var open = "\(indent)<transition"
         switch rule.trigger {
         case .event(let event): open += " event=\"\(eventToken("\(event)"))\""
         case .kind(let kind): open += " event=\"\(eventToken(kind))\""
         case .eventless: break
-        case .done: open += " event=\"done.state.\(ids[rule.sourceIndex])\""
+        case .done: open += " event=\"done.state.\(ids[source])\""
         }
         if let condition = rule.guard { open += " cond=\"\(xmlEscaped(condition.name))\"" }
-        if let target = rule.target, rule.rejection == nil {
-            _ = target
-            open += " target=\"\(ids[rule.targetIndex])\""
+        if rule.target != nil, rule.rejection == nil {
+            open += " target=\"\(ids[target])\""
             if rule.keepsSource { open += " type=\"internal\"" }
         }
         if let reason = rule.rejection {

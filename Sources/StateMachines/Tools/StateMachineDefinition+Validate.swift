@@ -1,3 +1,5 @@
+internal import StatechartSemantics
+
 extension StateMachineDefinition {
     /// Checks the definition and reports each problem it finds, naming the states and events
     /// involved: unreachable states (through nesting, never through a final state), dead ends,
@@ -41,7 +43,7 @@ extension StateMachineDefinition {
 
         for index in nodes.indices {
             var unguarded: Set<RuleTrigger<Event>> = []
-            for rule in storage.rules where rule.sourceIndex == index {
+            for (rule, _, _) in storage.rules(of: index) {
                 if unguarded.contains(rule.trigger) {
                     diagnostics.append(
                         Diagnostic(
@@ -57,7 +59,7 @@ extension StateMachineDefinition {
         diagnostics += timerDiagnostics(names: names)
 
         for (index, node) in nodes.enumerated() where node.isFinal {
-            for rule in storage.rules where rule.sourceIndex == index {
+            for (rule, _, _) in storage.rules(of: index) {
                 let what = rule.rejection != nil ? "refusal" : "transition"
                 diagnostics.append(
                     Diagnostic(
@@ -68,7 +70,7 @@ extension StateMachineDefinition {
             }
         }
 
-        for (index, node) in nodes.enumerated() where node.kind == .history && node.historyDefault < 0 {
+        for (index, node) in nodes.enumerated() where node.kind == .history && node.historyDefault == nil {
             diagnostics.append(
                 Diagnostic(
                     kind: .historyWithoutDefault, states: [names[index]], events: [],
@@ -119,8 +121,9 @@ extension StateMachineDefinition {
     }
 
     private func initialDiagnostics(names: [String]) -> [Diagnostic] {
-        storage.nodes.indices.filter { storage.nodes[$0].hasInvalidInitial }.map { index in
-            let first = names[storage.nodes[index].initialTarget]
+        storage.nodes.indices.filter { storage.nodes[$0].hasInvalidInitial }.compactMap { index in
+            guard let initial = storage.nodes[index].initialTarget else { return nil }
+            let first = names[initial]
             return Diagnostic(
                 kind: .invalidInitial, states: [names[index]], events: [],
                 message:
@@ -136,15 +139,15 @@ extension StateMachineDefinition {
         let shape = storage.chart.shape
         let none: (Int) -> StateSet? = { _ in nil }
         var reached = Set(
-            shape.entrySet(targets: [storage.initialIndex], domain: Domain.topLevel, history: none).indices)
+            shape.entrySet(targets: [storage.initialIndex], domain: nil, history: none).indices)
         reached.insert(storage.initialIndex)
         var frontier = Array(reached)
         while let index = frontier.popLast() {
             guard !storage.nodes[index].isFinal else { continue }
-            var targets = storage.rules.filter { $0.sourceIndex == index && $0.ruleKind == .leaves }.map(\.targetIndex)
-            targets += storage.nodes[index].timers.map(\.targetIndex)
+            var targets = storage.rules(of: index).filter { $0.kind == .leaves }.map(\.target)
+            targets += storage.nodes[index].timerTargets
             for target in targets {
-                var entered = shape.entrySet(targets: [target], domain: Domain.topLevel, history: none).indices
+                var entered = shape.entrySet(targets: [target], domain: nil, history: none).indices
                 entered.append(target)
                 for state in entered where reached.insert(state).inserted { frontier.append(state) }
             }
@@ -157,14 +160,14 @@ extension StateMachineDefinition {
     private func isDeadEnd(_ index: Int) -> Bool {
         let nodes = storage.nodes
         guard nodes[index].isDeclared, !nodes[index].isFinal, nodes[index].kind == .atomic else { return false }
-        var state = index
-        while state >= 0 {
+        var ancestor: Int? = index
+        while let state = ancestor {
             if nodes[state].kind == .parallel { return false }
             let leaves =
-                storage.rules.contains { $0.sourceIndex == state && $0.ruleKind == .leaves && $0.targetIndex != index }
-                || nodes[state].timers.contains { $0.targetIndex != index }
+                storage.rules(of: state).contains { $0.kind == .leaves && $0.target != index }
+                || nodes[state].timerTargets.contains { $0 != index }
             if leaves { return false }
-            state = nodes[state].parent
+            ancestor = nodes[state].parent
         }
         return true
     }

@@ -2,34 +2,34 @@
 /// counting, so that a step computes exit and entry sets at the cost of a few word operations.
 /// The first word is handled apart, so that a chart of up to 64 states touches only it.
 @usableFromInline
-struct StateSet: Hashable, Sendable {
+package struct StateSet: Hashable, Sendable {
     /// The most states a statechart can have (a flat machine has no limit).
-    @usableFromInline static let capacity = 512
+    @usableFromInline package static let capacity = 512
 
-    @usableFromInline var low: UInt64 = 0
-    @usableFromInline var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
+    @usableFromInline package var low: UInt64 = 0
+    @usableFromInline package var rest: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0)
     /// How many words of `rest` the definition uses.
-    @usableFromInline var extra: Int = 0
+    @usableFromInline package var extra: Int = 0
 
     /// An empty set able to hold indices `0 ..< min(count, capacity)`.
-    @usableFromInline
-    init(count: Int) {
+    @inlinable
+    package init(count: Int) {
         extra = Swift.min(7, Swift.max(0, (count - 1) / 64))
     }
 
     @inlinable
-    func word(_ index: Int) -> UInt64 {
+    package func word(_ index: Int) -> UInt64 {
         withUnsafeBytes(of: rest) { $0.load(fromByteOffset: index &* 8, as: UInt64.self) }
     }
 
     @inlinable
-    mutating func setWord(_ index: Int, _ value: UInt64) {
+    package mutating func setWord(_ index: Int, _ value: UInt64) {
         withUnsafeMutableBytes(of: &rest) { $0.storeBytes(of: value, toByteOffset: index &* 8, as: UInt64.self) }
     }
 
     @inlinable
     @inline(__always)
-    func contains(_ index: Int) -> Bool {
+    package func contains(_ index: Int) -> Bool {
         if index < 64 { return index >= 0 && low & (1 &<< UInt64(index)) != 0 }
         let position = (index &- 64) / 64
         return position < extra && word(position) & (1 &<< UInt64((index &- 64) % 64)) != 0
@@ -37,7 +37,7 @@ struct StateSet: Hashable, Sendable {
 
     @inlinable
     @inline(__always)
-    mutating func insert(_ index: Int) {
+    package mutating func insert(_ index: Int) {
         if index < 64 {
             if index >= 0 { low |= 1 &<< UInt64(index) }
             return
@@ -49,7 +49,7 @@ struct StateSet: Hashable, Sendable {
 
     @inlinable
     @inline(__always)
-    mutating func remove(_ index: Int) {
+    package mutating func remove(_ index: Int) {
         if index < 64 {
             if index >= 0 { low &= ~(1 &<< UInt64(index)) }
             return
@@ -61,13 +61,13 @@ struct StateSet: Hashable, Sendable {
 
     /// Becomes `other`, a set of the same capacity: a chart of up to 64 states copies one word.
     @inlinable
-    mutating func assign(_ other: StateSet) {
+    package mutating func assign(_ other: StateSet) {
         low = other.low
         if extra > 0 { rest = other.rest }
     }
 
     @inlinable
-    var isEmpty: Bool {
+    package var isEmpty: Bool {
         if low != 0 { return false }
         var position = 0
         while position < extra {
@@ -79,7 +79,7 @@ struct StateSet: Hashable, Sendable {
 
     @inlinable
     @inline(__always)
-    func intersection(_ other: StateSet) -> StateSet {
+    package func intersection(_ other: StateSet) -> StateSet {
         var result = self
         result.low &= other.low
         if extra != 0 { result.intersectRest(with: other) }
@@ -89,7 +89,7 @@ struct StateSet: Hashable, Sendable {
     /// The words past the first of ``intersection(_:)``, out of line: most charts have none.
     @inlinable
     @inline(never)
-    mutating func intersectRest(with other: StateSet) {
+    package mutating func intersectRest(with other: StateSet) {
         var position = 0
         while position < extra {
             setWord(position, word(position) & other.word(position))
@@ -99,7 +99,7 @@ struct StateSet: Hashable, Sendable {
 
     @inlinable
     @inline(__always)
-    func intersects(_ other: StateSet) -> Bool {
+    package func intersects(_ other: StateSet) -> Bool {
         if low & other.low != 0 { return true }
         if extra == 0 { return false }
         var position = 0
@@ -111,7 +111,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
-    mutating func formUnion(_ other: StateSet) {
+    package mutating func formUnion(_ other: StateSet) {
         low |= other.low
         if extra == 0 { return }
         var position = 0
@@ -122,7 +122,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
-    mutating func subtract(_ other: StateSet) {
+    package mutating func subtract(_ other: StateSet) {
         low &= ~other.low
         var position = 0
         while position < extra {
@@ -134,7 +134,7 @@ struct StateSet: Hashable, Sendable {
     /// The lowest index in the set, or `nil`.
     @inlinable
     @inline(__always)
-    var first: Int? {
+    package var first: Int? {
         if low != 0 { return low.trailingZeroBitCount }
         var position = 0
         while position < extra {
@@ -145,9 +145,38 @@ struct StateSet: Hashable, Sendable {
         return nil
     }
 
+    /// Removes and returns the lowest index, or `nil` when the set is empty: a loop over a set in
+    /// document order without a closure, so that what the loop captures is never copied.
+    @inlinable
+    @inline(__always)
+    package mutating func popFirst() -> Int? {
+        if low != 0 {
+            let index = low.trailingZeroBitCount
+            low &= low &- 1
+            return index
+        }
+        return extra == 0 ? nil : popFirstOfRest()
+    }
+
+    /// ``popFirst()`` past the first word, out of line: most charts have none.
+    @inlinable
+    @inline(never)
+    package mutating func popFirstOfRest() -> Int? {
+        var position = 0
+        while position < extra {
+            let bits = word(position)
+            if bits != 0 {
+                setWord(position, bits & (bits &- 1))
+                return 64 &+ position &* 64 &+ bits.trailingZeroBitCount
+            }
+            position &+= 1
+        }
+        return nil
+    }
+
     /// Calls `body` with each index in ascending order: document order.
     @inlinable
-    func forEachAscending(_ body: (Int) -> Void) {
+    package func forEachAscending(_ body: (Int) -> Void) {
         var bits = low
         while bits != 0 {
             body(bits.trailingZeroBitCount)
@@ -167,7 +196,7 @@ struct StateSet: Hashable, Sendable {
     /// Calls `body` with each index in descending order: reverse document order, so that a
     /// state's descendants come before it.
     @inlinable
-    func forEachDescending(_ body: (Int) -> Void) {
+    package func forEachDescending(_ body: (Int) -> Void) {
         var position = extra &- 1
         while position >= 0 {
             var bits = word(position)
@@ -187,14 +216,14 @@ struct StateSet: Hashable, Sendable {
     }
 
     /// The indices in ascending order.
-    var indices: [Int] {
+    package var indices: [Int] {
         var result: [Int] = []
         forEachAscending { result.append($0) }
         return result
     }
 
     @inlinable
-    static func == (lhs: StateSet, rhs: StateSet) -> Bool {
+    package static func == (lhs: StateSet, rhs: StateSet) -> Bool {
         guard lhs.low == rhs.low, lhs.extra == rhs.extra else { return false }
         var position = 0
         while position < lhs.extra {
@@ -205,7 +234,7 @@ struct StateSet: Hashable, Sendable {
     }
 
     @inlinable
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(low)
         var position = 0
         while position < extra {
