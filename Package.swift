@@ -272,13 +272,30 @@ let package = Package(
 )
 
 // CI's ThreadSanitizer step runs only the stress tests; with BEHAVIORKIT_STRESS_TESTS_ONLY set, the
-// manifest keeps only the test targets that hold them, so that this build under the sanitizer does
-// not compile swift-syntax, Hummingbird and the command-line tool, which no stress test reaches.
+// manifest keeps only the test targets that hold them and the targets they depend on (and the
+// products made of those), so that this build under the sanitizer does not compile swift-syntax,
+// Hummingbird or the command-line tool, which no stress test reaches.
 let stressTestTargets: Set = [
     "StateMachinesTests", "CommandsTests", "ChainsTests", "BehaviorKitSQLiteTests", "BehaviorKitPostgresTests",
 ]
 if ProcessInfo.processInfo.environment["BEHAVIORKIT_STRESS_TESTS_ONLY"] != nil {
-    package.targets.removeAll { $0.type == .test && !stressTestTargets.contains($0.name) }
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var kept: Set<String> = []
+    var next = Array(stressTestTargets)
+    while let name = next.popLast() {
+        guard kept.insert(name).inserted, let target = byName[name] else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): next.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { product in
+        let targets = (product as? Product.Library)?.targets ?? (product as? Product.Executable)?.targets ?? []
+        return !targets.allSatisfy(kept.contains)
+    }
 }
 
 for target in package.targets {
