@@ -160,10 +160,7 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting, Queue
         self.channel = JournalWriteChannel(
             unexpected: { names.error(.ioFailed, "a write gave back an unexpected answer") },
             submit: { write in
-                try writer.validate(write)
-                guard write.isBatched else {
-                    throw names.error(.queryFailed, "a management write runs in a transaction of its own")
-                }
+                try Self.admit(write, writer, names)
                 try connections.enter()
                 defer { connections.leave() }
                 return try await writes.submit(write)
@@ -180,7 +177,7 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting, Queue
                 var valid: [(index: Int, write: JournalWrite)] = []
                 for (index, write) in batch.enumerated() {
                     do throws(PostgresCommandJournalError) {
-                        try writer.validate(write)
+                        try Self.admit(write, writer, names)
                         valid.append((index, write))
                         answers.append(.failure(names.error(.ioFailed, "a write went unanswered")))
                     } catch {
@@ -194,6 +191,17 @@ public final class PostgresCommandJournal: CommandJournal, JournalWriting, Queue
             })
         self.listener = PostgresQueueListener(connections: connections, table: table, signal: channel.queueSignal)
         connections.logger.debug("journal opened")
+    }
+
+    /// Refuses, before the group commit sees it, a write the table cannot hold (`writer`'s
+    /// checks) or one that is not the batch function's (a management write has a transaction of its own).
+    private static func admit(
+        _ write: JournalWrite, _ writer: PostgresJournalWriter, _ names: PostgresJournalNames
+    ) throws(PostgresCommandJournalError) {
+        try writer.validate(write)
+        guard write.isBatched else {
+            throw names.error(.queryFailed, "a management write runs in a transaction of its own")
+        }
     }
 
     /// Wakes on each record of `queue` that became claimable, in any process: the first call
