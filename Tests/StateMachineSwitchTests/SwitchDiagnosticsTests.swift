@@ -1,13 +1,9 @@
-import SwiftDiagnostics
-import SwiftParser
-import SwiftSyntax
-import SwiftSyntaxMacroExpansion
+import Foundation
 import Testing
 
-@testable import StateMachineSwitchMacros
-
 /// What the macro cannot compile is a build error that names it, never a `switch` that answers
-/// differently from the interpreter.
+/// differently from the interpreter. Each case compiles a file with `swiftc` and the macro this
+/// build made, as a user's build does (``MacroCompiler``).
 @Suite struct SwitchDiagnosticsTests {
     @Test(arguments: [
         ("History(.s02, .shallow)", "history states (History)"),
@@ -88,29 +84,32 @@ import Testing
     }
 
     @Test func aClosureTakesTheParametersItUses() throws {
-        func arity(_ source: String) throws -> Int {
-            let file = Parser.parse(source: "let x = \(source)")
-            let closure = try #require(
-                file.statements.first?.item.as(VariableDeclSyntax.self)?.bindings.first?.initializer?.value.as(
-                    ClosureExprSyntax.self))
-            return ClosureCode(closure).arity
-        }
-        #expect(try arity("{ $0.speed += 5 }") == 1)
-        #expect(try arity("{ $0.log.append(\"\\($1)\") }") == 2)
-        #expect(try arity("{ vehicle, event in vehicle.x = event }") == 2)
-        #expect(try arity("{ _ in say() }") == 1)
-        // A nested closure's `$1` is its own.
-        #expect(try arity("{ $0.items = $0.items.sorted { $0 < $1 } }") == 1)
+        // The `switch` calls each closure with as many arguments as it names: one too many or too
+        // few does not compile. A nested closure's `$1` is its own.
+        let result = try MacroCompiler.typecheck(
+            """
+            struct Car: Sendable { var speed = 0; var log: [String] = []; var items: [Int] = []; var last: E = .go }
+            func say() {}
+            @StateMachineSwitch
+            struct M {
+                static let definition = StateMachineDefinition<S, E, Car>(initial: .s01) {
+                    In(.s01) {
+                        Entry { $0.speed += 5 }
+                        Exit { _ in say() }
+                        On(.go, to: .s02) { $0.log.append("\\($1)") }
+                    }
+                    In(.s02) {
+                        On(.go, to: .s01) { car, event in car.last = event }
+                        On(.pay(1)) { $0.items = $0.items.sorted { $0 < $1 } }
+                    }
+                }
+            }
+            """)
+        #expect(result.errors.isEmpty, "\(result.errors)")
     }
 }
 
-/// The messages the macro reports for the first type of `source`.
+/// The messages the macro reports for `source`.
 private func diagnostics(_ source: String) throws -> [String] {
-    let file = Parser.parse(source: source)
-    let declaration = try #require(file.statements.first?.item.as(StructDeclSyntax.self))
-    let attribute = try #require(declaration.attributes.first?.as(AttributeSyntax.self))
-    let context = BasicMacroExpansionContext()
-    _ = try StateMachineSwitchMacro.expansion(
-        of: attribute, providingMembersOf: declaration, conformingTo: [], in: context)
-    return context.diagnostics.map(\.message)
+    try MacroCompiler.typecheck(source).macroMessages
 }

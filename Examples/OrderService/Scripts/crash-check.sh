@@ -26,6 +26,7 @@
 #
 #   Examples/OrderService/Scripts/crash-check.sh       # KEEP=1 keeps the data folders and the logs;
 #                                                      # POSTGRES=0 runs phase 5 on SQLite files
+#                                                      # SCRATCH_PATH=DIR builds in DIR (see "build")
 set -euo pipefail
 shopt -s inherit_errexit  # a failure inside $(…) stops the script too
 cd "$(dirname "$0")/.."
@@ -73,13 +74,18 @@ for tool in curl jq; do
 done
 
 step "build (debug)"
-if ! swift build --product OrderService >"$work/build.txt" 2>&1; then
+# SCRATCH_PATH=DIR builds in DIR: CI passes the repository's .build, where the package's own
+# build already compiled the dependencies both share (SwiftNIO, PostgresNIO, BoringSSL, GRDB,
+# Hummingbird), so that only BehaviorKit's modules (other traits) and the service compile again.
+scratch=()
+[ -n "${SCRATCH_PATH:-}" ] && scratch=(--scratch-path "$SCRATCH_PATH")
+if ! swift build "${scratch[@]}" --product OrderService >"$work/build.txt" 2>&1; then
     tail -40 "$work/build.txt" >&2
     fail "the build failed"
 fi
 if grep -E "Sources/OrderService/.*warning:" "$work/build.txt" >&2; then fail "the build printed warnings"; fi
 build_seconds=$((SECONDS - started))
-binary="$(swift build --show-bin-path)/OrderService"
+binary="$(swift build "${scratch[@]}" --show-bin-path)/OrderService"
 echo "built in ${build_seconds} s"
 
 # launch LOG PORT-FILE OPTION…: starts a service process on a free port, logging to LOG, and
