@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Foundation
 import GRDB
 
@@ -52,15 +53,15 @@ extension DiskCache {
 /// Wall-clock time in milliseconds since 1970, moving with an injected clock from the moment it
 /// is made: ages survive a restart, and a manual clock drives them in tests.
 struct WallClockReader: Sendable {
-    private let read: @Sendable () -> Int64
+    private let originMilliseconds: Int64
+    private let clock: ElapsedClock
 
     init<C: Clock<Duration>>(_ clock: C) {
-        let originMilliseconds = Int64((Date().timeIntervalSince1970 * 1_000).rounded())
-        let origin = clock.now
-        self.read = { originMilliseconds &+ origin.duration(to: clock.now).milliseconds }
+        originMilliseconds = Int64((Date().timeIntervalSince1970 * 1_000).rounded())
+        self.clock = ElapsedClock(clock)
     }
 
-    var milliseconds: Int64 { read() }
+    var milliseconds: Int64 { originMilliseconds &+ clock.now.milliseconds }
 
     /// The time `duration` ago: entries written at or before it are expired.
     func milliseconds(before duration: Duration) -> Int64 {

@@ -54,7 +54,7 @@ extension MemoryCache {
     /// statistics; `refreshDue` is set when the entry is due for a refresh (once).
     @inlinable
     @inline(__always)
-    func frontValue(forKey key: Key, timing: ClockReader, refreshDue: inout Bool) -> Value? {
+    func frontValue(forKey key: Key, timing: ElapsedClock, refreshDue: inout Bool) -> Value? {
         let clock = self.clock
         let value = storage.withLock {
             $0.frontValue(forKey: key, now: { clock.now }, timing: { timing.now }, refreshDue: &refreshDue)

@@ -31,7 +31,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
     let storage: LockedValue<LRUStorage<Key, Value>>
 
     @usableFromInline
-    let clock: ClockReader
+    let clock: ElapsedClock
 
     @usableFromInline
     let onRemoval: RemovalListener?
@@ -65,7 +65,7 @@ public final class MemoryCache<Key: Hashable & Sendable, Value: Sendable>: Senda
             LRUStorage(
                 countLimit: max(0, countLimit), costLimit: costLimit.map { max(0, $0) }, timeToLive: timeToLive,
                 collectsRemovals: onRemoval != nil))
-        self.clock = ClockReader(clock)
+        self.clock = ElapsedClock(clock)
         self.onRemoval = onRemoval
     }
 

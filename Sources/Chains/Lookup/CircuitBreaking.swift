@@ -23,7 +23,7 @@ public final class CircuitBreaking<Key: Hashable & Sendable, Value: Sendable>: L
     /// When the circuit opens, and for how long.
     public let policy: CircuitBreakerPolicy
 
-    private let clock: ClockReader
+    private let clock: ElapsedClock
     private let circuit: LockedValue<CircuitBreaker>
 
     /// Wraps `source` in a circuit breaker with `policy`, its cool-downs on `clock`.
@@ -31,11 +31,11 @@ public final class CircuitBreaking<Key: Hashable & Sendable, Value: Sendable>: L
         _ source: any LookupTier<Key, Value>, policy: CircuitBreakerPolicy = CircuitBreakerPolicy(),
         clock: some Clock<Duration> = ContinuousClock()
     ) {
-        self.init(source, policy: policy, clock: ClockReader(clock))
+        self.init(source, policy: policy, clock: ElapsedClock(clock))
     }
 
     /// Wraps `source`, its cool-downs read on a lookup's `clock`.
-    init(_ source: any LookupTier<Key, Value>, policy: CircuitBreakerPolicy, clock: ClockReader) {
+    init(_ source: any LookupTier<Key, Value>, policy: CircuitBreakerPolicy, clock: ElapsedClock) {
         self.source = source
         self.policy = policy
         self.clock = clock

@@ -1,3 +1,4 @@
+public import BehaviorKitSync
 import Tracing
 
 extension TieredLookup {

@@ -60,7 +60,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
     let counters: LockedValue<LookupCounters>
 
     @usableFromInline
-    let clock: ClockReader
+    let clock: ElapsedClock
 
     /// The logger, metrics and tracer, or `nil` when there is none of them.
     @usableFromInline
@@ -101,7 +101,7 @@ public final class TieredLookup<Key: Hashable & Sendable, Value: Sendable>: Send
         circuitBreaker: CircuitBreakerPolicy? = CircuitBreakerPolicy(), refresh: RefreshPolicy? = nil,
         clock: some Clock<Duration> = ContinuousClock(), logger: Logger? = nil
     ) {
-        let reader = ClockReader(clock)
+        let reader = ElapsedClock(clock)
         self.instruments = LookupInstruments.make(name: name, tierNames: tiers.map(\.name), logger: logger)
         self.refresh = refresh
         self.tiers = tiers.map { tier in

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Logging
 import Tracing
 

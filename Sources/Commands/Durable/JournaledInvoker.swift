@@ -1,3 +1,4 @@
+import BehaviorKitSync
 public import Logging
 
 #if canImport(FoundationEssentials)

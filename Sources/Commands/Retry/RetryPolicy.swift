@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// How often, and how long apart, a failed command is tried again before its record fails for
 /// good: a number of attempts, exponential backoff with jitter, a cap, and errors that are not
 /// retried. Set one per command kind on the ``CommandRegistry`` (or for a whole ``QueueWorker``),
@@ -76,14 +78,8 @@ public struct RetryPolicy: Sendable {
 
     /// The backoff after attempt `attempt` (from 1) of the record `key`, with its jitter.
     public func backoff(after attempt: Int, of key: String) -> Duration {
-        let cap = maximumDelay.seconds
-        var delay = initialDelay.seconds
-        var step = 1
-        while step < attempt && delay < cap {
-            delay *= multiplier
-            step += 1
-        }
-        delay = min(cap, delay)
+        let delay = Backoff(initial: initialDelay, multiplier: multiplier, maximum: maximumDelay)
+            .delay(after: attempt).seconds
         var generator = JitterGenerator(seed: seed, key: key, attempt: attempt)
         let taken = delay * jitter * generator.nextUnit()
         return .milliseconds(Int64(clamping: ((delay - taken) * 1000).rounded(), default: 0))

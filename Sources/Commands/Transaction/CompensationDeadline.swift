@@ -6,7 +6,8 @@ extension CompensationPolicy {
     /// clock) passes first: `work` is then cancelled and not waited for.
     func withinDeadline<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T? {
         guard let deadline else { return try await Task { try await work() }.value }
-        let sleepUntilDeadline = clock.deadline(deadline)
+        let clock = self.clock
+        let end = clock.now + deadline
         let race = LockedValue(DeadlineRace<T>())
         return try await withCheckedThrowingContinuation { continuation in
             race.withLock { $0.continuation = continuation }
@@ -17,7 +18,7 @@ extension CompensationPolicy {
                 race.withLock { $0.timer }?.cancel()
             }
             let timer = Task {
-                do { try await sleepUntilDeadline() } catch { return }
+                do { try await clock.sleep(untilElapsed: end) } catch { return }
                 guard let continuation = race.withLock({ $0.finish() }) else { return }
                 worker.cancel()
                 continuation.resume(returning: nil)

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// How a transaction undoes its completed steps when it fails: whether a failed compensation
 /// stops the others, how often each is retried and how long to wait between tries, and a
 /// deadline for the whole rollback, all on a clock you inject.
@@ -36,7 +38,7 @@ public struct CompensationPolicy: Sendable {
     /// once, and the steps not undone are reported with ``CompensationInterruption/deadlinePassed(_:)``.
     public var deadline: Duration?
 
-    let clock: CompensationClock
+    let clock: ElapsedClock
 
     /// A policy on the continuous clock.
     ///
@@ -62,7 +64,7 @@ public struct CompensationPolicy: Sendable {
         self.retries = max(0, retries)
         self.backoff = backoff
         self.deadline = deadline
-        self.clock = CompensationClock(clock)
+        self.clock = ElapsedClock(clock)
     }
 
     /// Today's behaviour and the default: every completed step is undone once, newest first; a
@@ -109,29 +111,6 @@ public struct CompensationBackoff: Sendable, Hashable {
     /// The wait before retry `attempt` (1 is the first retry), never past ``maximum`` and never
     /// overflowing.
     public func delay(beforeRetry attempt: Int) -> Duration {
-        var delay = min(initial, maximum)
-        var step = 1
-        while step < attempt, delay < maximum, multiplier > 1 {
-            // delay * multiplier > maximum, without computing the product.
-            delay = delay > maximum / multiplier ? maximum : delay * multiplier
-            step += 1
-        }
-        return delay
-    }
-}
-
-/// A clock with its type erased, so that ``Transaction`` stays one type.
-struct CompensationClock: Sendable {
-    /// Sleeps for a duration.
-    let sleep: @Sendable (Duration) async throws -> Void
-    /// Makes a sleep until `duration` from now (the instant taken now).
-    let deadline: @Sendable (Duration) -> @Sendable () async throws -> Void
-
-    init<C: Clock<Duration>>(_ clock: C) {
-        sleep = { try await clock.sleep(for: $0) }
-        deadline = { duration in
-            let instant = clock.now.advanced(by: duration)
-            return { try await clock.sleep(until: instant, tolerance: nil) }
-        }
+        Backoff(initial: initial, multiplier: Double(multiplier), maximum: maximum).delay(after: attempt)
     }
 }

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension CompensationPolicy {
     /// Runs `undo`, the compensation of `step` (at `index`), until it succeeds or the policy's
     /// retries are spent, waiting the backoff before each retry on the policy's clock and telling
@@ -23,7 +25,7 @@ extension CompensationPolicy {
                 observer?(.compensationRetried(index: index, command: step, attempt: attempt, error: error))
                 let delay = backoff.delay(beforeRetry: attempt)
                 if delay > .zero {
-                    do { try await clock.sleep(delay) } catch { return error }
+                    do { try await clock.sleep(for: delay) } catch { return error }
                 }
             }
         }

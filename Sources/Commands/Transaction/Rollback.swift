@@ -55,7 +55,8 @@ final class Rollback: Sendable {
             await Self.shielded { await self.compensate() }.value
             return state.withLock { $0.report }
         }
-        let sleepUntilDeadline = policy.clock.deadline(deadline)
+        let clock = policy.clock
+        let end = clock.now + deadline
         return await withCheckedContinuation { continuation in
             state.withLock { $0.continuation = continuation }
             let work = Self.shielded {
@@ -64,7 +65,7 @@ final class Rollback: Sendable {
             }
             if state.withLock({ $0.settled }) { return }  // done without suspending: no timer
             let timer = Task {
-                do { try await sleepUntilDeadline() } catch { return }
+                do { try await clock.sleep(untilElapsed: end) } catch { return }
                 self.settle(interruption: .deadlinePassed(deadline))
             }
             let settled = state.withLock { state in

@@ -6,9 +6,13 @@ import BehaviorKitSync
 /// replayed, and senders of one key still draw different waits.
 enum ConflictBackoff {
     static func delay(after attempt: Int, key: MachineKey, eventID: String?) -> Duration {
-        let window = min(Int64(20_000), Int64(100) << Int64(min(max(attempt - 1, 0), 8)))
+        let window = max(1, window(after: attempt).wholeNanoseconds / 1_000)
         // FNV-1a, then SplitMix64's finaliser, for bits spread over the whole word.
         let hash = SplitMix64.mix(SplitMix64.fnv1a("\(key.machine)/\(key.key)/\(eventID ?? "")/\(attempt)"))
         return .microseconds(Int64(hash % UInt64(window)) + 1)
+    }
+
+    private static func window(after attempt: Int) -> Duration {
+        Backoff(initial: .microseconds(100), multiplier: 2, maximum: .milliseconds(20)).delay(after: attempt)
     }
 }
