@@ -1,6 +1,6 @@
 internal import StatechartSemantics
 
-/// Decides a microstep in advance, as `StateMachine.sendChart` decides it when it runs (SCXML's
+/// Decides a microstep in advance, as `StateMachine.step` decides it when it runs (SCXML's
 /// `selectTransitions`, `removeConflictingTransitions` and `microstep`), for the cases whose
 /// outcome depends on the configuration and the event alone.
 struct PlanCompiler<Context, Event> {
@@ -84,19 +84,15 @@ struct PlanCompiler<Context, Event> {
             enteredCount: Int32(entering.count), stampStart: stampStart, stampEnd: Int32(stamped.count),
             rulesStart: rulesStart, rulesEnd: Int32(self.rules.count), source: Int32(records[kept[0]].source),
             target: Int32(records[kept[0]].target), isInternal: records[kept[0]].isInternal,
-            settles: chart.hasEventless || raises)
+            raises: raises, settles: chart.hasEventless || raises)
         return .some(next)
     }
 
     /// Keeps the step `plan` added last, leading to configuration `next`.
     mutating func finishLast(next: Int) {
-        guard let step = last else { return }
-        steps.append(
-            ChartStep(
-                next: Int32(next), leaf: step.leaf, start: step.start, end: step.end,
-                enteredCount: step.enteredCount, stampStart: step.stampStart, stampEnd: step.stampEnd,
-                rulesStart: step.rulesStart, rulesEnd: step.rulesEnd, source: step.source, target: step.target,
-                isInternal: step.isInternal, settles: step.settles))
+        guard var step = last else { return }
+        step.next = Int32(next)
+        steps.append(step)
         last = nil
     }
 

@@ -5,7 +5,7 @@ public import StatechartSemantics
 @usableFromInline
 struct ChartStep: Sendable {
     /// The configuration after the step, as an index into `ChartPlans.configurations`.
-    @usableFromInline let next: Int32
+    @usableFromInline var next: Int32
     /// The first active leaf after the step: the machine's `state`.
     @usableFromInline let leaf: Int32
     /// The step's actions are `ChartPlans.actions[start ..< end]`.
@@ -26,6 +26,8 @@ struct ChartStep: Sendable {
     @usableFromInline let source: Int32
     @usableFromInline let target: Int32
     @usableFromInline let isInternal: Bool
+    /// Whether an action of the step raises an event.
+    @usableFromInline let raises: Bool
     /// Whether eventless or raised steps may follow (the chart has eventless transitions, or an
     /// action of the step raises).
     @usableFromInline let settles: Bool
@@ -36,9 +38,9 @@ struct ChartStep: Sendable {
 /// that a step is a lookup and one list of actions instead of SCXML's selection, conflict
 /// resolution and exit and entry sets.
 ///
-/// A cell is a plan (≥ 0), a refusal for want of any rule (`PlanCell.refused`), or
-/// `PlanCell.undecided`: the general algorithm decides (a guard or a `Refuse` on the way, a history state to record or enter, a final state
-/// entered, a configuration past the limit).
+/// A cell (a ``PlanCell``) is a planned step, a refusal for want of any rule, or undecided: the
+/// general algorithm decides (a guard or a `Refuse` on the way, a history state to record or
+/// enter, a final state entered, a configuration past the limit).
 @usableFromInline
 struct ChartPlans<Context, Event>: Sendable {
     @usableFromInline let isEnabled: Bool
@@ -48,11 +50,12 @@ struct ChartPlans<Context, Event>: Sendable {
     @usableFromInline let configurations: FixedBuffer<StateSet>
     /// The first word of each configuration: all of it for a chart of up to 64 states.
     @usableFromInline let configurationLows: FixedBuffer<UInt64>
-    /// The index of each planned configuration, for a machine that left the plans to find its way back.
+    /// The index of each planned configuration, for a machine that left the plans to find its way
+    /// back; every value is below `configurationCount`.
     let ids: [StateSet: Int]
-    /// Invariant, established here: every cell ≥ 0 indexes `steps`, and every step's `next`
+    /// Invariant, established here: every `.step` cell indexes `steps`, and every step's `next`
     /// indexes `configurations`; the ranges of a step lie within `actions`, `stamped` and `rules`.
-    @usableFromInline let cells: FixedBuffer<Int32>
+    @usableFromInline let cells: FixedBuffer<PlanCell>
     @usableFromInline let steps: FixedBuffer<ChartStep>
     @usableFromInline let actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
     @usableFromInline let stamped: FixedBuffer<Int32>
@@ -83,18 +86,18 @@ struct ChartPlans<Context, Event>: Sendable {
         var compiler = PlanCompiler(chart: chart, parts: parts)
         var configurations = [chart.initialEntry]
         var ids = [chart.initialEntry: 0]
-        var cells: [Int32] = []
+        var cells: [PlanCell] = []
         var position = 0
         while position < configurations.count {
             let configuration = configurations[position]
             let isDone = shape.isDone(configuration)
             for slot in 0..<slotCount {
                 guard !isDone, let outcome = compiler.plan(configuration, slot: slot) else {
-                    cells.append(PlanCell.undecided)
+                    cells.append(.undecided)
                     continue
                 }
                 guard let next = outcome else {
-                    cells.append(PlanCell.refused)
+                    cells.append(.refused)
                     continue
                 }
                 var id = ids[next]
@@ -105,11 +108,11 @@ struct ChartPlans<Context, Event>: Sendable {
                 }
                 guard let id else {
                     compiler.dropLast()
-                    cells.append(PlanCell.undecided)
+                    cells.append(.undecided)
                     continue
                 }
                 compiler.finishLast(next: id)
-                cells.append(Int32(compiler.steps.count - 1))
+                cells.append(.step(Int32(compiler.steps.count - 1)))
             }
             position += 1
         }

@@ -25,10 +25,14 @@ struct ChartRun<Event: Sendable>: Sendable {
     @usableFromInline var queueHead = 0
     /// Whether a top-level final state was entered.
     @usableFromInline var isDone = false
-    /// The index of `active` among the definition's planned configurations (see `ChartPlans`);
-    /// `PlannedIndex.unknown` when it must be looked up, `PlannedIndex.unplanned` when it is not
-    /// planned.
-    @usableFromInline var planned = PlannedIndex.unknown
+    /// Where `active` was last seen among the definition's planned configurations (see
+    /// `ChartPlans`): the configuration a step left it in, or where it was looked up. A cache,
+    /// trusted only once checked against `active` (`StateMachine.plannedIndexIsCurrent`), so that
+    /// no step has to say when it stops being true. A machine starts in planned configuration 0.
+    @usableFromInline var planned = 0
+    /// Whether `active` was looked up among the plans since it last changed, and is not planned:
+    /// `send` then goes to the general algorithm without looking it up again.
+    @usableFromInline var isOffPlan = false
 
     init(chart: ChartTables) {
         let count = chart.isChart ? chart.shape.count : 0

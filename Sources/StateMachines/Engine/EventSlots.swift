@@ -4,7 +4,7 @@
 ///
 /// The table is built only when the named events have distinct bytes. An event with the byte of
 /// a named event is that event (a value of such a type is its byte). An event whose byte is not
-/// in the table (`-1`) is looked up the slow way, by `==`, so that a type whose `==` is coarser
+/// in the table (`nil`) is looked up the slow way, by `==`, so that a type whose `==` is coarser
 /// than its bytes still matches as written.
 @usableFromInline
 struct EventSlots: Sendable {
@@ -12,30 +12,33 @@ struct EventSlots: Sendable {
     @usableFromInline let isDirect: Bool
     /// How many events the rules name exactly.
     @usableFromInline let count: Int
-    @usableFromInline let table: FixedBuffer<Int32>
+    /// The slot of each byte (fewer than 256 events are named, so a slot fits in a byte).
+    @usableFromInline let table: FixedBuffer<UInt8?>
 
     init<Event: Hashable>(events: [Event], arena: BufferArena) {
         count = events.count
-        var slots = [Int32](repeating: Int32(NoIndex.value), count: 256)
+        var slots = [UInt8?](repeating: nil, count: 256)
         var direct = MemoryLayout<Event>.size == 1 && _isPOD(Event.self) && !events.isEmpty && events.count < 256
         if direct {
             for (index, event) in events.enumerated() {
                 let byte = Int(withUnsafeBytes(of: event) { $0[0] })
-                if slots[byte] >= 0 {
+                if slots[byte] != nil {
                     direct = false
                     break
                 }
-                slots[byte] = Int32(index)
+                slots[byte] = UInt8(truncatingIfNeeded: index)
             }
         }
         isDirect = direct
         table = arena.buffer(direct ? slots : [])
     }
 
-    /// The index of `event` among the named events, or `NoIndex.value`; only when `isDirect`.
+    /// The index of `event` among the named events, `nil` for an event no rule names by its
+    /// byte; only when `isDirect`.
     @inlinable
     @inline(__always)
-    func slot<Event>(of event: Event) -> Int {
-        Int(table[Int(withUnsafeBytes(of: event) { $0[0] })])
+    func slot<Event>(of event: Event) -> Int? {
+        guard let slot = table[Int(withUnsafeBytes(of: event) { $0[0] })] else { return nil }
+        return Int(slot)
     }
 }

@@ -2,10 +2,11 @@
 /// state, what kind of step it is, and its actions already laid out in the order they run.
 @usableFromInline
 struct FlatStep<Context, Event> {
-    /// The next step (an index into `FlatPlan.steps`) of the same state for the same event, or
-    /// `NoIndex.value`.
-    @usableFromInline let next: Int32
+    /// The next step (an index into `FlatPlan.steps`) of the same state for the same event, if any.
+    @usableFromInline let next: Int32?
     @usableFromInline let kind: RuleKind
+    /// How many states the step enters: 1 for a step that leaves its state, else 0.
+    @usableFromInline let entered: UInt8
     /// The rule's guard, if it has one.
     @usableFromInline let guardBody: Unmanaged<Box<GuardBody<Context, Event>>>?
     /// The rule (an index into `CompiledDefinition.rules`).
@@ -18,18 +19,18 @@ struct FlatStep<Context, Event> {
 }
 
 /// A flat machine compiled for `send`: for state `s` and event slot `e`, the first step to try is
-/// `first[s * slotCount + e]` (`NoIndex.value`: none), so that `send` indexes instead of scanning,
-/// and a rule's exit, transition and entry actions are one list. Steps are numbered as the rows of
-/// `CompiledDefinition.selection`.
+/// `first[s * slotCount + e]` (`nil`: none), a pointer into `steps`, so that `send` indexes
+/// instead of scanning, and a rule's exit, transition and entry actions are one list. Steps are
+/// numbered as the rows of `CompiledDefinition.selection`.
 ///
-/// Invariants, established here: every cell of `first` and every `next` is `NoIndex.value` or an
-/// index into `steps`; every step's `start ..< end` lies within `actions`.
+/// Invariants, established here: every cell of `first` is `nil` or points into `steps`, and every
+/// `next` is `nil` or an index into `steps`; every step's `start ..< end` lies within `actions`.
 @usableFromInline
 struct FlatPlan<Context, Event>: Sendable {
     /// Whether `send` can take the indexed path: a flat machine whose events have direct slots.
     @usableFromInline let isEnabled: Bool
     @usableFromInline let slotCount: Int
-    @usableFromInline let first: FixedBuffer<Int32>
+    @usableFromInline let first: FixedBuffer<UnsafeMutablePointer<FlatStep<Context, Event>>?>
     @usableFromInline let steps: FixedBuffer<FlatStep<Context, Event>>
     @usableFromInline let actions: FixedBuffer<Unmanaged<Box<ActionBody<Context, Event>>>>
 
@@ -43,8 +44,8 @@ struct FlatPlan<Context, Event>: Sendable {
             return
         }
         let states = parts.stateRecords
-        var first = [Int32](repeating: Int32(NoIndex.value), count: states.count * slotCount)
-        var next = [Int32](repeating: Int32(NoIndex.value), count: parts.selection.count)
+        var first = [Int32?](repeating: nil, count: states.count * slotCount)
+        var next = [Int32?](repeating: nil, count: parts.selection.count)
         var actions: [Unmanaged<Box<ActionBody<Context, Event>>>] = []
         var bounds: [(Int32, Int32)] = []
         for (state, record) in states.enumerated() {
@@ -71,14 +72,16 @@ struct FlatPlan<Context, Event>: Sendable {
         }
         self.isEnabled = true
         self.slotCount = slotCount
-        self.first = arena.buffer(first)
-        self.steps = arena.buffer(
+        let stepBuffer = arena.buffer(
             parts.selection.indices.map { row in
                 let rule = parts.rules[parts.selection[row]]
                 return FlatStep(
-                    next: next[row], kind: rule.kind, guardBody: rule.guardBody, rule: Int32(parts.selection[row]),
+                    next: next[row], kind: rule.kind, entered: rule.kind == .leaves ? 1 : 0, guardBody: rule.guardBody,
+                    rule: Int32(parts.selection[row]),
                     target: Int32(rule.target), start: bounds[row].0, end: bounds[row].1)
             })
+        self.steps = stepBuffer
+        self.first = arena.buffer(first.map { row in row.map { stepBuffer.base + Int($0) } })
         self.actions = arena.buffer(actions)
     }
 }

@@ -1,39 +1,11 @@
 public import StatechartSemantics
 
-// The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection in
-// document order (each active leaf, then its ancestors), conflict resolution, then one microstep;
-// then eventless transitions and the internal queue until the configuration is stable.
+// The statechart algorithm of W3C SCXML 1.0, Appendix D, on the compiled tables: selection of the
+// rules an event takes, in document order (each active leaf, then its ancestors), why none is
+// taken, conflict resolution, and each rule's exit and entry sets. `step` (`StateMachine+Step.swift`)
+// puts them together into a microstep.
 
 extension StateMachine {
-    @inlinable
-    mutating func sendChart(
-        _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
-    ) -> Outcome<State, Event> {
-        if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
-        let cell = plannedCell(for: event)
-        if cell >= 0 { return takePlanned(cell, event: event, onTransition: onTransition) }
-        if cell == Int(PlanCell.refused) {
-            return .refused(Refusal(state: state, event: event, reason: .noTransition))
-        }
-        let kind = storage.kindReader?.read(event)
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
-            buffer -> Outcome<State, Event> in
-            let selected = selectRules(for: event, kind: kind, into: buffer)
-            guard selected.count > 0 else {
-                return .refused(
-                    chartRefusal(
-                        of: event, kind: kind, rejection: selected.rejection, guardsFailed: selected.guardsFailed))
-            }
-            let count = selected.count > 1 ? removeConflicts(buffer, count: selected.count) : 1
-            let first = transition(ofRule: buffer[0], trigger: .event(event))
-            microstep(rules: buffer, count: count, event: event, trigger: .event(event), onTransition: onTransition)
-            if let steps = settle(onTransition: onTransition) {
-                return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
-            }
-            return .transitioned(first)
-        }
-    }
-
     /// Whether `event` would take a transition now, without running any action (guards run).
     public func can(_ event: Event) -> Bool {
         if isFinished { return false }

@@ -1,7 +1,9 @@
+public import StatechartSemantics
+
 // The one dispatcher: every event `send` receives is read here once. Its slot (its index among the
 // events the rules name, from its byte, without hashing) picks the flat machine's first step or
-// the statechart's planned step; everything else goes, out of line, to the flat scan or the
-// statechart algorithm.
+// the statechart's planned step; everything else goes, out of line, to the flat scan or to a
+// statechart's microstep (`step`, in `StateMachine+Step.swift`) and the steps that follow it.
 
 extension StateMachine {
     /// Takes `event`: the planned or indexed step when the definition has one for it, else the
@@ -12,27 +14,25 @@ extension StateMachine {
     mutating func dispatch(
         _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
     ) -> Outcome<State, Event> {
-        // `.flat` and `.planned` imply `slots.isDirect`, and then a slot ≥ 0 is below
-        // `flat.slotCount` or `planned.slotCount`, which are `slots.count`.
-        let mode = storage.engine.mode
-        if MemoryLayout<Event>.size == 1 && mode != .general {
-            let slot = storage.engine.slots.slot(of: event)
-            if slot >= 0 {
-                if mode == .flat {
-                    let first = Int(storage.engine.flat.first[stateIndex &* storage.engine.flat.slotCount &+ slot])
-                    if first >= 0 {
-                        let outcome = takeFlat(from: first, event: event)
-                        if let onTransition, let transition = outcome.transition { onTransition(transition) }
-                        return outcome
-                    }
-                } else if plannedIndexIsCurrent {
-                    let cell = storage.engine.planned.cells[
-                        run.planned &* storage.engine.planned.slotCount &+ slot]
-                    if cell >= 0 { return takePlanned(Int(cell), event: event, onTransition: onTransition) }
-                    if cell == PlanCell.refused {
-                        return .refused(
-                            Refusal(state: storage.engine.states[stateIndex], event: event, reason: .noTransition))
-                    }
+        // `.flat` and `.planned` imply `slots.isDirect`, and then a slot is below `flat.slotCount`
+        // or `planned.slotCount`, which are `slots.count`.
+        if MemoryLayout<Event>.size == 1 {
+            let mode = storage.engine.mode
+            if mode == .flat {
+                if let slot = storage.engine.slots.slot(of: event),
+                    let first = storage.engine.flat.first[stateIndex &* storage.engine.flat.slotCount &+ slot]
+                {
+                    let outcome = takeFlat(from: first, event: event)
+                    if let onTransition, let transition = outcome.transition { onTransition(transition) }
+                    return outcome
+                }
+            } else if mode == .planned, let slot = storage.engine.slots.slot(of: event), plannedIndexIsCurrent {
+                switch storage.engine.planned.cells[run.planned &* storage.engine.planned.slotCount &+ slot] {
+                case .step(let index): return takePlanned(Int(index), event: event, onTransition: onTransition)
+                case .refused:
+                    return .refused(
+                        Refusal(state: storage.engine.states[stateIndex], event: event, reason: .noTransition))
+                case .undecided: break
                 }
             }
         }
@@ -50,5 +50,29 @@ extension StateMachine {
         let outcome = scan(event)
         if let onTransition, let transition = outcome.transition { onTransition(transition) }
         return outcome
+    }
+
+    /// An event sent to a statechart off its plans: one microstep (see `step`), then the eventless
+    /// and raised steps that follow.
+    @inlinable
+    mutating func sendChart(
+        _ event: Event, onTransition: ((Transition<State, Event>) -> Void)?
+    ) -> Outcome<State, Event> {
+        if run.isDone { return .refused(Refusal(state: state, event: event, reason: .finalState)) }
+        let taken = withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
+            step(.event(event), buffer: $0, onTransition: onTransition)
+        }
+        switch taken {
+        case .none(let rejection, let guardsFailed):
+            return .refused(
+                chartRefusal(
+                    of: event, kind: storage.kindReader?.read(event), rejection: rejection,
+                    guardsFailed: guardsFailed))
+        case .took(let rule):
+            if let steps = settle(onTransition: onTransition) {
+                return .refused(Refusal(state: state, event: event, reason: .endlessLoop(steps)))
+            }
+            return .transitioned(transition(ofRule: rule, trigger: .event(event)))
+        }
     }
 }

@@ -6,15 +6,18 @@ extension StateMachine {
     /// first whose guard holds is taken.
     @inlinable
     @inline(__always)
-    mutating func takeFlat(from first: Int, event: Event) -> Outcome<State, Event> {
-        // `first` and every `next` ≥ 0 index `flat.steps` (see `FlatPlan`).
-        var step = storage.engine.flat.steps.base + first
+    mutating func takeFlat(
+        from first: UnsafeMutablePointer<FlatStep<Context, Event>>, event: Event
+    ) -> Outcome<State, Event> {
+        // `first` points into `flat.steps`, and every `next` indexes it (see `FlatPlan`).
+        var step = first
         while let guardBody = step.pointee.guardBody,
             !guardBody._withUnsafeGuaranteedRef({ $0.value.holds(context, event) })
         {
-            let next = Int(step.pointee.next)
-            guard next >= 0 else { return .refused(refusal(of: event, in: stateIndex, guardsFailed: true)) }
-            step = storage.engine.flat.steps.base + next
+            guard let next = step.pointee.next else {
+                return .refused(refusal(of: event, in: stateIndex, guardsFailed: true))
+            }
+            step = storage.engine.flat.steps.base + Int(next)
         }
         return take(step, event: event)
     }
@@ -35,13 +38,12 @@ extension StateMachine {
         // A step that stays has its source as its target.
         let source = stateIndex
         let target = Int(step.pointee.target)
-        let leaves = kind == .leaves
         stateIndex = target
-        epoch &+= leaves ? 1 : 0
+        epoch &+= UInt64(step.pointee.entered)
         return .transitioned(
             Transition(
                 source: storage.engine.states[source], target: storage.engine.states[target], trigger: .event(event),
-                isInternal: !leaves))
+                isInternal: step.pointee.entered == 0))
     }
 
     /// Offers `event` to the current state's rules in order: the first whose guard holds is taken.

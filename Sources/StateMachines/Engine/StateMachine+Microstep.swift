@@ -3,7 +3,7 @@ public import StatechartSemantics
 // One microstep (SCXML's `microstep`): exit the union of the exit sets innermost first,
 // recording history; run the transitions' actions in order; enter the union of the entry sets,
 // computed from the history just recorded, outermost first, queueing done events for final
-// states. And the loop that follows an event until the configuration is stable.
+// states. And the selection of the rules without an event: eventless, and a state's done rules.
 
 extension StateMachine {
     @inlinable
@@ -43,7 +43,7 @@ extension StateMachine {
     /// has a history state.
     @inlinable
     mutating func exitStates(_ exits: StateSet, event: Event?) {
-        run.planned = PlannedIndex.unknown
+        run.isOffPlan = false
         if exits.intersects(storage.chart.shape.historyOwners) {
             exits.intersection(storage.chart.shape.historyOwners).forEachAscending { owner in
                 for history in storage.chart.shape.nodes[owner].historyChildren {
@@ -64,7 +64,7 @@ extension StateMachine {
     /// grandparent whose regions are all complete), or at the top level ends the machine.
     @inlinable
     mutating func enterStates(_ entries: StateSet, event: Event?) {
-        run.planned = PlannedIndex.unknown
+        run.isOffPlan = false
         ChartShape.forEachEntry(entries) { state in
             run.active.insert(state)
             epoch &+= 1
@@ -127,89 +127,6 @@ extension StateMachine {
         }
     }
 
-    /// Enters the initial configuration and settles.
-    mutating func startChart() {
-        enterStates(storage.chart.initialEntry, event: nil)
-        _ = settle(onTransition: nil)
-    }
-
-    /// Takes eventless transitions, then the internal queue's events, until neither moves the
-    /// machine (SCXML's macrostep).
-    ///
-    /// - Returns: `nil` when the machine settled; the number of steps taken when it did not
-    ///   settle within the definition's limit (the queue is then dropped).
-    @inlinable
-    mutating func settle(onTransition: ((Transition<State, Event>) -> Void)?) -> Int? {
-        if !storage.chart.hasEventless && !run.hasQueued { return nil }
-        let limit = storage.chart.microstepLimit
-        var steps = 0
-        return withUnsafeTemporaryAllocation(of: Int.self, capacity: Swift.max(1, storage.chart.shape.count)) {
-            buffer -> Int? in
-            while !run.isDone {
-                var took = false
-                if storage.chart.hasEventless {
-                    let count = selectEventless(into: buffer)
-                    if count > 0 {
-                        let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
-                        microstep(
-                            rules: buffer, count: kept, event: nil, trigger: .eventless, onTransition: onTransition)
-                        took = true
-                    }
-                }
-                if !took {
-                    guard let next = run.dequeue() else { return nil }
-                    took = takeQueued(next, buffer: buffer, onTransition: onTransition)
-                }
-                if took {
-                    steps += 1
-                    if steps >= limit {
-                        run.clearQueue()
-                        return steps
-                    }
-                }
-            }
-            run.clearQueue()
-            return nil
-        }
-    }
-
-    @inlinable
-    mutating func takeQueued(
-        _ next: QueuedEvent<Event>, buffer: UnsafeMutableBufferPointer<Int>,
-        onTransition: ((Transition<State, Event>) -> Void)?
-    ) -> Bool {
-        switch next {
-        case .raised(let event):
-            let cell = plannedCell(for: event)
-            if cell >= 0 {
-                runPlanned(
-                    storage.engine.planned.steps.base + cell, event: event, trigger: .raised(event),
-                    onTransition: onTransition)
-                return true
-            }
-            if cell == Int(PlanCell.refused) { return false }
-            let kind = storage.kindReader?.read(event)
-            let count = selectRules(for: event, kind: kind, into: buffer).count
-            guard count > 0 else { return false }
-            let kept = count > 1 ? removeConflicts(buffer, count: count) : 1
-            microstep(rules: buffer, count: kept, event: event, trigger: .raised(event), onTransition: onTransition)
-            return true
-        case .done(let state):
-            guard run.active.contains(state) else { return false }
-            var index = storage.engine.stateRecords[state].doneStart
-            while index < storage.engine.stateRecords[state].doneEnd {
-                let rule = storage.engine.triggerless[index]
-                if holds(rule) {
-                    buffer[0] = rule
-                    microstep(rules: buffer, count: 1, event: nil, trigger: .done, onTransition: onTransition)
-                    return true
-                }
-                index &+= 1
-            }
-            return false
-        }
-    }
-
     /// Whether the guard of rule `rule` holds on a step without an event.
     @inlinable
     func holds(_ rule: Int) -> Bool {
@@ -238,5 +155,22 @@ extension StateMachine {
             }
         }
         return selection.count
+    }
+
+    /// The first done rule of `state` whose guard holds, into `buffer[0]`, when `state` is still
+    /// active: how many rules were selected (0 or 1).
+    @inlinable
+    mutating func selectDone(_ state: Int, into buffer: UnsafeMutableBufferPointer<Int>) -> Int {
+        guard run.active.contains(state) else { return 0 }
+        var index = storage.engine.stateRecords[state].doneStart
+        while index < storage.engine.stateRecords[state].doneEnd {
+            let rule = storage.engine.triggerless[index]
+            if holds(rule) {
+                buffer[0] = rule
+                return 1
+            }
+            index &+= 1
+        }
+        return 0
     }
 }

@@ -23,29 +23,31 @@ extension StateMachine {
         return storage.engine.planned.configurations[index] == run.active
     }
 
-    /// The plan for `event` now: a step (≥ 0), `PlanCell.refused` for want of any rule, or
-    /// `PlanCell.undecided`. Looks the active configuration up among the plans when it changed.
+    /// The plan for `event` now. Looks the active configuration up among the plans when it
+    /// changed since it was last seen there.
     @inlinable
-    mutating func plannedCell(for event: Event) -> Int {
-        let undecided = Int(PlanCell.undecided)
-        guard MemoryLayout<Event>.size == 1, storage.engine.planned.isEnabled else { return undecided }
+    @inline(__always)
+    mutating func plannedCell(for event: Event) -> PlanCell {
+        guard MemoryLayout<Event>.size == 1, storage.engine.planned.isEnabled else { return .undecided }
         if !plannedIndexIsCurrent {
-            if run.planned == PlannedIndex.unplanned { return undecided }
-            run.planned = plannedConfiguration()
-            guard UInt(bitPattern: run.planned) < UInt(bitPattern: storage.engine.planned.configurationCount) else {
-                return undecided
+            if run.isOffPlan { return .undecided }
+            guard let index = plannedConfiguration() else {
+                run.isOffPlan = true
+                return .undecided
             }
+            run.planned = index
         }
-        let slot = storage.engine.slots.slot(of: event)
-        guard UInt(bitPattern: slot) < UInt(bitPattern: storage.engine.planned.slotCount) else { return undecided }
-        return Int(storage.engine.planned.cells[run.planned &* storage.engine.planned.slotCount &+ slot])
+        guard let slot = storage.engine.slots.slot(of: event), slot < storage.engine.planned.slotCount else {
+            return .undecided
+        }
+        return storage.engine.planned.cells[run.planned &* storage.engine.planned.slotCount &+ slot]
     }
 
-    /// The index of the active configuration among the planned ones, or `PlannedIndex.unplanned`:
-    /// after a step the plans did not take, the machine finds its way back here, once.
+    /// The index of the active configuration among the planned ones, if it is planned: after a
+    /// step the plans did not take, the machine finds its way back here.
     @usableFromInline
-    func plannedConfiguration() -> Int {
-        run.isDone ? PlannedIndex.unplanned : storage.engine.planned.ids[run.active] ?? PlannedIndex.unplanned
+    func plannedConfiguration() -> Int? {
+        run.isDone ? nil : storage.engine.planned.ids[run.active]
     }
 
     /// Takes planned step `index` for `event`, then the eventless and raised steps that follow.
@@ -75,8 +77,17 @@ extension StateMachine {
         _ step: UnsafeMutablePointer<ChartStep>, event: Event, trigger: Trigger<Event>,
         onTransition: ((Transition<State, Event>) -> Void)?
     ) {
-        runChartActions(
-            storage.engine.planned.actions, from: Int(step.pointee.start), to: Int(step.pointee.end), event: event)
+        if step.pointee.raises {
+            runChartActions(
+                storage.engine.planned.actions, from: Int(step.pointee.start), to: Int(step.pointee.end), event: event)
+        } else {
+            // No action of the step raises: each runs without looking for a raise.
+            var index = Int(step.pointee.start)
+            while index < Int(step.pointee.end) {
+                storage.engine.planned.actions[index]._withUnsafeGuaranteedRef { $0.value.run(&context, event) }
+                index &+= 1
+            }
+        }
         let next = Int(step.pointee.next)
         if run.active.extra == 0 {
             run.active.low = storage.engine.planned.configurationLows[next]
