@@ -40,7 +40,7 @@ extension CommandJournalConformance {
 
     /// Checks that an enqueue in the application's transaction keeps its priority, and that a
     /// record written before the store kept priorities reads and is claimed at the default
-    /// (``CommandQueue/defaultPriority``); throws a ``CommandJournalConformanceFailure`` naming
+    /// (`CommandQueue.defaultPriority`); throws a ``CommandJournalConformanceFailure`` naming
     /// the first rule broken. The journals it opens are the caller's to close.
     public static func checkPriorities(of store: PriorityStore) async throws {
         if let enqueue = store.enqueueInTransaction { try await anEnqueueInATransactionKeepsItsPriority(enqueue) }
