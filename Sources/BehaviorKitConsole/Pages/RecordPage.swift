@@ -26,6 +26,7 @@ enum RecordPage {
         html.raw("</td></tr>")
         row("Kind", record.entry.kind, into: &html)
         row("Queue", record.queue ?? "— (run by its caller)", into: &html)
+        if record.queue != nil { row("Priority", "\(record.priority)", into: &html, id: "priority") }
         if let parent = record.entry.parentKey {
             html.raw("<tr><th>Parent</th><td>")
             html.link(parent, to: ConsoleFormat.recordHref(parent))

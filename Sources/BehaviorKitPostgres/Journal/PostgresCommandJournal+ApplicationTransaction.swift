@@ -5,7 +5,7 @@ public import PostgresNIO
 /// Enqueueing on the application's own connection, inside its transaction: the queued record
 /// commits with the business write, or rolls back with it.
 extension PostgresCommandJournal {
-    /// Writes `entry` down on `queue`, due after `delay`, on `connection`: inside the transaction
+    /// Writes `entry` down on `queue`, due after `delay` at `priority`, on `connection`: inside the transaction
     /// open on it (`BEGIN … COMMIT`, or `PostgresClient.withTransaction`), the record commits with
     /// the rest of it and a rollback leaves nothing; outside one, it commits at once. Returns the
     /// existing record when the key is already there (it is not enqueued again).
@@ -29,6 +29,8 @@ extension PostgresCommandJournal {
     ///   - entry: the record to write.
     ///   - queue: the queue it waits on.
     ///   - delay: how long after now it falls due.
+    ///   - priority: its priority: of the queue's due records, claims take the highest first
+    ///     (`CommandQueue.defaultPriority`).
     ///   - traceContext: the enqueuing caller's trace context, for the worker to continue
     ///     (`CommandJournalRecord.traceContext`); `nil` keeps none.
     ///   - connection: the application's connection.
@@ -39,9 +41,11 @@ extension PostgresCommandJournal {
     @discardableResult
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration = .zero,
-        traceContext: [String: String]? = nil, on connection: PostgresConnection
+        priority: Int = CommandQueue.defaultPriority, traceContext: [String: String]? = nil,
+        on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
-        let write = JournalWrite.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
+        let write = JournalWrite.enqueue(
+            entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
         let names = writer.names
         try write.checkKeys()
         try writer.validate(write)
@@ -105,9 +109,9 @@ extension PostgresCommandJournal {
 /// Enqueueing a queue's typed commands on the application's connection, inside its
 /// transaction, as `CommandQueue`'s `enqueue` writes them on the journal's own.
 extension CommandQueue {
-    /// Enqueues `command` under `key`, due after `delay`, on `connection`, inside its
+    /// Enqueues `command` under `key`, due after `delay` at `priority`, on `connection`, inside its
     /// transaction: it commits or rolls back with the business write
-    /// (``PostgresCommandJournal/enqueue(_:queue:after:traceContext:on:)``).
+    /// (``PostgresCommandJournal/enqueue(_:queue:after:priority:traceContext:on:)``).
     ///
     /// ```swift
     /// let payments = CommandQueue("payments", journal: journal)  // a PostgresCommandJournal
@@ -118,24 +122,28 @@ extension CommandQueue {
     /// ```
     ///
     /// - Throws: `CommandJournalError.unsupported` unless the queue's journal is a
-    ///   ``PostgresCommandJournal``; as ``PostgresCommandJournal/enqueue(_:queue:after:traceContext:on:)``
+    ///   ``PostgresCommandJournal``; as ``PostgresCommandJournal/enqueue(_:queue:after:priority:traceContext:on:)``
     ///   otherwise.
     @discardableResult
     public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, on connection: PostgresConnection
+        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, on: connection)
+            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
+            on: connection)
     }
 
     /// Enqueues `step`, a step with an output, under `key`, due after `delay`, on `connection`,
     /// inside its transaction.
     @discardableResult
     public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, on connection: PostgresConnection
+        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, on: connection)
+            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            on: connection)
     }
 
     /// Enqueues `transaction` (its record, its steps and recovery in its payload), due after
@@ -143,16 +151,18 @@ extension CommandQueue {
     /// commits.
     @discardableResult
     public func enqueue(
-        _ transaction: DurableTransaction, after delay: Duration = .zero, on connection: PostgresConnection
+        _ transaction: DurableTransaction, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
-        try await enqueue(transaction.entry, after: delay, on: connection)
+        try await enqueue(transaction.entry, after: delay, priority: priority, on: connection)
     }
 
     /// Enqueues `entry`, due after `delay`, on `connection`, inside its transaction, with the
     /// caller's trace context when a tracer is bootstrapped.
     @discardableResult
     public func enqueue(
-        _ entry: CommandJournalEntry, after delay: Duration = .zero, on connection: PostgresConnection
+        _ entry: CommandJournalEntry, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
         guard let journal = journal as? PostgresCommandJournal else {
             throw CommandJournalError.unsupported(
@@ -160,6 +170,6 @@ extension CommandQueue {
                     + "\(type(of: journal)), not a PostgresCommandJournal")
         }
         return try await journal.enqueue(
-            entry, queue: name, after: delay, traceContext: TraceCarrier.current(), on: connection)
+            entry, queue: name, after: delay, priority: priority, traceContext: TraceCarrier.current(), on: connection)
     }
 }

@@ -7,19 +7,22 @@ import PostgresNIO
 /// written before the record (so that no claim can come first), read with each claim that took
 /// records, and pruned with the record.
 extension PostgresCommandJournal {
-    /// Enqueues `entry`, keeping `traceContext`; see `CommandJournal.enqueue(_:queue:after:traceContext:)`.
+    /// Enqueues `entry` at `priority`, keeping `traceContext`; see
+    /// `CommandJournal.enqueue(_:queue:after:priority:traceContext:)`.
     public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
         guard let traceContext, !traceContext.isEmpty else {
-            return try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
+            return try await channel.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: nil)
         }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
         let sql = keepTrace
         let kept = try await connections.withConnection { connection in
             try await !self.rows(sql, [entry.idempotencyKey, text], connection).isEmpty
         }
-        var record = try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
+        var record = try await channel.enqueue(
+            entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
         // The context this key keeps: this one when it was written now, else the one written before (read once,
         // only for a key enqueued again).
         record.traceContext = kept ? traceContext : try await traces(of: [record.id])[record.id]

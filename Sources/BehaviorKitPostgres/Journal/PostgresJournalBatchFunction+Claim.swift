@@ -1,6 +1,8 @@
 import Foundation
 
-// Claims in the batch function: due roots of a queue taken with `FOR UPDATE SKIP LOCKED`, under
+// Claims in the batch function: due roots of a queue, the highest priority first, then the
+// oldest (the index `open_priority`), taken with `FOR UPDATE SKIP LOCKED` (answered in no order:
+// the writer sorts them), under
 // the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
 // taken from; then when the next one falls due.
 
@@ -17,7 +19,7 @@ extension PostgresJournalBatchFunction {
                 SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
                 WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
                     AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
-                ORDER BY s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
+                ORDER BY s.priority DESC, s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
             WHERE t.key = o.o_key
             RETURNING t.*, o.o_previous LOOP
             RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,

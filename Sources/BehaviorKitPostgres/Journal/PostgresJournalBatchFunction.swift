@@ -1,3 +1,4 @@
+import Commands
 import Foundation
 
 /// The server side of group commit: a PL/pgSQL function, made for the journal's table when it
@@ -17,9 +18,11 @@ enum PostgresJournalBatchFunction {
     /// The function's name for `table`: versioned, so that a later layout adds its own (v2 added
     /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners;
     /// v3 fences every write of an attempt by its token, and renews attempts, not keys; v4 takes
-    /// the writes as typed arrays, not JSON). The earlier versions stay in the database, as
-    /// processes of an earlier version may still call them.
-    static func name(_ table: String) -> String { "\(table)_batch_v4" }
+    /// the writes as typed arrays, not JSON; v5 enqueues at a priority, and claims the highest
+    /// priority first). The earlier versions stay in the database, as processes of an earlier
+    /// version may still call them: a v4 process enqueues at the column's default, 0, and claims
+    /// oldest first.
+    static func name(_ table: String) -> String { "\(table)_batch_v5" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -128,9 +131,9 @@ enum PostgresJournalBatchFunction {
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         ELSE
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
-                                created_at, updated_at)
+                                created_at, updated_at, priority)
                             VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_now + v_ms, p_queues[v_i], 0,
-                                v_now, v_now)
+                                v_now, v_now, COALESCE(p_priorities[v_i], \(CommandQueue.defaultPriority)))
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         END IF;
                         v_out := \(PostgresJournalOutcome.inserted.literal);

@@ -10,6 +10,8 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
     case now
     case ops, keys, kinds, payloads, parents, owners, ms, tokens, statuses, outputs, reasons, queues, limits
     case concurrencies, deads
+    /// An enqueue's priority (v5).
+    case priorities
     case holdWrites = "hold_writes"
     case holdKeys = "hold_keys"
     case holdTokens = "hold_tokens"
@@ -35,7 +37,7 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
         switch self {
         case .now: nil
         case .ops, .keys, .kinds, .payloads, .parents, .owners, .ms, .tokens, .statuses, .outputs, .reasons, .queues,
-            .limits, .concurrencies, .deads:
+            .limits, .concurrencies, .deads, .priorities:
             .writes
         case .holdWrites, .holdKeys, .holdTokens: .holds
         case .changeWrites, .changeKeys, .changeStatuses, .changeOutputs, .changeReasons, .changeKinds,
@@ -53,7 +55,7 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
             .changeStatuses, .changeReasons, .changeKinds, .changeParents:
             "text[]"
         case .payloads, .outputs, .changeOutputs, .changePayloads: "bytea[]"
-        case .ms, .tokens, .limits, .concurrencies, .holdWrites, .holdTokens, .changeWrites: "bigint[]"
+        case .ms, .tokens, .limits, .concurrencies, .priorities, .holdWrites, .holdTokens, .changeWrites: "bigint[]"
         }
     }
 

@@ -1,3 +1,5 @@
+import Commands
+
 /// The columns of a journal's table, in the order every statement reads them: the one place
 /// the record's layout is written. The table's definition, the checks of an existing table,
 /// the reads' `SELECT` lists, the batch function's result columns and the decoding of a row
@@ -17,6 +19,9 @@ enum PostgresJournalColumn: String, CaseIterable, Sendable {
     case attempts
     case createdAt = "created_at"
     case updatedAt = "updated_at"
+    /// Added by the layout of priorities (``PostgresJournalSchema/addedColumns``): last, so that
+    /// the columns before keep their positions.
+    case priority
 
     /// The column's name in SQL.
     var name: String { rawValue }
@@ -24,7 +29,7 @@ enum PostgresJournalColumn: String, CaseIterable, Sendable {
     /// Its type, as `format_type` spells it.
     var type: String {
         switch self {
-        case .sequence, .leaseExpiresAt, .attempts, .createdAt, .updatedAt: "bigint"
+        case .sequence, .leaseExpiresAt, .attempts, .createdAt, .updatedAt, .priority: "bigint"
         case .key, .kind, .parentKey, .status, .failureReason, .owner, .queue: "text"
         case .payload, .output: "bytea"
         }
@@ -38,6 +43,7 @@ enum PostgresJournalColumn: String, CaseIterable, Sendable {
         case .key: "key text NOT NULL UNIQUE"
         case .kind, .payload, .status, .createdAt, .updatedAt: "\(name) \(type) NOT NULL"
         case .attempts: "attempts bigint NOT NULL DEFAULT 0"
+        case .priority: "priority bigint NOT NULL DEFAULT \(CommandQueue.defaultPriority)"
         case .parentKey, .failureReason, .output, .owner, .leaseExpiresAt, .queue: "\(name) \(type)"
         }
     }

@@ -1,16 +1,21 @@
+import Commands
 import Logging
 import PostgresNIO
 
 /// The journal's enqueue for code in any language: a PL/pgSQL function
 /// `<table>_enqueue(key text, kind text, payload json, queue text, delay interval DEFAULT '0')`,
-/// made with the table, that writes one record on a queue inside the caller's transaction and
-/// returns it (a row of the table), as graphile-worker's `add_job` does:
+/// and beside it the same with a priority, `<table>_enqueue(key, kind, payload, queue, delay,
+/// priority bigint)` (all six given: with a default on both, a call of four or five arguments
+/// could not choose), made with the table, that writes one record on a queue inside the
+/// caller's transaction and returns it (a row of the table), as graphile-worker's `add_job` does:
 ///
 /// ```sql
 /// BEGIN;
 /// INSERT INTO orders (id, cents) VALUES (42, 990);
 /// SELECT sequence FROM behaviorkit_command_journal_enqueue(
 ///     'order-42/charge', 'bank.charge', '{"cents":990,"order":42}', 'payments');
+/// SELECT sequence FROM behaviorkit_command_journal_enqueue(
+///     'order-42/receipt', 'mail.receipt', '{"order":42}', 'mail', interval '0', 10);
 /// COMMIT;
 /// ```
 ///
@@ -25,8 +30,10 @@ enum PostgresJournalEnqueueFunction {
     /// journal whose batch function has a new version replaces it.
     static func name(_ table: String) -> String { "\(table)_enqueue" }
 
-    /// Its argument types, as `to_regprocedure` reads them.
-    static let signature = "text, text, json, text, interval"
+    /// Its argument types, as `to_regprocedure` reads them: without, or with, a priority.
+    static func signature(withPriority: Bool) -> String {
+        withPriority ? "text, text, json, text, interval, bigint" : "text, text, json, text, interval"
+    }
 
     /// The batch function's arguments for one enqueue of `v_key`, `v_kind`, `v_payload`,
     /// `v_ms` and `v_queue`: one element in every array of the writes, none in the others.
@@ -40,6 +47,7 @@ enum PostgresJournalEnqueueFunction {
             case .payloads: "ARRAY[v_payload]"
             case .ms: "ARRAY[v_ms]"
             case .queues: "ARRAY[v_queue]"
+            case .priorities: "ARRAY[v_priority]"
             case .parents, .owners, .tokens, .statuses, .outputs, .reasons, .limits, .concurrencies, .deads:
                 "ARRAY[NULL]"
             case .holdWrites, .holdKeys, .holdTokens, .changeWrites, .changeKeys, .changeStatuses, .changeOutputs,
@@ -49,11 +57,14 @@ enum PostgresJournalEnqueueFunction {
         return "\(value)::\(parameter.type)"
     }.joined(separator: ", ")
 
-    static func create(_ table: String) -> String {
+    static func create(_ table: String, withPriority: Bool) -> String {
         let t = "\"\(table)\""
+        let parameters =
+            withPriority
+            ? "key text, kind text, payload json, queue text, delay interval, priority bigint"
+            : "key text, kind text, payload json, queue text, delay interval DEFAULT interval '0'"
         return """
-            CREATE OR REPLACE FUNCTION "\(name(table))"(
-                key text, kind text, payload json, queue text, delay interval DEFAULT interval '0')
+            CREATE OR REPLACE FUNCTION "\(name(table))"(\(parameters))
             RETURNS \(t)
             LANGUAGE plpgsql VOLATILE AS $fn$
             DECLARE
@@ -62,14 +73,16 @@ enum PostgresJournalEnqueueFunction {
                 v_json ALIAS FOR $3;
                 v_queue ALIAS FOR $4;
                 v_delay ALIAS FOR $5;
+                v_priority bigint := \(withPriority ? "$6" : "\(CommandQueue.defaultPriority)");
                 v_payload bytea;
                 v_ms bigint;
                 v_outcome text;
                 r \(t)%ROWTYPE;
             BEGIN
-                IF v_key IS NULL OR v_kind IS NULL OR v_json IS NULL OR v_queue IS NULL OR v_delay IS NULL THEN
+                IF v_key IS NULL OR v_kind IS NULL OR v_json IS NULL OR v_queue IS NULL OR v_delay IS NULL
+                    OR v_priority IS NULL THEN
                     RAISE EXCEPTION USING ERRCODE = '22004',
-                        MESSAGE = '\(name(table)): key, kind, payload, queue and delay must not be NULL';
+                        MESSAGE = '\(name(table)): key, kind, payload, queue, delay and priority must not be NULL';
                 END IF;
                 v_payload := convert_to(v_json::text, 'UTF8');
                 v_ms := LEAST(GREATEST(round(extract(epoch FROM v_delay) * 1000), -4611686018427387904),
@@ -93,19 +106,23 @@ enum PostgresJournalEnqueueFunction {
             """
     }
 
-    /// Creates the function when it is missing, or calls a batch function of another version.
+    /// Creates each function (without and with a priority) when it is missing, or calls a batch
+    /// function of another version.
     static func prepare(_ table: String, on connection: PostgresConnection, logger: Logger) async throws {
-        var bindings = PostgresBindings(capacity: 2)
-        bindings.append("\"\(name(table))\"(\(signature))")
-        bindings.append("\"\(PostgresJournalBatchFunction.name(table))\"(")
-        let query = PostgresQuery(
-            unsafeSQL: """
-                SELECT coalesce((SELECT position($2::text IN p.prosrc) > 0 FROM pg_proc AS p
-                    WHERE p.oid = to_regprocedure($1::text)), false)
-                """, binds: bindings)
-        let current = try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
-        if !current {
-            try await connection.query(PostgresQuery(unsafeSQL: create(table)), logger: logger)
+        for withPriority in [false, true] {
+            var bindings = PostgresBindings(capacity: 2)
+            bindings.append("\"\(name(table))\"(\(signature(withPriority: withPriority)))")
+            bindings.append("\"\(PostgresJournalBatchFunction.name(table))\"(")
+            let query = PostgresQuery(
+                unsafeSQL: """
+                    SELECT coalesce((SELECT position($2::text IN p.prosrc) > 0 FROM pg_proc AS p
+                        WHERE p.oid = to_regprocedure($1::text)), false)
+                    """, binds: bindings)
+            let current = try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
+            if !current {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: create(table, withPriority: withPriority)), logger: logger)
+            }
         }
     }
 }

@@ -43,7 +43,8 @@ struct PostgresJournalRow {
             leaseExpiresAt: try value(at(.leaseExpiresAt), as: Int64?.self).map(Date.init(journalMilliseconds:)),
             queue: try value(at(.queue)), attempts: Int(clamping: try value(at(.attempts), as: Int64.self)),
             createdAt: Date(journalMilliseconds: try value(at(.createdAt))),
-            updatedAt: Date(journalMilliseconds: try value(at(.updatedAt))))
+            updatedAt: Date(journalMilliseconds: try value(at(.updatedAt))),
+            priority: Int(try value(at(.priority), as: Int64.self)))
     }
 
     private func malformed(_ reason: String) -> PostgresCommandJournalError {

@@ -16,12 +16,15 @@ enum PostgresJournalSchema {
         return "CREATE TABLE IF NOT EXISTS \"\(table)\" (\n\(columns)\n)"
     }
 
-    /// Claims walk `open_order`; the next due time and a queue's running count read
-    /// `open_due`; reads of unfinished records and of a transaction's steps have theirs.
+    /// Claims walk `open_priority` (the batch function before v5 walked `open_order`, kept for
+    /// the processes of earlier versions during a rolling deploy); the next due time and a
+    /// queue's running count read `open_due`; reads of unfinished records and of a
+    /// transaction's steps have theirs.
     static func createIndexes(_ table: String) -> [(name: String, sql: String)] {
         let open = "WHERE status = 'pending' AND parent_key IS NULL"
         return [
             ("\(table)_open_order", "(queue, sequence) \(open)"),
+            ("\(table)_open_priority", "(queue, priority DESC, sequence) \(open)"),
             ("\(table)_open_due", "(queue, lease_expires_at) \(open)"),
             ("\(table)_pending", "(sequence) WHERE status = 'pending'"),
             ("\(table)_parent", "(parent_key, sequence) WHERE parent_key IS NOT NULL"),
@@ -55,6 +58,11 @@ enum PostgresJournalSchema {
                 try check(found, names: names)
                 guard try await hasUniqueKey(table, on: connection, logger: logger) else {
                     throw names.error(.notAJournal, "it has no unique index on its key column")
+                }
+                for column in addedColumns where found.columns[column.name] == nil {
+                    try await connection.query(
+                        PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(column.definition)"),
+                        logger: logger)
                 }
             } else {
                 try await connection.query(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
@@ -117,7 +125,16 @@ enum PostgresJournalSchema {
         return (kind, columns)
     }
 
-    /// Throws `.notAJournal` unless `found` is a table with exactly the journal's columns.
+    /// The migrations of the table, in order: the columns added since its first layout, each
+    /// added (with its default, so without rewriting the table) to a table that lacks it. A table
+    /// may lack them; the processes of an earlier version go on writing it (the column's default
+    /// fills what they do not write).
+    /// - `priority` (with the batch function v5): a queued record's priority, `0` for the records
+    ///   there before.
+    static let addedColumns: [PostgresJournalColumn] = [.priority]
+
+    /// Throws `.notAJournal` unless `found` is a table with exactly the journal's columns (less
+    /// the ``addedColumns`` it may lack: opening adds them).
     static func check(
         _ found: (kind: String, columns: [String: String]), names: PostgresJournalNames
     ) throws(PostgresCommandJournalError) {
@@ -125,7 +142,8 @@ enum PostgresJournalSchema {
             throw names.error(.notAJournal, "it is not a table (relkind '\(found.kind)')")
         }
         let expected = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.type) })
-        let missing = columns.map(\.name).filter { found.columns[$0] == nil }
+        let added = Set(addedColumns.map(\.name))
+        let missing = columns.map(\.name).filter { found.columns[$0] == nil && !added.contains($0) }
         let unexpected = found.columns.keys.filter { expected[$0] == nil }.sorted()
         let retyped = columns.compactMap { column -> String? in
             guard let type = found.columns[column.name], type != column.type else { return nil }

@@ -32,6 +32,7 @@ struct PostgresJournalWriter: Sendable {
         var limit: Int64?
         var concurrency: Int64?
         var dead: String?
+        var priority: Int64?
         var changes: [Change] = []
     }
 
@@ -139,9 +140,10 @@ struct PostgresJournalWriter: Sendable {
             return Operation(
                 op: .claim, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
                 limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner)
-        case .enqueue(let journalEntry, let queue, let delay, _):  // the context goes to its own table
+        case .enqueue(let journalEntry, let queue, let delay, let priority, _):  // the context goes to its own table
             var operation = entry(.enqueue, journalEntry)
             operation.queue = queue
+            operation.priority = Int64(priority)
             operation.ms = delay.journalMilliseconds.clampedForJournal
             return operation
         case .prune(let date):
@@ -168,7 +170,7 @@ struct PostgresJournalWriter: Sendable {
             case .renew(let attempts, let lease): attempts.keys.sorted() + [lease.owner]
             case .release(let key, let lease, _): [key, lease.owner]
             case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
-            case .enqueue(let entry, let queue, _, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
+            case .enqueue(let entry, let queue, _, _, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
             case .prune: []
             case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
             case .cancel(let key, _), .retry(let key): [key]
@@ -185,7 +187,7 @@ struct PostgresJournalWriter: Sendable {
         switch write {
         case .begin(let entry, _):
             return .begun(try begun(entry, answers.first))
-        case .append(let entry, _), .enqueue(let entry, _, _, _):
+        case .append(let entry, _), .enqueue(let entry, _, _, _, _):
             guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
             if answer.outcome == .lost {
                 throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)
@@ -218,7 +220,10 @@ struct PostgresJournalWriter: Sendable {
             return .none
         case .claim:
             let claimed = answers.filter { $0.outcome == .claimed }
-            let records = claimed.compactMap(\.record).sorted { $0.sequence < $1.sequence }
+            // In the order of the claim: the highest priority first, then the oldest.
+            let records = claimed.compactMap(\.record).sorted {
+                $0.priority != $1.priority ? $0.priority > $1.priority : $0.sequence < $1.sequence
+            }
             var previousOwners: [String: String] = [:]
             for answer in claimed {
                 if let key = answer.record?.id, let owner = answer.aux { previousOwners[key] = owner }

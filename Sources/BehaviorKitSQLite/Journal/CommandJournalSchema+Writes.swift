@@ -130,7 +130,7 @@ extension CommandJournalSchema {
                         SELECT key, owner FROM commandRecord
                         WHERE status = 'pending' AND parentKey IS NULL AND queue IS ?
                             AND (leaseExpiresAt <= ? OR (owner = ? AND leaseExpiresAt IS NOT NULL))
-                        ORDER BY sequence LIMIT ?
+                        ORDER BY priority DESC, sequence LIMIT ?
                         """),
                 arguments: [queue, now, deadOwner, room])
             let until = saturating(now, lease.duration)
@@ -153,14 +153,15 @@ extension CommandJournalSchema {
     }
 
     static func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]? = nil,
-        now: Int64, _ db: Database, path: String
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]? = nil, now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalRecord {
         if let existing = try fetch(entry.idempotencyKey, db, path: path) {
             guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
             return existing
         }
-        var record = try insert(entry, owner: nil, until: saturating(now, delay), queue: queue, now: now, db)
+        var record = try insert(
+            entry, owner: nil, until: saturating(now, delay), queue: queue, priority: priority, now: now, db)
         try keepTrace(traceContext, of: entry.idempotencyKey, db)
         if traceContext?.isEmpty == false { record.traceContext = traceContext }
         return record
@@ -189,23 +190,25 @@ extension CommandJournalSchema {
     }
 
     static func insert(
-        _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?, now: Int64, _ db: Database
+        _ entry: CommandJournalEntry, owner: String?, until: Int64?, queue: String?,
+        priority: Int = CommandQueue.defaultPriority, now: Int64, _ db: Database
     ) throws -> CommandJournalRecord {
         let attempts = owner == nil ? 0 : 1
         try db.cachedStatement(
             sql: """
                 INSERT INTO commandRecord
-                    (key, kind, payload, parentKey, status, owner, leaseExpiresAt, queue, attempts, createdAt, updatedAt)
-                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?)
+                    (key, kind, payload, parentKey, status, owner, leaseExpiresAt, queue, attempts, createdAt, updatedAt,
+                    priority)
+                VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?, ?)
                 """
         ).execute(arguments: [
             entry.idempotencyKey, entry.kind, Data(entry.payload), entry.parentKey, owner, until, queue, attempts, now,
-            now,
+            now, priority,
         ])
         return CommandJournalRecord(
             sequence: db.lastInsertedRowID, entry: entry, status: .pending, owner: owner,
             leaseExpiresAt: until.map(Date.init(journalMilliseconds:)), queue: queue, attempts: attempts,
-            createdAt: Date(journalMilliseconds: now))
+            createdAt: Date(journalMilliseconds: now), priority: priority)
     }
 
     private static func hold(_ key: String, _ lease: JournalLease, until: Int64, now: Int64, _ db: Database) throws {

@@ -75,8 +75,13 @@ enum CommandJournalSchema {
 
     static let selectColumns = """
         sequence, key, kind, payload, parentKey, status, failureReason, output, owner, leaseExpiresAt, queue, \
-        attempts, createdAt, updatedAt
+        attempts, createdAt, updatedAt, priority
         """
+
+    /// ``selectColumns`` of a layout-2 table that has no `priority` yet (a file opened read-only
+    /// before its migration): every record at the default priority.
+    static let selectColumnsWithoutPriority = selectColumns.replacingOccurrences(
+        of: ", priority", with: ", \(CommandQueue.defaultPriority) AS priority")
 
     /// The record in `row`, or a `.malformedRecord` error naming it.
     static func record(_ row: Row, path: String) throws(SQLiteCommandJournalError) -> CommandJournalRecord {
@@ -95,7 +100,7 @@ enum CommandJournalSchema {
             output: (row["output"] as Data?).map(Array.init), owner: row["owner"],
             leaseExpiresAt: lease.map(Date.init(journalMilliseconds:)), queue: row["queue"],
             attempts: row["attempts"], createdAt: Date(journalMilliseconds: row["createdAt"]),
-            updatedAt: Date(journalMilliseconds: row["updatedAt"]))
+            updatedAt: Date(journalMilliseconds: row["updatedAt"]), priority: priority(row))
     }
 
     /// The SQL of ``fetch(_:_:path:)``: one text, so that the connection's statement cache keeps it.

@@ -12,7 +12,7 @@ struct JournalFileContents {
     /// The first record no read could decode, described, or `nil`.
     var malformed: String?
 
-    var isLayout2: Bool { columns == CommandJournalSchema.layout2Columns }
+    var isLayout2: Bool { CommandJournalSchema.isLayout2(columns) }
 
     /// Reads the file at `path` on a read-only connection: nothing is written to it or its WAL,
     /// and no file is added beside it (``ReadOnlyConnection``).

@@ -30,8 +30,12 @@ enum JournalFileOpener {
                 // Put the identity into the main file's header now, where opening looks for it.
                 try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
-            // The log of attempts and the index the management API reads, added to older files.
-            try pool.write { db in try CommandJournalSchema.createManagementTables(db) }
+            // The log of attempts and the index the management API reads, and the priorities,
+            // added to older files.
+            try pool.write { db in
+                try CommandJournalSchema.createManagementTables(db)
+                try CommandJournalSchema.addPriorities(db)
+            }
             return pool
         } catch {
             throw SQLiteCommandJournalError(path: path, error, opening: true)
@@ -43,7 +47,7 @@ enum JournalFileOpener {
     private static func prepare(_ db: Database, path: String) throws {
         let applicationID = try Int32.fetchOne(db, sql: "PRAGMA application_id") ?? 0
         let columns = try CommandJournalSchema.columns(db)
-        if applicationID == CommandJournalSchema.applicationID && columns == CommandJournalSchema.layout2Columns {
+        if applicationID == CommandJournalSchema.applicationID && CommandJournalSchema.isLayout2(columns) {
             return
         }
         let tables = try String.fetchAll(

@@ -4,7 +4,7 @@ public import GRDB
 /// Enqueueing inside a transaction of the application's own GRDB database: the queued record
 /// commits with the business write, or rolls back with it.
 extension SQLiteCommandJournal {
-    /// Writes `entry` down on `queue`, due after `delay`, inside `db`'s transaction: the record
+    /// Writes `entry` down on `queue`, due after `delay` at `priority`, inside `db`'s transaction: the record
     /// commits with the rest of the transaction, and a rollback leaves nothing of it. Returns the
     /// existing record when the key is already there (it is not enqueued again).
     ///
@@ -27,6 +27,8 @@ extension SQLiteCommandJournal {
     ///   - entry: the record to write.
     ///   - queue: the queue it waits on.
     ///   - delay: how long after now it falls due.
+    ///   - priority: its priority: of the queue's due records, claims take the highest first
+    ///     (`CommandQueue.defaultPriority`).
     ///   - traceContext: the enqueuing caller's trace context, for the worker to continue
     ///     (`CommandJournalRecord.traceContext`); `nil` keeps none.
     ///   - db: the application's connection, inside a transaction (`write`, `inTransaction`).
@@ -38,7 +40,7 @@ extension SQLiteCommandJournal {
     @discardableResult
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration = .zero,
-        traceContext: [String: String]? = nil, in db: Database
+        priority: Int = CommandQueue.defaultPriority, traceContext: [String: String]? = nil, in db: Database
     ) throws -> CommandJournalRecord {
         guard !ownsDatabase else {
             throw CommandJournalError.unsupported(
@@ -46,7 +48,8 @@ extension SQLiteCommandJournal {
                     + "keep it in the application's database with SQLiteCommandJournal(database:path:) and "
                     + "SQLiteCommandJournal.registerMigrations(in:)")
         }
-        try JournalWrite.enqueue(entry, queue: queue, after: delay, traceContext: traceContext).checkKeys()
+        try JournalWrite.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
+            .checkKeys()
         let now = self.now
         var record: CommandJournalRecord?
         do {
@@ -54,7 +57,8 @@ extension SQLiteCommandJournal {
             // transaction can go on.
             try db.inSavepoint {
                 record = try CommandJournalSchema.enqueue(
-                    entry, queue: queue, after: delay, traceContext: traceContext, now: now, db, path: path)
+                    entry, queue: queue, after: delay, priority: priority, traceContext: traceContext, now: now, db,
+                    path: path)
                 return .commit
             }
         } catch let error as CommandJournalError {
@@ -72,8 +76,8 @@ extension SQLiteCommandJournal {
 /// Enqueueing a queue's typed commands inside a transaction of the application's own GRDB
 /// database, as `CommandQueue`'s asynchronous `enqueue` writes them outside one.
 extension CommandQueue {
-    /// Enqueues `command` under `key`, due after `delay`, inside `db`'s transaction: it commits
-    /// or rolls back with the business write (``SQLiteCommandJournal/enqueue(_:queue:after:traceContext:in:)``).
+    /// Enqueues `command` under `key`, due after `delay` at `priority`, inside `db`'s transaction: it commits
+    /// or rolls back with the business write (``SQLiteCommandJournal/enqueue(_:queue:after:priority:traceContext:in:)``).
     ///
     /// ```swift
     /// let payments = CommandQueue("payments", journal: journal)  // SQLiteCommandJournal(database: dbPool, …)
@@ -85,37 +89,45 @@ extension CommandQueue {
     ///
     /// - Throws: `CommandJournalError.unsupported` unless the queue's journal is a
     ///   ``SQLiteCommandJournal`` in the application's database; as
-    ///   ``SQLiteCommandJournal/enqueue(_:queue:after:traceContext:in:)`` otherwise.
+    ///   ``SQLiteCommandJournal/enqueue(_:queue:after:priority:traceContext:in:)`` otherwise.
     @discardableResult
     public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, in db: Database
+        _ command: C, key: String, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, in db: Database
     ) throws -> CommandJournalRecord {
-        try enqueue(CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, in: db)
+        try enqueue(
+            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
+            in: db)
     }
 
     /// Enqueues `step`, a step with an output, under `key`, due after `delay`, inside `db`'s
     /// transaction.
     @discardableResult
     public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, in db: Database
+        _ step: S, key: String, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, in db: Database
     ) throws -> CommandJournalRecord {
-        try enqueue(CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, in: db)
+        try enqueue(
+            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            in: db)
     }
 
     /// Enqueues `transaction` (its record, its steps and recovery in its payload), due after
     /// `delay`, inside `db`'s transaction: a worker runs it from the start once it commits.
     @discardableResult
     public func enqueue(
-        _ transaction: DurableTransaction, after delay: Duration = .zero, in db: Database
+        _ transaction: DurableTransaction, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, in db: Database
     ) throws -> CommandJournalRecord {
-        try enqueue(transaction.entry, after: delay, in: db)
+        try enqueue(transaction.entry, after: delay, priority: priority, in: db)
     }
 
     /// Enqueues `entry`, due after `delay`, inside `db`'s transaction, with the caller's trace
     /// context when a tracer is bootstrapped.
     @discardableResult
     public func enqueue(
-        _ entry: CommandJournalEntry, after delay: Duration = .zero, in db: Database
+        _ entry: CommandJournalEntry, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority, in db: Database
     ) throws -> CommandJournalRecord {
         guard let journal = journal as? SQLiteCommandJournal else {
             throw CommandJournalError.unsupported(
@@ -123,6 +135,6 @@ extension CommandQueue {
                     + "\(type(of: journal)), not a SQLiteCommandJournal in the application's database")
         }
         return try journal.enqueue(
-            entry, queue: name, after: delay, traceContext: TraceCarrier.current(), in: db)
+            entry, queue: name, after: delay, priority: priority, traceContext: TraceCarrier.current(), in: db)
     }
 }

@@ -152,10 +152,11 @@ extension SQLiteCommandJournal {
                 limit, from: queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now, db, path: path)
             claim.records = try CommandJournalSchema.withTraces(claim.records, db)
             return .claimed(claim)
-        case .enqueue(let entry, let queue, let delay, let traceContext):
+        case .enqueue(let entry, let queue, let delay, let priority, let traceContext):
             return .record(
                 try CommandJournalSchema.enqueue(
-                    entry, queue: queue, after: delay, traceContext: traceContext, now: now, db, path: path))
+                    entry, queue: queue, after: delay, priority: priority, traceContext: traceContext, now: now, db,
+                    path: path))
         case .prune(let date):
             let count = try CommandJournalSchema.prune(settledBefore: date, db)
             if count > 0 { try CommandJournalSchema.pruneTraces(db) }

@@ -86,12 +86,14 @@ public final class SQLiteCommandJournalReader: Sendable {
             return try queue.read { db in
                 let columns = try CommandJournalSchema.columns(db)
                 let select =
-                    columns == CommandJournalSchema.layout2Columns
+                    columns.contains("priority")
                     ? CommandJournalSchema.selectColumns
-                    : """
-                    sequence, key, kind, payload, parentKey, status, failureReason, NULL AS output, NULL AS owner,
-                    NULL AS leaseExpiresAt, NULL AS queue, 0 AS attempts, 0 AS createdAt, 0 AS updatedAt
-                    """
+                    : CommandJournalSchema.isLayout2(columns)
+                        ? CommandJournalSchema.selectColumnsWithoutPriority
+                        : """
+                        sequence, key, kind, payload, parentKey, status, failureReason, NULL AS output, NULL AS owner,
+                        NULL AS leaseExpiresAt, NULL AS queue, 0 AS attempts, 0 AS createdAt, 0 AS updatedAt
+                        """
                 return try Row.fetchAll(db, sql: "SELECT \(select) FROM commandRecord ORDER BY sequence").map { row in
                     try CommandJournalSchema.record(row, path: path)
                 }

@@ -89,7 +89,8 @@ enum MachineStoreSQL {
         // that shares the journal's database: ``SQLiteMachineStore/enqueuesCommands(on:)``).
         for command in commit.commands {
             _ = try CommandJournalSchema.enqueue(
-                command.entry, queue: command.queue, after: command.delay, now: at, db, path: "")
+                command.entry, queue: command.queue, after: command.delay, priority: CommandQueue.defaultPriority,
+                now: at, db, path: "")
         }
         return .committed
     }

@@ -9,7 +9,8 @@ import Foundation
 
 /// The checks every `CommandJournal` must pass: the in-memory journal here, a SQLite or a
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
-/// work is never taken; expired leases are; fencing by each attempt's token), queues (due times, concurrency), step
+/// work is never taken; expired leases are; fencing by each attempt's token), queues (due times,
+/// concurrency, priorities), step
 /// outputs, pruning, the durable layer on top (recovery, settled keys, takeovers), the
 /// management API (listing, details with attempts, workers, queues, cancel, retry), retries,
 /// and keys kept exactly or refused (`StoredKey`).
@@ -52,7 +53,7 @@ public enum CommandJournalConformance {
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
-        ] + managementChecks + retryChecks + [
+        ] + managementChecks + retryChecks + priorityChecks + [
             queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
         ]
     }

@@ -32,7 +32,24 @@ extension CommandJournal {
         try await enqueue(entry, queue: queue, after: delay)
     }
 
-    /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:traceContext:)``,
+    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:traceContext:)`` at the
+    /// default priority; refuses another priority, rather than drop it: a journal that keeps
+    /// priorities implements this.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a priority other than
+    ///   ``CommandQueue/defaultPriority``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        guard priority == CommandQueue.defaultPriority else {
+            throw CommandJournalError.unsupported(
+                operation: "enqueue at priority \(priority): \(type(of: self)) keeps no priorities")
+        }
+        return try await enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
+    }
+
+    /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``,
     /// once every key passed ``StoredKey``'s rule; see ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``.
     public func enqueue(
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
@@ -44,7 +61,10 @@ extension CommandJournal {
         for job in jobs {
             do {
                 answers.append(
-                    .success(try await enqueue(job.entry, queue: queue, after: job.delay, traceContext: traceContext)))
+                    .success(
+                        try await enqueue(
+                            job.entry, queue: queue, after: job.delay, priority: job.priority,
+                            traceContext: traceContext)))
             } catch {
                 answers.append(.failure(error))
             }

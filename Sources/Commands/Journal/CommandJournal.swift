@@ -38,7 +38,9 @@ public import Foundation
 ///   and change nothing. A stale attempt never writes again, even when the worker that claimed
 ///   the record next is its own. A settled root changes no more.
 /// - **Queues.** An enqueued record waits, with no owner, until it is due; claims take due
-///   records oldest first and never exceed a queue's concurrency.
+///   records by priority first (the highest, ``CommandJournalRecord/priority``), then oldest
+///   first, and never exceed a queue's concurrency. A record not yet due is never taken for its
+///   priority, nor holds back a due one.
 /// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
 ///   worker judges a lease by the same time.
 public protocol CommandJournal: Sendable {
@@ -84,7 +86,8 @@ public protocol CommandJournal: Sendable {
     func release(_ key: String, lease: JournalLease, after delay: Duration) async throws
 
     /// Takes up to `limit` pending root records that are due — from `queue`, or with `queue`
-    /// `nil` the records run by their callers whose owners' leases expired — oldest first, and
+    /// `nil` the records run by their callers whose owners' leases expired — the highest
+    /// priority first, then oldest first, and
     /// holds them under `lease`. With a `concurrency`, never holds more than that many records of
     /// the queue at once across all workers. Atomic: two workers never claim one record.
     ///
@@ -116,7 +119,19 @@ public protocol CommandJournal: Sendable {
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
     ) async throws -> CommandJournalRecord
 
-    /// Writes `jobs` down on `queue` in their order, each due after its delay, with the
+    /// ``enqueue(_:queue:after:traceContext:)`` at `priority`: of a queue's due records, claims
+    /// take the highest priority first (``CommandQueue/defaultPriority``). A key already there
+    /// keeps the priority it has. The default enqueues at the default priority, and refuses
+    /// another: a journal that keeps priorities implements this.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``; by default,
+    ///   ``CommandJournalError/unsupported(operation:)`` for a priority other than the default.
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord
+
+    /// Writes `jobs` down on `queue` in their order, each due after its delay at its priority, with the
     /// enqueuing caller's `traceContext` (as ``enqueue(_:queue:after:traceContext:)``); answers,
     /// in the same order, each job's record (the existing one for a key already there) or why
     /// it was refused. Every key is checked before any is written (`InvalidKeyError`: nothing

@@ -57,13 +57,18 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
     /// it (W3C `traceparent`, say): the worker's spans continue that trace. `nil` when none was
     /// kept (no tracer, or a record written otherwise than by ``CommandQueue``).
     public var traceContext: [String: String]?
+    /// Its priority on its queue: a claim takes the due records with the highest priority
+    /// first, then the oldest first (``CommandQueue/defaultPriority``, 0, unless it was enqueued
+    /// with another; 0 for work run by its caller and for steps, and for a record written before
+    /// the journal kept priorities).
+    public var priority: Int
 
     /// Creates a record.
     public init(
         sequence: Int64, entry: CommandJournalEntry, status: CommandJournalStatus, failureReason: String? = nil,
         output: [UInt8]? = nil, owner: String? = nil, leaseExpiresAt: Date? = nil, queue: String? = nil,
         attempts: Int = 0, createdAt: Date = Date(timeIntervalSince1970: 0), updatedAt: Date? = nil,
-        traceContext: [String: String]? = nil
+        traceContext: [String: String]? = nil, priority: Int = CommandQueue.defaultPriority
     ) {
         self.sequence = sequence
         self.entry = entry
@@ -77,6 +82,27 @@ public struct CommandJournalRecord: Codable, Sendable, Hashable, Identifiable {
         self.createdAt = createdAt
         self.updatedAt = updatedAt ?? createdAt
         self.traceContext = traceContext
+        self.priority = priority
+    }
+
+    /// Decodes a record; one encoded before records had a priority has the default
+    /// (``CommandQueue/defaultPriority``).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(
+            sequence: try container.decode(Int64.self, forKey: .sequence),
+            entry: try container.decode(CommandJournalEntry.self, forKey: .entry),
+            status: try container.decode(CommandJournalStatus.self, forKey: .status),
+            failureReason: try container.decodeIfPresent(String.self, forKey: .failureReason),
+            output: try container.decodeIfPresent([UInt8].self, forKey: .output),
+            owner: try container.decodeIfPresent(String.self, forKey: .owner),
+            leaseExpiresAt: try container.decodeIfPresent(Date.self, forKey: .leaseExpiresAt),
+            queue: try container.decodeIfPresent(String.self, forKey: .queue),
+            attempts: try container.decode(Int.self, forKey: .attempts),
+            createdAt: try container.decode(Date.self, forKey: .createdAt),
+            updatedAt: try container.decode(Date.self, forKey: .updatedAt),
+            traceContext: try container.decodeIfPresent([String: String].self, forKey: .traceContext),
+            priority: try container.decodeIfPresent(Int.self, forKey: .priority) ?? CommandQueue.defaultPriority)
     }
 
     /// The idempotency key, which identifies the record.

@@ -34,13 +34,15 @@ extension InMemoryCommandJournal.State {
             return .none
         case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
             return .claimed(claim(limit, queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now))
-        case .enqueue(let entry, let queue, let delay, let traceContext):
+        case .enqueue(let entry, let queue, let delay, let priority, let traceContext):
             if let index = indexByKey[entry.idempotencyKey] {
                 guard records[index].entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
                 return .record(records[index])
             }
             return .record(
-                insert(entry, now: now, owner: nil, until: now.adding(delay), queue: queue, traceContext: traceContext))
+                insert(
+                    entry, now: now, owner: nil, until: now.adding(delay), queue: queue, traceContext: traceContext,
+                    priority: priority))
         case .prune(let milliseconds):
             return .count(prune(settledBefore: Date(journalMilliseconds: milliseconds)))
         case .releaseFailed(let key, let lease, let delay, let failure):
@@ -111,11 +113,16 @@ extension InMemoryCommandJournal.State {
         let open = records.indices.filter {
             records[$0].status == .pending && records[$0].entry.parentKey == nil && records[$0].queue == queue
         }
+        // The highest priority first, then the oldest (records are in sequence order).
+        let byPriority = open.sorted { first, second in
+            let (a, b) = (records[first].priority, records[second].priority)
+            return a != b ? a > b : first < second
+        }
         let running = open.count { records[$0].owner != nil && records[$0].leaseExpiresAt ?? now > now }
         let room = max(0, min(limit, (concurrency ?? Int.max) - running))
         var claimed: [CommandJournalRecord] = []
         var previousOwners: [String: String] = [:]
-        for index in open where claimed.count < room {
+        for index in byPriority where claimed.count < room {
             let record = records[index]
             guard let due = record.leaseExpiresAt, due <= now || (deadOwner != nil && record.owner == deadOwner)
             else { continue }

@@ -68,11 +68,12 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting, Queue
 extension InMemoryCommandJournal.State {
     mutating func insert(
         _ entry: CommandJournalEntry, now: Date, owner: String?, until expiry: Date?, queue: String?,
-        traceContext: [String: String]? = nil
+        traceContext: [String: String]? = nil, priority: Int = CommandQueue.defaultPriority
     ) -> CommandJournalRecord {
         let record = CommandJournalRecord(
             sequence: nextSequence, entry: entry, status: .pending, owner: owner, leaseExpiresAt: expiry,
-            queue: queue, attempts: owner == nil ? 0 : 1, createdAt: now, traceContext: traceContext)
+            queue: queue, attempts: owner == nil ? 0 : 1, createdAt: now, traceContext: traceContext,
+            priority: priority)
         nextSequence += 1
         indexByKey[entry.idempotencyKey] = records.count
         records.append(record)

@@ -1,4 +1,4 @@
-/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:)-(C,_,_)``
+/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:priority:)-(C,_,_,_)``
 /// returns once the command is durable, and any number of ``QueueWorker``s (tasks or processes)
 /// claim and run it under leases. A delayed command is a durable timer: it survives restarts
 /// and runs once.
@@ -12,8 +12,22 @@
 ///
 /// The queue is the journal seen as work to claim: an enqueued record is pending with no
 /// owner until it is due, then a worker claims it, runs it, and settles it; the same key
-/// enqueued twice is one record.
+/// enqueued twice is one record. Of the due records, workers claim the highest `priority`
+/// first, then the oldest (``defaultPriority``).
 public struct CommandQueue: Sendable {
+    /// The priority of a job enqueued without one: 0. Higher runs first: of a queue's due
+    /// records a claim takes those with the highest priority, then, among equals, the oldest
+    /// (enqueued first). A priority above 0 jumps the queue (`10` for a password reset ahead of
+    /// newsletters); one below 0 waits for the rest (`-10` for a backfill). Any `Int` is kept.
+    ///
+    /// Higher-first with a default of 0 is PgQueuer's and Procrastinate's convention, and what
+    /// the word says; it leaves room on both sides of the default, so urgent and background
+    /// work are both one number away, without renumbering. River (1 highest to 4) and Oban
+    /// (0 highest to 9) count the other way, lower first, from a default that is already the
+    /// highest: a job ported from them negates its priority. A priority orders the claims; it
+    /// never lets a job run before it is due, or a queue run more than its ``concurrency``.
+    public static let defaultPriority = 0
+
     /// The queue's name.
     public let name: String
     /// Where the queue is kept.
@@ -28,53 +42,59 @@ public struct CommandQueue: Sendable {
         self.concurrency = concurrency.map { max(1, $0) }
     }
 
-    /// Enqueues `command` under `key`, due after `delay`; returns once it is durable (or the
-    /// key's existing record, which is not enqueued again).
+    /// Enqueues `command` under `key`, due after `delay`, at `priority` (higher is claimed
+    /// first: ``defaultPriority``); returns once it is durable (or the key's existing record,
+    /// which is not enqueued again, and keeps its priority).
     @discardableResult
     public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero
+        _ command: C, key: String, after delay: Duration = .zero, priority: Int = defaultPriority
     ) async throws -> CommandJournalRecord {
-        try await enqueue(CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay)
+        try await enqueue(
+            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority)
     }
 
-    /// Enqueues `step`, a step with an output, under `key`, due after `delay`.
+    /// Enqueues `step`, a step with an output, under `key`, due after `delay`, at `priority`.
     @discardableResult
     public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero
+        _ step: S, key: String, after delay: Duration = .zero, priority: Int = defaultPriority
     ) async throws -> CommandJournalRecord {
-        try await enqueue(CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay)
+        try await enqueue(
+            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority)
     }
 
-    /// Enqueues a command registered as `kind` with `arguments`, under `key`, due after `delay`.
+    /// Enqueues a command registered as `kind` with `arguments`, under `key`, due after `delay`, at `priority`.
     @discardableResult
     public func enqueue(
-        kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero
+        kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero,
+        priority: Int = defaultPriority
     ) async throws -> CommandJournalRecord {
-        try await enqueue(CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay)
+        try await enqueue(
+            CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority)
     }
 
-    /// Enqueues `transaction` (its steps and recovery), due after `delay`: a worker runs it
+    /// Enqueues `transaction` (its steps and recovery), due after `delay`, at `priority`: a worker runs it
     /// from the start, and a worker that takes it over settles it as its recovery says.
     @discardableResult
     public func enqueue(
-        _ transaction: DurableTransaction, after delay: Duration = .zero
+        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = defaultPriority
     ) async throws
         -> CommandJournalRecord
     {
-        try await enqueue(transaction.entry, after: delay)
+        try await enqueue(transaction.entry, after: delay, priority: priority)
     }
 
-    /// Enqueues `entry`, due after `delay`, with the caller's trace context when a tracer is
+    /// Enqueues `entry`, due after `delay`, at `priority`, with the caller's trace context when a tracer is
     /// bootstrapped (or bound with `withTracer`): the worker's spans then continue the caller's
     /// trace (<doc:Observability>).
     @discardableResult
     public func enqueue(
-        _ entry: CommandJournalEntry, after delay: Duration = .zero
+        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = defaultPriority
     ) async throws -> CommandJournalRecord {
-        try await journal.enqueue(entry, queue: name, after: delay, traceContext: TraceCarrier.current())
+        try await journal.enqueue(
+            entry, queue: name, after: delay, priority: priority, traceContext: TraceCarrier.current())
     }
 
-    /// Enqueues `jobs` on the queue in their order (each with its key and delay), as few
+    /// Enqueues `jobs` on the queue in their order (each with its key, delay and priority), as few
     /// commits as the journal's batches allow — PostgreSQL writes up to 256 jobs a statement,
     /// SQLite up to 1,024 a transaction — and returns their records in the same order (a key
     /// already there answers its existing record, which is not enqueued again).

@@ -1,47 +1,67 @@
 /// One job of ``CommandQueue/enqueue(contentsOf:)``: a command, step or transaction written
-/// down as a journal entry under its key, due after its delay.
+/// down as a journal entry under its key, due after its delay, at its priority.
 ///
 /// ```swift
 /// let jobs = try orders.map { try QueuedJob(SendReceipt(order: $0), key: "receipt-\($0)") }
 /// try await mail.enqueue(contentsOf: jobs)
+/// let urgent = try QueuedJob(SendReceipt(order: 7), key: "receipt-7", priority: 10)
 /// ```
 public struct QueuedJob: Sendable {
     /// The entry written down: its key, kind and encoded arguments.
     public var entry: CommandJournalEntry
     /// How long after the enqueue the job falls due.
     public var delay: Duration
+    /// Its priority: of the due jobs, the highest priority is claimed first (see
+    /// ``CommandQueue/defaultPriority``).
+    public var priority: Int
 
-    /// The job of `entry`, due after `delay`.
-    public init(_ entry: CommandJournalEntry, after delay: Duration = .zero) {
+    /// The job of `entry`, due after `delay`, at `priority`.
+    public init(
+        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+    ) {
         self.entry = entry
         self.delay = delay
+        self.priority = priority
     }
 
-    /// The job of `command` under `key`, due after `delay`.
+    /// The job of `command` under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `command` cannot be encoded.
-    public init<C: JournaledCommand>(_ command: C, key: String, after delay: Duration = .zero) throws {
-        self.init(try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay)
+    public init<C: JournaledCommand>(
+        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+    ) throws {
+        self.init(
+            try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay,
+            priority: priority)
     }
 
-    /// The job of `step`, a step with an output, under `key`, due after `delay`.
+    /// The job of `step`, a step with an output, under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `step` cannot be encoded.
-    public init<S: JournaledStep>(_ step: S, key: String, after delay: Duration = .zero) throws {
-        self.init(try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay)
+    public init<S: JournaledStep>(
+        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+    ) throws {
+        self.init(
+            try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority)
     }
 
-    /// The job of a command registered as `kind` with `arguments`, under `key`, due after `delay`.
+    /// The job of a command registered as `kind` with `arguments`, under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `arguments` cannot be encoded.
-    public init(kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero) throws {
-        self.init(try CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay)
+    public init(
+        kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero,
+        priority: Int = CommandQueue.defaultPriority
+    ) throws {
+        self.init(
+            try CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority)
     }
 
-    /// The job of `transaction` (its steps and recovery), due after `delay`.
+    /// The job of `transaction` (its steps and recovery), due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when the transaction cannot be encoded.
-    public init(_ transaction: DurableTransaction, after delay: Duration = .zero) throws {
-        self.init(try transaction.entry, after: delay)
+    public init(
+        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+    ) throws {
+        self.init(try transaction.entry, after: delay, priority: priority)
     }
 }

@@ -19,6 +19,8 @@ public struct JournalRecordView: Codable, Sendable, Hashable {
     public var queue: String?
     /// The worker that holds or settled it.
     public var owner: String?
+    /// Its priority on its queue: of the due records, claims take the highest first.
+    public var priority: Int
     /// How many attempts began: also the fencing token of the last.
     public var attempts: Int
     /// Why it failed.
@@ -45,6 +47,7 @@ public struct JournalRecordView: Codable, Sendable, Hashable {
         parentKey = record.entry.parentKey
         queue = record.queue
         owner = record.owner
+        priority = record.priority
         attempts = record.attempts
         failureReason = record.failureReason
         let pending = record.status == .pending

@@ -3,7 +3,8 @@ import Foundation
 
 /// The text `behaviorkit journal`'s subcommands print for a person.
 enum JournalText {
-    /// One line per record: number, status, key, kind, queue, attempts and failure reason.
+    /// One line per record: number, status, key, kind, queue, priority (when not the default),
+    /// attempts and failure reason.
     static func lines(_ records: [CommandJournalRecord]) -> [String] {
         let keyWidth = records.map(\.id.count).max() ?? 0
         let kindWidth = records.map(\.entry.kind.count).max() ?? 0
@@ -13,6 +14,7 @@ enum JournalText {
                 "\(pad("#\(record.sequence)", numberWidth)) \(pad(record.status.rawValue, 11)) "
                 + "\(pad(record.id, keyWidth))  \(pad(record.entry.kind, kindWidth))"
             if let queue = record.queue { line += "  queue \(queue)" }
+            if record.priority != CommandQueue.defaultPriority { line += "  priority \(record.priority)" }
             if record.attempts > 1 { line += "  \(record.attempts) attempts" }
             if let reason = record.failureReason { line += "  (\(reason))" }
             return line.trimmingTrailingSpaces()
@@ -27,7 +29,10 @@ enum JournalText {
             "status:      \(record.status.rawValue)" + (record.failureReason.map { " (\($0))" } ?? ""),
         ]
         if let parent = record.entry.parentKey { lines.append("parent:      \(parent)") }
-        if let queue = record.queue { lines.append("queue:       \(queue)") }
+        if let queue = record.queue {
+            lines.append("queue:       \(queue)")
+            lines.append("priority:    \(record.priority)")
+        }
         if let owner = record.owner { lines.append("owner:       \(owner)") }
         lines.append("attempts:    \(record.attempts) (fencing token \(record.fencingToken))")
         if let due = details.dueAt { lines.append("due:         \(JournalRecordView.time(due))") }

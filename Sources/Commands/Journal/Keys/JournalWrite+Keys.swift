@@ -4,7 +4,7 @@ extension JournalWrite {
     package func checkKeys() throws(InvalidKeyError) {
         switch self {
         case .begin(let entry, _), .append(let entry, _): try entry.checkKeys()
-        case .enqueue(let entry, let queue, _, _):
+        case .enqueue(let entry, let queue, _, _, _):
             try entry.checkKeys()
             try StoredKey.check(queue, "queue name")
         case .settle(let key, _, _), .release(let key, _, _), .releaseFailed(let key, _, _, _), .cancel(let key, _),

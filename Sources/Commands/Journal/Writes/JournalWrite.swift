@@ -17,8 +17,9 @@ package enum JournalWrite: Sendable {
     case release(String, JournalLease, after: Duration)
     /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
     case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
-    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
-    case enqueue(CommandJournalEntry, queue: String, after: Duration, traceContext: [String: String]?)
+    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
+    case enqueue(
+        CommandJournalEntry, queue: String, after: Duration, priority: Int, traceContext: [String: String]?)
     /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
     case prune(settledBefore: Int64)
     /// ``CommandJournal/release(_:lease:after:failure:)``.

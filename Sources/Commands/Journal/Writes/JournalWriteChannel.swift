@@ -92,11 +92,13 @@ package struct JournalWriteChannel: Sendable {
         return claim
     }
 
-    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
+    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
     package func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
-        let record = try await record(.enqueue(entry, queue: queue, after: delay, traceContext: traceContext))
+        let record = try await record(
+            .enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext))
         queueSignal.signal(queue)
         return record
     }
@@ -108,7 +110,8 @@ package struct JournalWriteChannel: Sendable {
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
     ) async throws -> [Result<CommandJournalRecord, any Error>] {
         let writes = jobs.map {
-            JournalWrite.enqueue($0.entry, queue: queue, after: $0.delay, traceContext: traceContext)
+            JournalWrite.enqueue(
+                $0.entry, queue: queue, after: $0.delay, priority: $0.priority, traceContext: traceContext)
         }
         for write in writes { try write.checkKeys() }
         let outcomes: [Result<JournalWriteOutcome, any Error>]

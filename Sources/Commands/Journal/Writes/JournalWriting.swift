@@ -54,7 +54,8 @@ extension JournalWriting {
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration
     ) async throws -> CommandJournalRecord {
-        try await channel.enqueue(entry, queue: queue, after: delay, traceContext: nil)
+        try await enqueue(
+            entry, queue: queue, after: delay, priority: CommandQueue.defaultPriority, traceContext: nil)
     }
 
     /// Enqueues `entry` with the caller's trace context, durably; see
@@ -62,7 +63,17 @@ extension JournalWriting {
     public func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
-        try await channel.enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
+        try await enqueue(
+            entry, queue: queue, after: delay, priority: CommandQueue.defaultPriority, traceContext: traceContext)
+    }
+
+    /// Enqueues `entry` at `priority` with the caller's trace context, durably; see
+    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        try await channel.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
     }
 
     /// Enqueues `jobs` in whole batches of the journal's group commit; see
