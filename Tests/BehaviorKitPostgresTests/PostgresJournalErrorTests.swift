@@ -90,6 +90,23 @@ struct PostgresJournalErrorTests {
 /// Errors from a real server.
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresJournalServerErrorTests {
+    /// A later release adds columns (with defaults): a process of this one opens the table all the
+    /// same and works on it, as it must during a rolling deploy or after a rollback. (The release
+    /// before priorities refused such a table, "unexpected columns: priority".)
+    @Test func aJournalWithALaterReleasesColumnOpensAndWorks() async throws {
+        let journals = try await OpenJournals("laterrelease")
+        let table = journals.newTable()
+        _ = try await journals.open(table: table)
+        _ = try await journals.cluster.psql(
+            "ALTER TABLE \"\(table)\" ADD COLUMN later_release text NOT NULL DEFAULT 'x'", database: journals.database)
+        let journal = try await journals.open(table: table)
+        _ = try await journal.enqueue(CommandJournalEntry(idempotencyKey: "k", kind: "test"), queue: "q", after: .zero)
+        let lease = JournalLease(owner: "w", duration: .seconds(30))
+        let claimed = try await journal.claim(10, from: "q", concurrency: nil, lease: lease).records
+        #expect(claimed.map(\.id) == ["k"])
+        await journals.closeAll()
+    }
+
     @Test func aTableWithOtherColumnsIsRefusedAndLeftAsItIs() async throws {
         let journals = try await OpenJournals("notajournal")
         let database = journals.database

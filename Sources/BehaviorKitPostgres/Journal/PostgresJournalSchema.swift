@@ -133,26 +133,14 @@ enum PostgresJournalSchema {
     ///   there before.
     static let addedColumns: [PostgresJournalColumn] = [.priority]
 
-    /// Throws `.notAJournal` unless `found` is a table with exactly the journal's columns (less
-    /// the ``addedColumns`` it may lack: opening adds them).
+    /// Throws `.notAJournal` unless `found` is a table with the journal's columns (less the
+    /// ``addedColumns`` it may lack: opening adds them; columns of a later release beside them are
+    /// no problem): ``PostgresTableCheck``.
     static func check(
         _ found: (kind: String, columns: [String: String]), names: PostgresJournalNames
     ) throws(PostgresCommandJournalError) {
-        guard found.kind == "r" || found.kind == "p" else {
-            throw names.error(.notAJournal, "it is not a table (relkind '\(found.kind)')")
-        }
-        let expected = Dictionary(uniqueKeysWithValues: columns.map { ($0.name, $0.type) })
-        let added = Set(addedColumns.map(\.name))
-        let missing = columns.map(\.name).filter { found.columns[$0] == nil && !added.contains($0) }
-        let unexpected = found.columns.keys.filter { expected[$0] == nil }.sorted()
-        let retyped = columns.compactMap { column -> String? in
-            guard let type = found.columns[column.name], type != column.type else { return nil }
-            return "\(column.name) is \(type), not \(column.type)"
-        }
-        var problems: [String] = []
-        if !missing.isEmpty { problems.append("missing columns: \(missing.joined(separator: ", "))") }
-        if !unexpected.isEmpty { problems.append("unexpected columns: \(unexpected.joined(separator: ", "))") }
-        problems += retyped
+        let problems = PostgresTableCheck.problems(
+            kind: found.kind, columns: found.columns, expected: columns, addable: Set(addedColumns.map(\.name)))
         guard problems.isEmpty else { throw names.error(.notAJournal, problems.joined(separator: "; ")) }
     }
 

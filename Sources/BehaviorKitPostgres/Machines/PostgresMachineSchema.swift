@@ -130,24 +130,12 @@ enum PostgresMachineSchema {
         }
     }
 
-    /// Throws unless `found` is a table with exactly `table`'s columns.
+    /// Throws unless `found` is a table with `table`'s columns (columns of a later release beside
+    /// them are no problem): ``PostgresTableCheck``.
     static func check(
         _ found: (kind: String, columns: [String: String]), _ table: Table, name: String, names: PostgresJournalNames
     ) throws(PostgresCommandJournalError) {
-        guard found.kind == "r" || found.kind == "p" else {
-            throw names.error(.notAJournal, "\(name) is not a table (relkind '\(found.kind)')")
-        }
-        let expected = Dictionary(uniqueKeysWithValues: table.columns.map { ($0.name, $0.type) })
-        let missing = table.columns.map(\.name).filter { found.columns[$0] == nil }
-        let unexpected = found.columns.keys.filter { expected[$0] == nil }.sorted()
-        let retyped = table.columns.compactMap { column -> String? in
-            guard let type = found.columns[column.name], type != column.type else { return nil }
-            return "\(column.name) is \(type), not \(column.type)"
-        }
-        var problems: [String] = []
-        if !missing.isEmpty { problems.append("missing columns: \(missing.joined(separator: ", "))") }
-        if !unexpected.isEmpty { problems.append("unexpected columns: \(unexpected.joined(separator: ", "))") }
-        problems += retyped
+        let problems = PostgresTableCheck.problems(kind: found.kind, columns: found.columns, expected: table.columns)
         guard problems.isEmpty else {
             throw names.error(.notAJournal, "table \(name): " + problems.joined(separator: "; "))
         }
