@@ -20,46 +20,10 @@ struct QueuePriorityTests {
         #expect(decoded.id == "k" && decoded.queue == "q" && decoded.sequence == 3)
     }
 
-    /// A journal of its own that implements only the enqueue without a priority.
-    final class NoPriorities: CommandJournal {
-        let base = InMemoryCommandJournal()
-        func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-            try await base.begin(entry, lease: lease)
-        }
-        func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-            try await base.append(entry, lease: lease)
-        }
-        func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-            try await base.settle(key, as: settlement, lease: lease)
-        }
-        func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
-            try await base.renew(attempts, lease: lease)
-        }
-        func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-            try await base.release(key, lease: lease, after: delay)
-        }
-        func claim(
-            _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?,
-            lease: JournalLease
-        ) async throws -> CommandJournalClaim {
-            try await base.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
-        }
-        func enqueue(
-            _ entry: CommandJournalEntry, queue: String, after delay: Duration
-        ) async throws -> CommandJournalRecord {
-            try await base.enqueue(entry, queue: queue, after: delay)
-        }
-        func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
-        func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-        func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
-        func records(parentKey: String) async throws -> [CommandJournalRecord] {
-            try await base.records(parentKey: parentKey)
-        }
-        func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
-    }
-
     @Test func aJournalWithoutPrioritiesRefusesOneRatherThanDropIt() async throws {
-        let queue = CommandQueue("q", journal: NoPriorities())
+        // LeaseTests' ScriptedJournal forwards every write but the one with a priority, as a
+        // journal written before priorities does.
+        let queue = CommandQueue("q", journal: ScriptedJournal(InMemoryCommandJournal(), clock: ManualClock()))
         let plain = try await queue.enqueue(CommandJournalEntry(idempotencyKey: "plain", kind: "test"))
         #expect(plain.priority == CommandQueue.defaultPriority)
         await #expect(throws: CommandJournalError.self) {

@@ -17,12 +17,11 @@ enum PostgresTableCheck {
             guard let type = found[column.name], type != column.type else { return nil }
             return "\(column.name) is \(type), not \(column.type)"
         }
+        // A later release's columns, unless the table is not the store's for another reason.
+        let foreign = !missing.isEmpty || !retyped.isEmpty
         var problems: [String] = []
         if !missing.isEmpty { problems.append("missing columns: \(missing.joined(separator: ", "))") }
-        problems += retyped
-        if !problems.isEmpty, !unexpected.isEmpty {
-            problems.insert("unexpected columns: \(unexpected.joined(separator: ", "))", at: missing.isEmpty ? 0 : 1)
-        }
-        return problems
+        if foreign, !unexpected.isEmpty { problems.append("unexpected columns: \(unexpected.joined(separator: ", "))") }
+        return problems + retyped
     }
 }
