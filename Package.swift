@@ -274,7 +274,7 @@ let package = Package(
 // products made of those), so that this build under the sanitizer does not compile swift-syntax,
 // Hummingbird or the command-line tool, which no stress test reaches.
 let stressTestTargets: Set = [
-    "StateMachinesTests", "CommandsTests", "ChainsTests", "BehaviorKitSQLiteTests", "BehaviorKitPostgresTests",
+    "StateMachinesTests", "CommandsTests", "ChainsTests", "BehaviorKitSQLiteTests",
 ]
 if ProcessInfo.processInfo.environment["BEHAVIORKIT_STRESS_TESTS_ONLY"] != nil {
     let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
