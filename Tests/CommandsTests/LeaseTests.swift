@@ -35,13 +35,30 @@ struct LeaseTests {
         let task = Task { try await order.run() }
         await clock.waitForSleepers(count: 2)
         for _ in 0..<9 {
+            let before = try await journal.record(forKey: "t")?.leaseExpiresAt
             await clock.advance(by: .seconds(10))
+            // The heartbeat renews on each tick, in a task of its own: the next tick waits for that
+            // renewal, as real time would (under a loaded machine the clock could otherwise run three
+            // ticks ahead of the renewals, and the lease lapse at 60 s).
+            #expect(try await leaseMoved(of: "t", in: journal, past: before), "no renewal at \(clock.now)")
             #expect(try await rival.recover().isEmpty, "a live worker's transaction was taken at \(clock.now)")
         }
         await clock.advance(by: .seconds(10))
         _ = try await task.value
         #expect(trace.lines == ["start", "end"])
         #expect(try await journal.record(forKey: "t")?.status == .done)
+    }
+
+    /// Yields until the lease of `key` ends later than `before` (a renewal went through), or a
+    /// generous number of yields passed; returns whether it did, so that the test fails, not hangs.
+    func leaseMoved(of key: String, in journal: InMemoryCommandJournal, past before: Date?) async throws -> Bool {
+        for _ in 0..<100_000 {
+            if let expiry = try await journal.record(forKey: key)?.leaseExpiresAt, expiry > before ?? .distantPast {
+                return true
+            }
+            await Task.yield()
+        }
+        return false
     }
 
     @Test func aWorkerThatCannotRenewStopsBeforeItsLeaseExpires() async throws {
