@@ -16,9 +16,6 @@ final class Rollback: Sendable {
         var report = CompensationReport()
         /// Set once the caller has its answer (the work finished, or the deadline passed).
         var settled = false
-        var continuation: CheckedContinuation<CompensationReport, Never>?
-        var work: Task<Void, Never>?
-        var timer: Task<Void, Never>?
     }
 
     private let steps: ArraySlice<any Command>
@@ -50,65 +47,30 @@ final class Rollback: Sendable {
     }
 
     private func run() async -> CompensationReport {
-        guard let deadline = policy.deadline else {
-            // An unstructured task is not cancelled with the task that awaits it.
-            await Self.shielded { await self.compensate() }.value
-            return state.withLock { $0.report }
+        let deadline = policy.deadline
+        _ = await DeadlineRace.run(
+            until: deadline.map { policy.clock.now + $0 }, on: policy.clock,
+            expired: { deadline.map { self.settle(interruption: .deadlinePassed($0)) } }
+        ) {
+            await self.compensate()
+            self.settle(interruption: nil)
         }
-        let clock = policy.clock
-        let end = clock.now + deadline
-        return await withCheckedContinuation { continuation in
-            state.withLock { $0.continuation = continuation }
-            let work = Self.shielded {
-                await self.compensate()
-                self.settle(interruption: nil)
-            }
-            if state.withLock({ $0.settled }) { return }  // done without suspending: no timer
-            let timer = Task {
-                do { try await clock.sleep(untilElapsed: end) } catch { return }
-                self.settle(interruption: .deadlinePassed(deadline))
-            }
-            let settled = state.withLock { state in
-                state.work = work
-                state.timer = timer
-                return state.settled
-            }
-            if settled {
-                work.cancel()
-                timer.cancel()
-            }
-        }
+        return state.withLock { $0.report }
     }
 
-    /// A task the caller's cancellation does not reach. Where the platform has it, it starts
-    /// at once on the calling thread (`Task.immediate`), so that compensations that do not
-    /// suspend cost no hop to another thread and back.
-    private static func shielded(_ work: sending @escaping () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, visionOS 26.0, *) {
-            return Task.immediate { await work() }
-        }
-        return Task { await work() }
-    }
-
-    /// Answers the caller once: with the report as it stands, the steps still pending marked
-    /// with `interruption`; cancels whichever of the work and the timer is still running.
+    /// Settles the rollback once: the steps still pending are marked with `interruption`, and
+    /// the compensations still running no longer count.
     private func settle(interruption: CompensationInterruption?) {
-        let (continuation, report, tasks) = state.withLock {
-            state -> (CheckedContinuation<CompensationReport, Never>?, CompensationReport, [Task<Void, Never>?]) in
-            if state.settled { return (nil, state.report, []) }
+        state.withLock { state in
+            if state.settled { return }
             state.settled = true
-            if let interruption {
-                for index in state.pending.reversed() {
-                    let step = TransactionError.Step(index: index, name: steps[index].name)
-                    state.report.failures.append(.init(step: step, error: interruption))
-                }
-                state.pending = []
+            guard let interruption else { return }
+            for index in state.pending.reversed() {
+                let step = TransactionError.Step(index: index, name: steps[index].name)
+                state.report.failures.append(.init(step: step, error: interruption))
             }
-            defer { state.continuation = nil }
-            return (state.continuation, state.report, [state.work, state.timer])
+            state.pending = []
         }
-        for task in tasks { task?.cancel() }
-        continuation?.resume(returning: report)
     }
 
     /// Undoes the pending steps one by one until none is left, or the rollback is settled.
