@@ -22,7 +22,9 @@ struct DeadlineRaceTests {
         let cancelled = LockedValue(false)
         let manual = self.manual
         let race = Task {
-            await DeadlineRace.run(until: .seconds(5), on: ElapsedClock(manual), expired: { expired.withLock { $0 = true } }) {
+            await DeadlineRace.run(
+                until: .seconds(5), on: ElapsedClock(manual), expired: { expired.withLock { $0 = true } }
+            ) {
                 do {
                     try await manual.sleep(for: .seconds(60))
                     return 1
