@@ -16,11 +16,7 @@ extension Fleet {
         owner: String, label: String, journal location: String, directory: String, lease: Duration,
         driver: Int32? = nil
     ) async throws {
-        let parent = driver ?? getppid()
-        let orphaned = Task.detached {
-            while getppid() == parent { try? await Task.sleep(for: .milliseconds(100)) }
-            exit(0)
-        }
+        let orphaned = OrphanWatch.start(driver: driver)
         defer { orphaned.cancel() }
         let journal = try await JournalLocation.open(location)
         let ledger = try FleetLedger(path: ledgerPath(directory))

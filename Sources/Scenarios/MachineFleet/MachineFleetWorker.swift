@@ -11,11 +11,7 @@ extension MachineFleet {
         slot: Int, workers: Int, label: String, store location: String, directory: String, keys: Int, seed: UInt64,
         lease: Duration, driver: Int32?
     ) async throws {
-        let parent = driver ?? getppid()
-        let orphaned = Task.detached {
-            while getppid() == parent { try? await Task.sleep(for: .milliseconds(100)) }
-            exit(0)
-        }
+        let orphaned = OrphanWatch.start(driver: driver)
         defer { orphaned.cancel() }
         let durable = try await DurableLocation.open(location)
         let parcels = ParcelLifecycle.machine(durable.machines, journal: durable.journal)
