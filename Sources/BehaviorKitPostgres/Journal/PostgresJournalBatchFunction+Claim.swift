@@ -1,6 +1,6 @@
 import Foundation
 
-// Claims in the batch function: due roots of a queue, the highest priority first, then the
+// Claims in the batch function: nothing from a paused queue (v6); otherwise due roots of a queue, the highest priority first, then the
 // oldest (the index `open_priority`), taken with `FOR UPDATE SKIP LOCKED` (answered in no order:
 // the writer sorts them), under
 // the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
@@ -31,8 +31,15 @@ extension PostgresJournalBatchFunction {
     /// The `claim` write for `queue` of `table` (quoted, `t`): room under the concurrency limit,
     /// the claim, and the time the next record falls due. The lock is the queue's
     /// (`behaviorkit.queue.` and the table's name, then the queue's), as every version takes it.
+    /// A paused queue (a row in `<table>_paused`, v6) takes nothing and answers no next due time.
     static func claimBranch(_ t: String, _ table: String, _ queue: String) -> String {
         """
+        IF v_queue IS NOT NULL AND EXISTS (
+            SELECT 1 FROM "\(PostgresJournalManagementSQL.pausedTable(table))" AS p WHERE p.queue = v_queue) THEN
+            r := NULL;
+            \(answer(.next, "NULL", "NULL", "NULL"))
+            CONTINUE;
+        END IF;
         IF v_conc IS NOT NULL THEN
             PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
             SELECT count(*) INTO v_count FROM \(t) AS t

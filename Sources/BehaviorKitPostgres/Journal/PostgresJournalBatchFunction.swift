@@ -19,10 +19,11 @@ enum PostgresJournalBatchFunction {
     /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners;
     /// v3 fences every write of an attempt by its token, and renews attempts, not keys; v4 takes
     /// the writes as typed arrays, not JSON; v5 enqueues at a priority, and claims the highest
-    /// priority first). The earlier versions stay in the database, as processes of an earlier
-    /// version may still call them: a v4 process enqueues at the column's default, 0, and claims
-    /// oldest first.
-    static func name(_ table: String) -> String { "\(table)_batch_v5" }
+    /// priority first; v6 claims nothing from a paused queue). The earlier versions stay in the
+    /// database, as processes of an earlier version may still call them: a v4 process enqueues
+    /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
+    /// queue.
+    static func name(_ table: String) -> String { "\(table)_batch_v6" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 

@@ -148,7 +148,7 @@ struct PostgresJournalWriter: Sendable {
             return operation
         case .prune(let date):
             return Operation(op: .prune, ms: date)
-        case .releaseFailed, .cancel, .retry, .logAttempt:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
             return Operation(op: .unsupported)  // never batched: the function refuses it
         }
     }
@@ -174,6 +174,7 @@ struct PostgresJournalWriter: Sendable {
             case .prune: []
             case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
             case .cancel(let key, _), .retry(let key): [key]
+            case .pause(let queue, _): [queue]
             case .logAttempt(_, let key, let parentKey, let lease): [key, parentKey, lease.owner]
             }
         guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
@@ -235,7 +236,7 @@ struct PostgresJournalWriter: Sendable {
                     previousOwners: previousOwners))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
-        case .releaseFailed, .cancel, .retry, .logAttempt:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
             throw unanswered("a management write")
         }
     }

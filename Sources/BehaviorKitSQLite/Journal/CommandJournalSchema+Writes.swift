@@ -108,6 +108,7 @@ extension CommandJournalSchema {
         _ limit: Int, from queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Int64,
         _ db: Database, path: String
     ) throws -> CommandJournalClaim {
+        if try isPaused(queue, db) { return CommandJournalClaim(records: [], nextDue: nil) }
         var room = max(0, limit)
         if let concurrency {
             let running =

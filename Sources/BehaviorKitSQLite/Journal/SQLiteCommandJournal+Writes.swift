@@ -168,6 +168,9 @@ extension SQLiteCommandJournal {
             return .record(try CommandJournalSchema.cancel(key, reason: reason, now: now, db, path: path))
         case .retry(let key):
             return .record(try CommandJournalSchema.retry(key, now: now, db, path: path))
+        case .pause(let queue, let paused):
+            try CommandJournalSchema.pause(queue, paused: paused, now: now, db)
+            return .none
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? CommandJournalSchema.checkHolds(parentKey ?? key, lease, db)) != nil else { return .none }
             var logged = attempt

@@ -40,7 +40,8 @@ public import Foundation
 /// - **Queues.** An enqueued record waits, with no owner, until it is due; claims take due
 ///   records by priority first (the highest, ``CommandJournalRecord/priority``), then oldest
 ///   first, and never exceed a queue's concurrency. A record not yet due is never taken for its
-///   priority, nor holds back a due one.
+///   priority, nor holds back a due one. A paused queue's records are not claimed until it
+///   is resumed (``pause(queue:)``).
 /// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
 ///   worker judges a lease by the same time.
 public protocol CommandJournal: Sendable {
@@ -229,6 +230,26 @@ public protocol CommandJournal: Sendable {
     ///   ``CommandJournalError/cannotRetry(key:status:)`` for a pending or done record, or a step;
     ///   ``CommandJournalError/unsupported(operation:)`` by default.
     func retry(_ key: String) async throws -> CommandJournalRecord
+
+    /// Pauses `queue`, durably and for every worker of every process: from the time this
+    /// returns, claims from the queue take nothing (and answer no next due time), while its
+    /// records can still be enqueued, and the records already claimed run and settle as
+    /// usual. Pausing a paused queue changes nothing.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func pause(queue: String) async throws
+
+    /// Resumes `queue`, paused by ``pause(queue:)``: claims take its due records again, and
+    /// its sleeping workers are woken at once (in this process, and in others where the
+    /// store tells them). Resuming a queue that is not paused changes nothing.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func resume(queue: String) async throws
+
+    /// The queues paused now, by name.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func pausedQueues() async throws -> Set<String>
 
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.

@@ -55,6 +55,9 @@ extension InMemoryCommandJournal.State {
             return .record(try cancel(key, reason: reason, now: now))
         case .retry(let key):
             return .record(try retry(key, now: now))
+        case .pause(let queue, let paused):
+            if paused { self.paused.insert(queue) } else { self.paused.remove(queue) }
+            return .none
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? checkHolds(parentKey ?? key, lease)) != nil else { return .none }
             var logged = attempt
@@ -110,6 +113,9 @@ extension InMemoryCommandJournal.State {
     private mutating func claim(
         _ limit: Int, _ queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Date
     ) -> CommandJournalClaim {
+        if let queue, paused.contains(queue) {
+            return CommandJournalClaim(records: [], nextDue: nil, previousOwners: [:])
+        }
         let open = records.indices.filter {
             records[$0].status == .pending && records[$0].entry.parentKey == nil && records[$0].queue == queue
         }

@@ -10,7 +10,7 @@ extension JournalWrite {
         case .settle(let key, _, _), .release(let key, _, _), .releaseFailed(let key, _, _, _), .cancel(let key, _),
             .retry(let key):
             try StoredKey.check(key, "idempotency key")
-        case .claim(_, let queue?, _, _, _): try StoredKey.check(queue, "queue name")
+        case .claim(_, let queue?, _, _, _), .pause(let queue, _): try StoredKey.check(queue, "queue name")
         case .changes, .renew, .claim, .prune, .logAttempt: break
         }
     }

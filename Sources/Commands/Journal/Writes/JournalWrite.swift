@@ -30,4 +30,6 @@ package enum JournalWrite: Sendable {
     case retry(String)
     /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
     case logAttempt(CommandJournalAttempt, key: String, parentKey: String?, JournalLease)
+    /// ``CommandJournal/pause(queue:)`` (`paused`) or ``CommandJournal/resume(queue:)``.
+    case pause(queue: String, paused: Bool)
 }

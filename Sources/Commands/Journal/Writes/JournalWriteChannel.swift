@@ -165,6 +165,13 @@ package struct JournalWriteChannel: Sendable {
         _ = try await submit(.logAttempt(attempt, key: key, parentKey: parentKey, lease))
     }
 
+    /// ``CommandJournal/pause(queue:)`` when `paused`, otherwise ``CommandJournal/resume(queue:)``,
+    /// which wakes this process's workers of the queue.
+    package func pause(_ queue: String, paused: Bool) async throws {
+        _ = try await submit(.pause(queue: queue, paused: paused))
+        if !paused { queueSignal.signal(queue) }
+    }
+
     private func record(_ write: JournalWrite) async throws -> CommandJournalRecord {
         guard case .record(let record) = try await submit(write) else { throw unexpected() }
         return record

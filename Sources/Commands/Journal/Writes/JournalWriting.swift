@@ -112,6 +112,16 @@ extension JournalWriting {
         try await channel.retry(key)
     }
 
+    /// Pauses `queue`, durably; see ``CommandJournal/pause(queue:)``.
+    public func pause(queue: String) async throws {
+        try await channel.pause(queue, paused: true)
+    }
+
+    /// Resumes `queue` and wakes its workers here; see ``CommandJournal/resume(queue:)``.
+    public func resume(queue: String) async throws {
+        try await channel.pause(queue, paused: false)
+    }
+
     /// Wakes on each enqueue and retry of `queue` through this journal, in this process; see
     /// ``QueueWakeSource/wakeups(of:)``.
     public func wakeups(of queue: String) -> AsyncStream<Void> {
