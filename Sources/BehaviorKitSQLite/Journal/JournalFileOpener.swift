@@ -36,6 +36,7 @@ enum JournalFileOpener {
                 try CommandJournalSchema.createManagementTables(db)
                 try CommandJournalSchema.addPriorities(db)
                 try db.execute(sql: CommandJournalSchema.createPausedQueues)
+                try CommandJournalSchema.addPartitions(db)
             }
             return pool
         } catch {

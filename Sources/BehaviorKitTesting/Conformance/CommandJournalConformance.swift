@@ -53,7 +53,7 @@ public enum CommandJournalConformance {
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
-        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + [
+        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + [
             queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
         ]
     }

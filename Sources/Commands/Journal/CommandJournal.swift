@@ -104,6 +104,18 @@ public protocol CommandJournal: Sendable {
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim
 
+    /// ``claim(_:from:concurrency:takingOverFrom:lease:)``, and never holding more than
+    /// `perPartition` records of one partition of the queue at once across all workers
+    /// (``CommandQueue/concurrencyPerPartition``): a record whose partition is full is skipped,
+    /// and the claim takes the next ones, of other partitions. The default claims without a
+    /// limit per partition, and refuses one: a journal that keeps partitions implements this.
+    ///
+    /// - Throws: by default, ``CommandJournalError/unsupported(operation:)`` for a `perPartition`.
+    func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
+    ) async throws -> CommandJournalClaim
+
     /// Writes `entry` down on `queue`, due after `delay`, for a worker to claim; returns the
     /// existing record when the key is already there. Returns once the record is durable.
     ///
@@ -129,6 +141,19 @@ public protocol CommandJournal: Sendable {
     ///   ``CommandJournalError/unsupported(operation:)`` for a priority other than the default.
     func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord
+
+    /// ``enqueue(_:queue:after:priority:traceContext:)`` in `partition` (a customer, a tenant):
+    /// claims under a limit per partition never run more than that many of one partition at once
+    /// (``CommandQueue/concurrencyPerPartition``). A key already there keeps the partition it has.
+    /// The default enqueues without a partition, and refuses one: a journal that keeps
+    /// partitions implements this.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``; by default,
+    ///   ``CommandJournalError/unsupported(operation:)`` for a partition.
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord
 
