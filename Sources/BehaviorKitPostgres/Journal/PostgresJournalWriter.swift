@@ -144,7 +144,8 @@ struct PostgresJournalWriter: Sendable {
                 limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner)
             operation.perPartition = perPartition.map { Int64(max(1, $0)) }
             return operation
-        case .enqueue(let journalEntry, let queue, let delay, let priority, let partition, _):  // the context: its own table
+        case .enqueue(let journalEntry, let queue, let delay, let priority, let partition, _):
+            // The trace context goes to its own table.
             var operation = entry(.enqueue, journalEntry)
             operation.queue = queue
             operation.priority = Int64(priority)
