@@ -28,14 +28,19 @@ extension CommandJournalSchema {
     ///   whose migrator has not added the column.
     static func keepPartition(_ partition: String?, of key: String, _ db: Database) throws {
         guard let partition else { return }
-        guard try columns(db).contains("partitionKey") else {
-            throw CommandJournalError.unsupported(
-                operation:
-                    "enqueue in a partition: the table has no partitions (run the migration "
-                    + "\"behaviorkit-command-journal-partitions\" of SQLiteCommandJournal.registerMigrations(in:))")
-        }
+        try checkPartitions("enqueue in a partition", db)
         try db.cachedStatement(sql: "UPDATE commandRecord SET partitionKey = ? WHERE key = ?")
             .execute(arguments: [partition, key])
+    }
+
+    /// Throws ``CommandJournalError/unsupported(operation:)`` for `operation` in an application's
+    /// database whose migrator has not added the column: a limit is refused rather than exceeded.
+    static func checkPartitions(_ operation: String, _ db: Database) throws {
+        guard try !columns(db).contains("partitionKey") else { return }
+        throw CommandJournalError.unsupported(
+            operation:
+                "\(operation): the table has no partitions (run the migration "
+                + "\"behaviorkit-command-journal-partitions\" of SQLiteCommandJournal.registerMigrations(in:))")
     }
 
     /// The keys of up to `room` due records of `queue` (with the owner each is taken from), the
@@ -45,6 +50,7 @@ extension CommandJournalSchema {
         _ room: Int, from queue: String?, perPartition: Int, deadOwner: String?, now: Int64, _ db: Database
     ) throws -> [(key: String, owner: String?)] {
         guard room > 0 else { return [] }
+        try checkPartitions("claim under a limit per partition", db)
         let count = try db.cachedStatement(
             sql: """
                 SELECT count(*) FROM commandRecord
