@@ -3,7 +3,7 @@ import Commands
 import Foundation
 import Testing
 
-/// `behaviorkit journal list|show|workers|queues|cancel|retry|prune`, as a user runs them on a
+/// `behaviorkit journal list|show|workers|queues|cancel|retry|prune|pause|resume`, as a user runs them on a
 /// SQLite journal.
 struct JournalOperationsCommandTests {
     let path = FileManager.default.temporaryDirectory
@@ -177,6 +177,30 @@ struct JournalOperationsCommandTests {
                 1 record
 
                 """)
+    }
+
+    @Test func pauseStopsAQueuesClaimsUntilResume() async throws {
+        defer { removeJournal() }
+        let journal = try SQLiteCommandJournal(path: path)
+        _ = try await journal.enqueue(
+            CommandJournalEntry(idempotencyKey: "remind-42", kind: "mail.remind"), queue: "mail", after: .zero)
+        try await journal.close()
+        let paused = try CLIRunner.run(["journal", "pause", path, "mail", "--yes"])
+        #expect(paused.exitCode == 0)
+        #expect(paused.standardOutput == "paused queue 'mail': its workers start nothing until it is resumed\n")
+        let worker = JournalLease(owner: "worker-1", duration: .seconds(60))
+        let reopened = try SQLiteCommandJournal(path: path)
+        #expect(try await reopened.pausedQueues() == ["mail"])
+        #expect(try await reopened.claim(1, from: "mail", concurrency: nil, lease: worker).records.isEmpty)
+        try await reopened.close()
+        let resumed = try CLIRunner.run(["journal", "resume", path, "mail", "--format", "json"])
+        let answer = try JSONSerialization.jsonObject(with: Data(resumed.standardOutput.utf8)) as? [String: Any]
+        #expect(answer?["paused"] as? Bool == false)
+        #expect(answer?["pausedQueues"] as? [String] == [])
+        let last = try SQLiteCommandJournal(path: path)
+        #expect(
+            try await last.claim(1, from: "mail", concurrency: nil, lease: worker).records.map(\.id) == ["remind-42"])
+        try await last.close()
     }
 
     @Test func pruneDeletesWhatSettledBeforeADate() throws {

@@ -45,7 +45,7 @@ extension PostgresCommandJournal {
         on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
         let write = JournalWrite.enqueue(
-            entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
+            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext)
         let names = writer.names
         try write.checkKeys()
         try writer.validate(write)

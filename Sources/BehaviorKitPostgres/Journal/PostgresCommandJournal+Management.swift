@@ -113,7 +113,7 @@ extension PostgresCommandJournal {
 
     /// Runs `body` in a transaction of its own with the time now (the journal's clock, or the
     /// server's); a `CommandJournalError` it throws rolls it back and is thrown as it is.
-    private func action(
+    func action(
         _ body:
             @escaping @Sendable (PostgresConnection, PostgresJournalManagementSQL, Int64) async throws
             -> CommandJournalRecord?

@@ -13,8 +13,19 @@ extension PostgresCommandJournal {
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
+        try await enqueue(
+            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext)
+    }
+
+    /// Enqueues `entry` at `priority` in `partition`, keeping `traceContext`; see
+    /// `CommandJournal.enqueue(_:queue:after:priority:partition:traceContext:)`.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
         guard let traceContext, !traceContext.isEmpty else {
-            return try await channel.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: nil)
+            return try await channel.enqueue(
+                entry, queue: queue, after: delay, priority: priority, partition: partition, traceContext: nil)
         }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
         let sql = keepTrace
@@ -22,7 +33,7 @@ extension PostgresCommandJournal {
             try await !self.rows(sql, [entry.idempotencyKey, text], connection).isEmpty
         }
         var record = try await channel.enqueue(
-            entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
+            entry, queue: queue, after: delay, priority: priority, partition: partition, traceContext: traceContext)
         // The context this key keeps: this one when it was written now, else the one written before (read once,
         // only for a key enqueued again).
         record.traceContext = kept ? traceContext : try await traces(of: [record.id])[record.id]
@@ -65,8 +76,19 @@ extension PostgresCommandJournal {
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
+        try await claim(
+            limit, from: queue, concurrency: concurrency, perPartition: nil, takingOverFrom: deadOwner, lease: lease)
+    }
+
+    /// Claims due records, at most `perPartition` running per partition, with the trace
+    /// contexts kept for them; see `CommandJournal.claim(_:from:concurrency:perPartition:takingOverFrom:lease:)`.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
+    ) async throws -> CommandJournalClaim {
         var claim = try await channel.claim(
-            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
+            lease: lease)
         guard !claim.records.isEmpty else { return claim }
         // A trace is never a reason for a claim to fail: without it, the worker starts a trace.
         guard let traces = try? await traces(of: claim.records.map(\.id)), !traces.isEmpty else { return claim }

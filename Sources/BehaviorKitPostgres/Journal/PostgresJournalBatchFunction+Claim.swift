@@ -1,6 +1,6 @@
 import Foundation
 
-// Claims in the batch function: due roots of a queue, the highest priority first, then the
+// Claims in the batch function: nothing from a paused queue (v6); otherwise due roots of a queue, the highest priority first, then the
 // oldest (the index `open_priority`), taken with `FOR UPDATE SKIP LOCKED` (answered in no order:
 // the writer sorts them), under
 // the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
@@ -31,15 +31,24 @@ extension PostgresJournalBatchFunction {
     /// The `claim` write for `queue` of `table` (quoted, `t`): room under the concurrency limit,
     /// the claim, and the time the next record falls due. The lock is the queue's
     /// (`behaviorkit.queue.` and the table's name, then the queue's), as every version takes it.
+    /// A paused queue (a row in `<table>_paused`, v6) takes nothing and answers no next due time.
     static func claimBranch(_ t: String, _ table: String, _ queue: String) -> String {
         """
+        IF v_queue IS NOT NULL AND EXISTS (
+            SELECT 1 FROM "\(PostgresJournalManagementSQL.pausedTable(table))" AS p WHERE p.queue = v_queue) THEN
+            r := NULL;
+            \(answer(.next, "NULL", "NULL", "NULL"))
+            CONTINUE;
+        END IF;
         IF v_conc IS NOT NULL THEN
             PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
             SELECT count(*) INTO v_count FROM \(t) AS t
             WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
             v_room := LEAST(v_room, v_conc - v_count);
         END IF;
-        IF v_room > 0 THEN
+        IF v_room > 0 AND v_plimit IS NOT NULL THEN
+            \(partitionedClaim(t, table, queue))
+        ELSIF v_room > 0 THEN
             \(claim(t, queue))
         END IF;
         SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
@@ -47,5 +56,51 @@ extension PostgresJournalBatchFunction {
         r := NULL;
         \(answer(.next, "NULL", "NULL", "v_count"))
         """
+    }
+
+    /// Takes up to `v_room` due roots of `queue` for `v_owner`, in the claim's order, skipping
+    /// those whose partition already runs `v_plimit` records (v6). Each partition is counted under
+    /// its own transaction-level advisory lock (`behaviorkit.partition.` and the table's name,
+    /// then the queue's and the partition's names), taken with `pg_try_advisory_xact_lock`: a
+    /// partition another claimer is counting now is skipped, as `SKIP LOCKED` skips its rows. Two
+    /// claimers therefore never both see a partition one short of its limit (the second counts,
+    /// in a new statement, only once the first committed), and never wait on each other in
+    /// opposite orders (no deadlock). A record taken over from a stopped owner gives its own
+    /// place back.
+    static func partitionedClaim(_ t: String, _ table: String, _ queue: String) -> String {
+        let s = queue.replacingOccurrences(of: "t.", with: "s.")
+        return """
+            v_taken := 0;
+            v_full := '{}';
+            FOR v_rec IN SELECT s.key AS c_key, s.owner AS c_owner, s.partition_key AS c_partition,
+                    (s.owner IS NOT NULL AND s.lease_expires_at > v_now) AS c_running
+                FROM \(t) AS s
+                WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(s)
+                    AND (s.lease_expires_at <= v_now OR (s.owner = v_dead AND s.lease_expires_at IS NOT NULL))
+                ORDER BY s.priority DESC, s.sequence FOR UPDATE SKIP LOCKED LOOP
+                EXIT WHEN v_taken >= v_room;
+                IF v_rec.c_partition IS NOT NULL THEN
+                    CONTINUE WHEN v_rec.c_partition = ANY(v_full);
+                    IF NOT pg_try_advisory_xact_lock(hashtext('behaviorkit.partition.\(table)'),
+                        hashtext(COALESCE(v_queue, '') || E'\\n' || v_rec.c_partition)) THEN
+                        v_full := v_full || v_rec.c_partition;
+                        CONTINUE;
+                    END IF;
+                    SELECT count(*) INTO v_count FROM \(t) AS t
+                    WHERE \(pendingRoot) AND \(queue) AND t.partition_key = v_rec.c_partition
+                        AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
+                    IF v_count - (CASE WHEN v_rec.c_running THEN 1 ELSE 0 END) >= v_plimit THEN
+                        v_full := v_full || v_rec.c_partition;
+                        CONTINUE;
+                    END IF;
+                END IF;
+                UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
+                    updated_at = v_now
+                WHERE t.key = v_rec.c_key RETURNING t.* INTO r;
+                v_taken := v_taken + 1;
+                RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.c_owner::text,
+                    NULL::text, NULL::bigint, \(recordColumns);
+            END LOOP;
+            """
     }
 }

@@ -19,10 +19,12 @@ enum PostgresJournalBatchFunction {
     /// `changes`, several settlements in one all-or-nothing block, and claims' previous owners;
     /// v3 fences every write of an attempt by its token, and renews attempts, not keys; v4 takes
     /// the writes as typed arrays, not JSON; v5 enqueues at a priority, and claims the highest
-    /// priority first). The earlier versions stay in the database, as processes of an earlier
-    /// version may still call them: a v4 process enqueues at the column's default, 0, and claims
-    /// oldest first.
-    static func name(_ table: String) -> String { "\(table)_batch_v5" }
+    /// priority first; v6 claims nothing from a paused queue, enqueues in a partition, and claims
+    /// under a limit per partition). The earlier versions stay in the
+    /// database, as processes of an earlier version may still call them: a v4 process enqueues
+    /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
+    /// queue.
+    static func name(_ table: String) -> String { "\(table)_batch_v6" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -90,6 +92,7 @@ enum PostgresJournalBatchFunction {
                 v_payload bytea; v_ms bigint; v_room bigint; v_conc bigint; v_count bigint;
                 v_root_owner text; v_root_status text; v_root_parent text; v_root_attempts bigint; v_token bigint;
                 v_aux text; v_aux2 text; v_rec record;
+                v_plimit bigint; v_taken bigint; v_full text[]; v_running boolean;
                 r \(t)%ROWTYPE;
             BEGIN
                 \(lengthsCheck)
@@ -131,9 +134,9 @@ enum PostgresJournalBatchFunction {
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         ELSE
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
-                                created_at, updated_at, priority)
+                                created_at, updated_at, priority, partition_key)
                             VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_now + v_ms, p_queues[v_i], 0,
-                                v_now, v_now, COALESCE(p_priorities[v_i], \(CommandQueue.defaultPriority)))
+                                v_now, v_now, COALESCE(p_priorities[v_i], \(CommandQueue.defaultPriority)), p_partitions[v_i])
                             ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         END IF;
                         v_out := \(PostgresJournalOutcome.inserted.literal);
@@ -194,6 +197,7 @@ enum PostgresJournalBatchFunction {
                         v_dead := p_deads[v_i];
                         v_room := GREATEST(0, p_limits[v_i]);
                         v_conc := p_concurrencies[v_i];
+                        v_plimit := p_partition_limits[v_i];
                         IF v_queue IS NULL THEN
                             \(claimBranch(t, table, "t.queue IS NULL"))
                         ELSE

@@ -12,6 +12,9 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
     case concurrencies, deads
     /// An enqueue's priority (v5).
     case priorities
+    /// An enqueue's partition, and a claim's limit per partition (v6).
+    case partitions
+    case partitionLimits = "partition_limits"
     case holdWrites = "hold_writes"
     case holdKeys = "hold_keys"
     case holdTokens = "hold_tokens"
@@ -37,7 +40,7 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
         switch self {
         case .now: nil
         case .ops, .keys, .kinds, .payloads, .parents, .owners, .ms, .tokens, .statuses, .outputs, .reasons, .queues,
-            .limits, .concurrencies, .deads, .priorities:
+            .limits, .concurrencies, .deads, .priorities, .partitions, .partitionLimits:
             .writes
         case .holdWrites, .holdKeys, .holdTokens: .holds
         case .changeWrites, .changeKeys, .changeStatuses, .changeOutputs, .changeReasons, .changeKinds,
@@ -51,11 +54,14 @@ enum PostgresJournalBatchParameter: String, CaseIterable, Sendable {
         switch self {
         case .now: "bigint"
         case .ops: "smallint[]"
-        case .keys, .kinds, .parents, .owners, .statuses, .reasons, .queues, .deads, .holdKeys, .changeKeys,
+        case .keys, .kinds, .parents, .owners, .statuses, .reasons, .queues, .deads, .partitions, .holdKeys,
+            .changeKeys,
             .changeStatuses, .changeReasons, .changeKinds, .changeParents:
             "text[]"
         case .payloads, .outputs, .changeOutputs, .changePayloads: "bytea[]"
-        case .ms, .tokens, .limits, .concurrencies, .priorities, .holdWrites, .holdTokens, .changeWrites: "bigint[]"
+        case .ms, .tokens, .limits, .concurrencies, .priorities, .partitionLimits, .holdWrites, .holdTokens,
+            .changeWrites:
+            "bigint[]"
         }
     }
 

@@ -48,7 +48,8 @@ enum PostgresJournalEnqueueFunction {
             case .ms: "ARRAY[v_ms]"
             case .queues: "ARRAY[v_queue]"
             case .priorities: "ARRAY[v_priority]"
-            case .parents, .owners, .tokens, .statuses, .outputs, .reasons, .limits, .concurrencies, .deads:
+            case .parents, .owners, .tokens, .statuses, .outputs, .reasons, .limits, .concurrencies, .deads,
+                .partitions, .partitionLimits:
                 "ARRAY[NULL]"
             case .holdWrites, .holdKeys, .holdTokens, .changeWrites, .changeKeys, .changeStatuses, .changeOutputs,
                 .changeReasons, .changeKinds, .changePayloads, .changeParents:

@@ -23,9 +23,15 @@ struct PostgresJournalManagementSQL: Sendable {
     /// The name of the table of queued records' trace contexts of `table`.
     static func tracesTable(_ table: String) -> String { "\(table)_traces" }
 
+    /// The name of the table of paused queues of `table`.
+    static func pausedTable(_ table: String) -> String { "\(table)_paused" }
+
     /// The names of what ``create(_:)`` makes, quoted: opening creates them when one is missing.
     static func relations(_ table: String) -> [String] {
-        [attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c", tracesTable(table)].map {
+        [
+            attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c", tracesTable(table),
+            pausedTable(table),
+        ].map {
             "\"\($0)\""
         }
     }
@@ -52,6 +58,12 @@ struct PostgresJournalManagementSQL: Sendable {
             CREATE TABLE IF NOT EXISTS "\(tracesTable(table))" (
                 key text PRIMARY KEY,
                 context jsonb NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS "\(pausedTable(table))" (
+                queue text PRIMARY KEY,
+                paused_at bigint NOT NULL
             )
             """,
         ]

@@ -26,6 +26,7 @@ enum PostgresJournalSchema {
             ("\(table)_open_order", "(queue, sequence) \(open)"),
             ("\(table)_open_priority", "(queue, priority DESC, sequence) \(open)"),
             ("\(table)_open_due", "(queue, lease_expires_at) \(open)"),
+            ("\(table)_open_partition", "(queue, partition_key) \(open) AND partition_key IS NOT NULL"),
             ("\(table)_pending", "(sequence) WHERE status = 'pending'"),
             ("\(table)_parent", "(parent_key, sequence) WHERE parent_key IS NOT NULL"),
         ].map { name, definition in
@@ -66,6 +67,12 @@ enum PostgresJournalSchema {
                 }
             } else {
                 try await connection.query(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
+            }
+            // The records' partitions (with the batch function v6): beside the columns every
+            // statement reads, as only enqueues and claims under a limit per partition use it.
+            if found?.columns["partition_key"] == nil {
+                try await connection.query(
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(partitionColumn)"), logger: logger)
             }
             // Only what is missing: a worker whose role does not own the table or the function
             // opens a journal another role made.
@@ -132,6 +139,11 @@ enum PostgresJournalSchema {
     /// - `priority` (with the batch function v5): a queued record's priority, `0` for the records
     ///   there before.
     static let addedColumns: [PostgresJournalColumn] = [.priority]
+
+    /// The partition of a queued record (``CommandQueue/concurrencyPerPartition``), `NULL` when it has
+    /// none: a column no read returns, added to every table (the processes of earlier versions
+    /// leave it `NULL`).
+    static let partitionColumn = "partition_key text"
 
     /// Throws `.notAJournal` unless `found` is a table with the journal's columns (less the
     /// ``addedColumns`` it may lack: opening adds them; columns of a later release beside them are

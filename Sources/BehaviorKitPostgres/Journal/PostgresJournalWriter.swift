@@ -33,6 +33,8 @@ struct PostgresJournalWriter: Sendable {
         var concurrency: Int64?
         var dead: String?
         var priority: Int64?
+        var partition: String?
+        var perPartition: Int64?
         var changes: [Change] = []
     }
 
@@ -136,19 +138,23 @@ struct PostgresJournalWriter: Sendable {
             return Operation(
                 op: .release, key: key, owner: lease.owner, ms: delay.journalMilliseconds.clampedForJournal,
                 token: lease.token.map(Int64.init))
-        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
-            return Operation(
+        case .claim(let limit, let queue, let concurrency, let perPartition, let deadOwner, let lease):
+            var operation = Operation(
                 op: .claim, owner: lease.owner, ms: lease.duration.journalMilliseconds.clampedForJournal, queue: queue,
                 limit: Int64(limit), concurrency: concurrency.map(Int64.init), dead: deadOwner)
-        case .enqueue(let journalEntry, let queue, let delay, let priority, _):  // the context goes to its own table
+            operation.perPartition = perPartition.map { Int64(max(1, $0)) }
+            return operation
+        case .enqueue(let journalEntry, let queue, let delay, let priority, let partition, _):
+            // The trace context goes to its own table.
             var operation = entry(.enqueue, journalEntry)
             operation.queue = queue
             operation.priority = Int64(priority)
+            operation.partition = partition
             operation.ms = delay.journalMilliseconds.clampedForJournal
             return operation
         case .prune(let date):
             return Operation(op: .prune, ms: date)
-        case .releaseFailed, .cancel, .retry, .logAttempt:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
             return Operation(op: .unsupported)  // never batched: the function refuses it
         }
     }
@@ -169,11 +175,13 @@ struct PostgresJournalWriter: Sendable {
                 } + [lease.owner]
             case .renew(let attempts, let lease): attempts.keys.sorted() + [lease.owner]
             case .release(let key, let lease, _): [key, lease.owner]
-            case .claim(_, let queue, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
-            case .enqueue(let entry, let queue, _, _, _): [entry.idempotencyKey, entry.kind, entry.parentKey, queue]
+            case .claim(_, let queue, _, _, let deadOwner, let lease): [queue, deadOwner, lease.owner]
+            case .enqueue(let entry, let queue, _, _, let partition, _):
+                [entry.idempotencyKey, entry.kind, entry.parentKey, queue, partition]
             case .prune: []
             case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
             case .cancel(let key, _), .retry(let key): [key]
+            case .pause(let queue, _): [queue]
             case .logAttempt(_, let key, let parentKey, let lease): [key, parentKey, lease.owner]
             }
         guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
@@ -187,7 +195,7 @@ struct PostgresJournalWriter: Sendable {
         switch write {
         case .begin(let entry, _):
             return .begun(try begun(entry, answers.first))
-        case .append(let entry, _), .enqueue(let entry, _, _, _, _):
+        case .append(let entry, _), .enqueue(let entry, _, _, _, _, _):
             guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }
             if answer.outcome == .lost {
                 throw CommandJournalError.leaseLost(key: answer.aux2 ?? entry.parentKey ?? "", owner: answer.aux)
@@ -235,7 +243,7 @@ struct PostgresJournalWriter: Sendable {
                     previousOwners: previousOwners))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
-        case .releaseFailed, .cancel, .retry, .logAttempt:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
             throw unanswered("a management write")
         }
     }

@@ -105,9 +105,10 @@ extension CommandJournalSchema {
     }
 
     static func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Int64,
-        _ db: Database, path: String
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int? = nil, deadOwner: String?,
+        _ lease: JournalLease, now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalClaim {
+        if try isPaused(queue, db) { return CommandJournalClaim(records: [], nextDue: nil) }
         var room = max(0, limit)
         if let concurrency {
             let running =
@@ -123,7 +124,16 @@ extension CommandJournalSchema {
         }
         var claimed: [CommandJournalRecord] = []
         var previousOwners: [String: String] = [:]
-        if room > 0 {
+        if let perPartition, room > 0 {
+            let picked = try partitionedCandidates(
+                room, from: queue, perPartition: max(1, perPartition), deadOwner: deadOwner, now: now, db)
+            let until = saturating(now, lease.duration)
+            for (key, owner) in picked {
+                if let owner { previousOwners[key] = owner }
+                try hold(key, lease, until: until, now: now, db)
+                if let record = try fetch(key, db, path: path) { claimed.append(record) }
+            }
+        } else if room > 0 {
             let rows = try Row.fetchAll(
                 db.cachedStatement(
                     sql: """
@@ -153,7 +163,7 @@ extension CommandJournalSchema {
     }
 
     static func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String? = nil,
         traceContext: [String: String]? = nil, now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalRecord {
         if let existing = try fetch(entry.idempotencyKey, db, path: path) {
@@ -162,6 +172,7 @@ extension CommandJournalSchema {
         }
         var record = try insert(
             entry, owner: nil, until: saturating(now, delay), queue: queue, priority: priority, now: now, db)
+        try keepPartition(partition, of: entry.idempotencyKey, db)
         try keepTrace(traceContext, of: entry.idempotencyKey, db)
         if traceContext?.isEmpty == false { record.traceContext = traceContext }
         return record

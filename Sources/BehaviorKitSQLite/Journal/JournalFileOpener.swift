@@ -30,11 +30,13 @@ enum JournalFileOpener {
                 // Put the identity into the main file's header now, where opening looks for it.
                 try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
-            // The log of attempts and the index the management API reads, and the priorities,
-            // added to older files.
+            // The log of attempts and the index the management API reads, the priorities and the
+            // paused queues, added to older files.
             try pool.write { db in
                 try CommandJournalSchema.createManagementTables(db)
                 try CommandJournalSchema.addPriorities(db)
+                try db.execute(sql: CommandJournalSchema.createPausedQueues)
+                try CommandJournalSchema.addPartitions(db)
             }
             return pool
         } catch {

@@ -48,8 +48,10 @@ extension SQLiteCommandJournal {
                     + "keep it in the application's database with SQLiteCommandJournal(database:path:) and "
                     + "SQLiteCommandJournal.registerMigrations(in:)")
         }
-        try JournalWrite.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
-            .checkKeys()
+        try JournalWrite.enqueue(
+            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext
+        )
+        .checkKeys()
         let now = self.now
         var record: CommandJournalRecord?
         do {

@@ -52,6 +52,11 @@ extension SQLiteCommandJournal {
         return CommandJournalWorker.holding(held)
     }
 
+    /// The queues paused now; see `CommandJournal.pausedQueues()`.
+    public func pausedQueues() async throws -> Set<String> {
+        try await read { db in try CommandJournalSchema.pausedQueues(db) }
+    }
+
     /// Each queue's depth, counted on the index of open records; see `CommandJournal.queues()`.
     public func queues() async throws -> [CommandJournalQueueStatistics] {
         let now = self.now

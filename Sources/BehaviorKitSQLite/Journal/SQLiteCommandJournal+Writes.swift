@@ -147,16 +147,17 @@ extension SQLiteCommandJournal {
         case .release(let key, let lease, let delay):
             try CommandJournalSchema.release(key, lease, after: delay, now: now, db)
             return .none
-        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
+        case .claim(let limit, let queue, let concurrency, let perPartition, let deadOwner, let lease):
             var claim = try CommandJournalSchema.claim(
-                limit, from: queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now, db, path: path)
+                limit, from: queue, concurrency: concurrency, perPartition: perPartition, deadOwner: deadOwner, lease,
+                now: now, db, path: path)
             claim.records = try CommandJournalSchema.withTraces(claim.records, db)
             return .claimed(claim)
-        case .enqueue(let entry, let queue, let delay, let priority, let traceContext):
+        case .enqueue(let entry, let queue, let delay, let priority, let partition, let traceContext):
             return .record(
                 try CommandJournalSchema.enqueue(
-                    entry, queue: queue, after: delay, priority: priority, traceContext: traceContext, now: now, db,
-                    path: path))
+                    entry, queue: queue, after: delay, priority: priority, partition: partition,
+                    traceContext: traceContext, now: now, db, path: path))
         case .prune(let date):
             let count = try CommandJournalSchema.prune(settledBefore: date, db)
             if count > 0 { try CommandJournalSchema.pruneTraces(db) }
@@ -168,6 +169,9 @@ extension SQLiteCommandJournal {
             return .record(try CommandJournalSchema.cancel(key, reason: reason, now: now, db, path: path))
         case .retry(let key):
             return .record(try CommandJournalSchema.retry(key, now: now, db, path: path))
+        case .pause(let queue, let paused):
+            try CommandJournalSchema.pause(queue, paused: paused, now: now, db)
+            return .none
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? CommandJournalSchema.checkHolds(parentKey ?? key, lease, db)) != nil else { return .none }
             var logged = attempt

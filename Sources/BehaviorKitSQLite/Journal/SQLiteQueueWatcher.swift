@@ -9,7 +9,8 @@ import Logging
 /// ``SQLiteCommandJournal/wakeups(of:)``), a connection of the watcher's own reads
 /// `PRAGMA data_version` every `interval` — a number that changes when another connection
 /// committed — and, when it changed, the newest record of each queue waited on (an index
-/// lookup): a new one wakes that queue's workers.
+/// lookup): a new one wakes that queue's workers; so does a queue's resume (its row gone from
+/// the paused queues).
 ///
 /// A read every few milliseconds is the cost. A record made claimable without a new row (a
 /// retry, a release, a lease that ended) is found by the workers' poll, as before.
@@ -73,14 +74,15 @@ final class SQLiteQueueWatcher: Sendable {
         }
         var version: Int?
         var newest: [String: Int64] = [:]
+        var paused: Set<String> = []
         while !Task.isCancelled {
             do {
                 let queues = signal.queues
                 // A queue first waited on now has no newest record yet: read them all.
                 let known = queues.isSubset(of: newest.keys) ? version : nil
-                let seen = try await connection.read { db -> (Int, [String: Int64]?) in
+                let seen = try await connection.read { db -> (Int, [String: Int64]?, Set<String>?) in
                     let now = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
-                    guard now != known else { return (now, nil) }
+                    guard now != known else { return (now, nil, nil) }
                     var newest: [String: Int64] = [:]
                     for queue in queues {
                         newest[queue] =
@@ -88,9 +90,14 @@ final class SQLiteQueueWatcher: Sendable {
                                 db, sql: "SELECT max(sequence) FROM commandRecord WHERE queue = ?", arguments: [queue])
                             ?? 0
                     }
-                    return (now, newest)
+                    return (now, newest, try CommandJournalSchema.pausedQueues(db))
                 }
                 version = seen.0
+                // A queue resumed in another process: its workers claim again at once.
+                if let now = seen.2 {
+                    for queue in paused.subtracting(now) where queues.contains(queue) { signal.signal(queue) }
+                    paused = now
+                }
                 for (queue, sequence) in seen.1 ?? [:] {
                     if let before = newest[queue], sequence > before { signal.signal(queue) }
                     newest[queue] = sequence

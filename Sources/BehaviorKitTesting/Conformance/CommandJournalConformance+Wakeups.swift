@@ -10,16 +10,8 @@ extension CommandJournalConformance {
         let check = "a worker asleep until its next poll claims at once what is enqueued (QueueWakeSource)"
         let effects = ConformanceEffects()
         let queue = CommandQueue("wake", journal: journal)
-        let worker = QueueWorker(
-            queue, invoker: JournaledInvoker(journal: journal, registry: effects.registry, clock: clock),
-            pollInterval: .seconds(3_600))
-        let run = Task { await worker.run() }
+        let run = try await sleepingWorker(queue, effects, clock, check)
         defer { run.cancel() }
-        // Asleep after its first claim found nothing.
-        try await within(.seconds(30), check, "the worker never went to sleep") {
-            await clock.waitForSleepers(count: 1)
-            return true
-        }
         for name in ["woken", "woken-again"] {
             try await queue.enqueue(effects.entry(name))
             try await within(.seconds(30), check, "'\(name)' waited for the poll; effects \(effects.log)") {
@@ -31,6 +23,22 @@ extension CommandJournalConformance {
         }
         run.cancel()
         await run.value
+    }
+
+    /// A worker of `queue` running `effects`, polling once an hour of `clock`, started and asleep
+    /// after a first claim that took nothing.
+    static func sleepingWorker(
+        _ queue: CommandQueue, _ effects: ConformanceEffects, _ clock: ManualClock, _ check: String
+    ) async throws -> Task<Void, Never> {
+        let worker = QueueWorker(
+            queue, invoker: JournaledInvoker(journal: queue.journal, registry: effects.registry, clock: clock),
+            pollInterval: .seconds(3_600))
+        let run = Task { await worker.run() }
+        try await within(.seconds(30), check, "the worker never went to sleep") {
+            await clock.waitForSleepers(count: 1)
+            return true
+        }
+        return run
     }
 
     /// Runs `body`; fails `check` with `detail` when it has not answered within `limit` (real

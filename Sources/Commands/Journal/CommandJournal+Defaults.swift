@@ -49,6 +49,47 @@ extension CommandJournal {
         return try await enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
     }
 
+    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``
+    /// without a partition; refuses one, rather than drop it: a journal that keeps partitions
+    /// implements this.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a partition.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        if let partition {
+            throw CommandJournalError.unsupported(
+                operation: "enqueue in partition '\(partition)': \(type(of: self)) keeps no partitions")
+        }
+        return try await enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
+    }
+
+    /// Claims with ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)`` when there
+    /// is no limit per partition; refuses one, rather than exceed it: a journal that keeps
+    /// partitions implements this.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a `perPartition`.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        if let perPartition {
+            throw CommandJournalError.unsupported(
+                operation: "claim at most \(perPartition) per partition: \(type(of: self)) keeps no partitions")
+        }
+        return try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+    }
+
+    /// Claims due records, at most `perPartition` running per partition; see
+    /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try await claim(
+            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: nil, lease: lease)
+    }
+
     /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``,
     /// once every key passed ``StoredKey``'s rule; see ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``.
     public func enqueue(
@@ -64,7 +105,7 @@ extension CommandJournal {
                     .success(
                         try await enqueue(
                             job.entry, queue: queue, after: job.delay, priority: job.priority,
-                            traceContext: traceContext)))
+                            partition: job.partition, traceContext: traceContext)))
             } catch {
                 answers.append(.failure(error))
             }

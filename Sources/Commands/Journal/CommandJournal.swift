@@ -40,7 +40,8 @@ public import Foundation
 /// - **Queues.** An enqueued record waits, with no owner, until it is due; claims take due
 ///   records by priority first (the highest, ``CommandJournalRecord/priority``), then oldest
 ///   first, and never exceed a queue's concurrency. A record not yet due is never taken for its
-///   priority, nor holds back a due one.
+///   priority, nor holds back a due one. A paused queue's records are not claimed until it
+///   is resumed (``pause(queue:)``).
 /// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
 ///   worker judges a lease by the same time.
 public protocol CommandJournal: Sendable {
@@ -103,6 +104,18 @@ public protocol CommandJournal: Sendable {
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim
 
+    /// ``claim(_:from:concurrency:takingOverFrom:lease:)``, and never holding more than
+    /// `perPartition` records of one partition of the queue at once across all workers
+    /// (``CommandQueue/concurrencyPerPartition``): a record whose partition is full is skipped,
+    /// and the claim takes the next ones, of other partitions. The default claims without a
+    /// limit per partition, and refuses one: a journal that keeps partitions implements this.
+    ///
+    /// - Throws: by default, ``CommandJournalError/unsupported(operation:)`` for a `perPartition`.
+    func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
+    ) async throws -> CommandJournalClaim
+
     /// Writes `entry` down on `queue`, due after `delay`, for a worker to claim; returns the
     /// existing record when the key is already there. Returns once the record is durable.
     ///
@@ -128,6 +141,19 @@ public protocol CommandJournal: Sendable {
     ///   ``CommandJournalError/unsupported(operation:)`` for a priority other than the default.
     func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord
+
+    /// ``enqueue(_:queue:after:priority:traceContext:)`` in `partition` (a customer, a tenant):
+    /// claims under a limit per partition never run more than that many of one partition at once
+    /// (``CommandQueue/concurrencyPerPartition``). A key already there keeps the partition it has.
+    /// The default enqueues without a partition, and refuses one: a journal that keeps
+    /// partitions implements this.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``; by default,
+    ///   ``CommandJournalError/unsupported(operation:)`` for a partition.
+    func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord
 
@@ -229,6 +255,26 @@ public protocol CommandJournal: Sendable {
     ///   ``CommandJournalError/cannotRetry(key:status:)`` for a pending or done record, or a step;
     ///   ``CommandJournalError/unsupported(operation:)`` by default.
     func retry(_ key: String) async throws -> CommandJournalRecord
+
+    /// Pauses `queue`, durably and for every worker of every process: from the time this
+    /// returns, claims from the queue take nothing (and answer no next due time), while its
+    /// records can still be enqueued, and the records already claimed run and settle as
+    /// usual. Pausing a paused queue changes nothing.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func pause(queue: String) async throws
+
+    /// Resumes `queue`, paused by ``pause(queue:)``: claims take its due records again, and
+    /// its sleeping workers are woken at once (in this process, and in others where the
+    /// store tells them). Resuming a queue that is not paused changes nothing.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func resume(queue: String) async throws
+
+    /// The queues paused now, by name.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func pausedQueues() async throws -> Set<String>
 
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.

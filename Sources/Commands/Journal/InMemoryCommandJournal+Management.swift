@@ -33,4 +33,8 @@ extension InMemoryCommandJournal {
         return CommandJournalQueueStatistics.of(state.withLock { $0.records }, now: now)
     }
 
+    /// The queues paused now; see ``CommandJournal/pausedQueues()``.
+    public func pausedQueues() async throws -> Set<String> {
+        state.withLock { $0.paused }
+    }
 }

@@ -32,13 +32,17 @@ extension InMemoryCommandJournal.State {
             guard let index = indexByKey[key], records[index].isHeld(by: lease) else { return .none }
             release(index, after: delay, now: now)
             return .none
-        case .claim(let limit, let queue, let concurrency, let deadOwner, let lease):
-            return .claimed(claim(limit, queue, concurrency: concurrency, deadOwner: deadOwner, lease, now: now))
-        case .enqueue(let entry, let queue, let delay, let priority, let traceContext):
+        case .claim(let limit, let queue, let concurrency, let perPartition, let deadOwner, let lease):
+            return .claimed(
+                claim(
+                    limit, queue, concurrency: concurrency, perPartition: perPartition, deadOwner: deadOwner, lease,
+                    now: now))
+        case .enqueue(let entry, let queue, let delay, let priority, let partition, let traceContext):
             if let index = indexByKey[entry.idempotencyKey] {
                 guard records[index].entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }
                 return .record(records[index])
             }
+            if let partition { partitions[entry.idempotencyKey] = partition }
             return .record(
                 insert(
                     entry, now: now, owner: nil, until: now.adding(delay), queue: queue, traceContext: traceContext,
@@ -55,6 +59,9 @@ extension InMemoryCommandJournal.State {
             return .record(try cancel(key, reason: reason, now: now))
         case .retry(let key):
             return .record(try retry(key, now: now))
+        case .pause(let queue, let paused):
+            if paused { self.paused.insert(queue) } else { self.paused.remove(queue) }
+            return .none
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? checkHolds(parentKey ?? key, lease)) != nil else { return .none }
             var logged = attempt
@@ -108,8 +115,12 @@ extension InMemoryCommandJournal.State {
     }
 
     private mutating func claim(
-        _ limit: Int, _ queue: String?, concurrency: Int?, deadOwner: String?, _ lease: JournalLease, now: Date
+        _ limit: Int, _ queue: String?, concurrency: Int?, perPartition: Int?, deadOwner: String?,
+        _ lease: JournalLease, now: Date
     ) -> CommandJournalClaim {
+        if let queue, paused.contains(queue) {
+            return CommandJournalClaim(records: [], nextDue: nil, previousOwners: [:])
+        }
         let open = records.indices.filter {
             records[$0].status == .pending && records[$0].entry.parentKey == nil && records[$0].queue == queue
         }
@@ -118,14 +129,28 @@ extension InMemoryCommandJournal.State {
             let (a, b) = (records[first].priority, records[second].priority)
             return a != b ? a > b : first < second
         }
-        let running = open.count { records[$0].owner != nil && records[$0].leaseExpiresAt ?? now > now }
+        let running = open.count { records[$0].isRunning(at: now) }
         let room = max(0, min(limit, (concurrency ?? Int.max) - running))
+        // Each partition's running records, counted once; a record claimed here counts in its own.
+        var partitionRunning: [String: Int] = [:]
+        if perPartition != nil {
+            for index in open where records[index].isRunning(at: now) {
+                if let partition = partitions[records[index].id] { partitionRunning[partition, default: 0] += 1 }
+            }
+        }
         var claimed: [CommandJournalRecord] = []
         var previousOwners: [String: String] = [:]
         for index in byPriority where claimed.count < room {
             let record = records[index]
             guard let due = record.leaseExpiresAt, due <= now || (deadOwner != nil && record.owner == deadOwner)
             else { continue }
+            let partition = partitions[record.id]
+            if let perPartition, let partition {
+                // A record taken over from its stopped owner still counts as running: it frees its place.
+                let before = record.isRunning(at: now) ? 1 : 0
+                guard partitionRunning[partition, default: 0] - before < max(1, perPartition) else { continue }
+                partitionRunning[partition, default: 0] += 1 - before
+            }
             if let owner = record.owner { previousOwners[record.id] = owner }
             records[index].hold(lease, now: now)
             claimed.append(records[index])
@@ -144,6 +169,7 @@ extension InMemoryCommandJournal.State {
             attemptLog[record.id] = nil
         }
         records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
+        for root in roots { partitions[root] = nil }
         reindex()
         return before - records.count
     }
@@ -151,5 +177,12 @@ extension InMemoryCommandJournal.State {
     /// Rebuilds the index by key after records were removed.
     mutating func reindex() {
         indexByKey = Dictionary(uniqueKeysWithValues: records.enumerated().map { ($1.entry.idempotencyKey, $0) })
+    }
+}
+
+extension CommandJournalRecord {
+    /// Whether a worker holds it under a lease that has not ended at `now`.
+    func isRunning(at now: Date) -> Bool {
+        owner != nil && leaseExpiresAt ?? now > now
     }
 }

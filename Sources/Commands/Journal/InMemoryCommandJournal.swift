@@ -21,6 +21,10 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting, Queue
         var nextSequence: Int64 = 1
         /// The attempts that ended with an error or were cancelled, by key.
         var attemptLog: [String: [CommandJournalAttempt]] = [:]
+        /// The queues paused (``CommandJournal/pause(queue:)``).
+        var paused: Set<String> = []
+        /// The partition of each queued record enqueued in one, by key.
+        var partitions: [String: String] = [:]
     }
 
     let state = LockedValue(State())

@@ -34,12 +34,20 @@ public struct CommandQueue: Sendable {
     public let journal: any CommandJournal
     /// How many of the queue's commands may run at once, across every worker; `nil`: no limit.
     public let concurrency: Int?
+    /// How many of the queue's commands of one partition (a customer, a tenant: the `partition`
+    /// given at enqueue) may run at once, across every worker; `nil`: no limit. Jobs enqueued
+    /// without a partition are held by ``concurrency`` alone.
+    public let concurrencyPerPartition: Int?
 
-    /// The queue `name` on `journal`.
-    public init(_ name: String, journal: any CommandJournal, concurrency: Int? = nil) {
+    /// The queue `name` on `journal`, running at most `concurrency` of its commands at once, and
+    /// at most `concurrencyPerPartition` of one partition (values below 1 count as 1).
+    public init(
+        _ name: String, journal: any CommandJournal, concurrency: Int? = nil, concurrencyPerPartition: Int? = nil
+    ) {
         self.name = name
         self.journal = journal
         self.concurrency = concurrency.map { max(1, $0) }
+        self.concurrencyPerPartition = concurrencyPerPartition.map { max(1, $0) }
     }
 
     /// Enqueues `command` under `key`, due after `delay`, at `priority` (higher is claimed
@@ -47,40 +55,46 @@ public struct CommandQueue: Sendable {
     /// which is not enqueued again, and keeps its priority).
     @discardableResult
     public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, priority: Int = defaultPriority
+        _ command: C, key: String, after delay: Duration = .zero, priority: Int = defaultPriority,
+        partition: String? = nil
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority)
+            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
+            partition: partition)
     }
 
     /// Enqueues `step`, a step with an output, under `key`, due after `delay`, at `priority`.
     @discardableResult
     public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, priority: Int = defaultPriority
+        _ step: S, key: String, after delay: Duration = .zero, priority: Int = defaultPriority,
+        partition: String? = nil
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority)
+            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            partition: partition)
     }
 
     /// Enqueues a command registered as `kind` with `arguments`, under `key`, due after `delay`, at `priority`.
     @discardableResult
     public func enqueue(
         kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero,
-        priority: Int = defaultPriority
+        priority: Int = defaultPriority, partition: String? = nil
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority)
+            CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority,
+            partition: partition)
     }
 
     /// Enqueues `transaction` (its steps and recovery), due after `delay`, at `priority`: a worker runs it
     /// from the start, and a worker that takes it over settles it as its recovery says.
     @discardableResult
     public func enqueue(
-        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = defaultPriority
+        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = defaultPriority,
+        partition: String? = nil
     ) async throws
         -> CommandJournalRecord
     {
-        try await enqueue(transaction.entry, after: delay, priority: priority)
+        try await enqueue(transaction.entry, after: delay, priority: priority, partition: partition)
     }
 
     /// Enqueues `entry`, due after `delay`, at `priority`, with the caller's trace context when a tracer is
@@ -88,10 +102,12 @@ public struct CommandQueue: Sendable {
     /// trace (<doc:Observability>).
     @discardableResult
     public func enqueue(
-        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = defaultPriority
+        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = defaultPriority,
+        partition: String? = nil
     ) async throws -> CommandJournalRecord {
         try await journal.enqueue(
-            entry, queue: name, after: delay, priority: priority, traceContext: TraceCarrier.current())
+            entry, queue: name, after: delay, priority: priority, partition: partition,
+            traceContext: TraceCarrier.current())
     }
 
     /// Enqueues `jobs` on the queue in their order (each with its key, delay and priority), as few

@@ -168,7 +168,7 @@ public final class QueueWorker: Sendable {
         while true {
             let sent = invoker.keeper.now
             let claim = try await invoker.journal.claim(
-                slots, from: queue.name, concurrency: queue.concurrency,
+                slots, from: queue.name, concurrency: queue.concurrency, perPartition: queue.concurrencyPerPartition,
                 takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
             if claim.records.isEmpty { return settled }
             invoker.keeper.adopt(claim.records, confirmedAt: sent)
@@ -184,7 +184,7 @@ public final class QueueWorker: Sendable {
         let sent = invoker.keeper.now
         do {
             let claim = try await invoker.journal.claim(
-                limit, from: queue.name, concurrency: queue.concurrency,
+                limit, from: queue.name, concurrency: queue.concurrency, perPartition: queue.concurrencyPerPartition,
                 takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
             invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)

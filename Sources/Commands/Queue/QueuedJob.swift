@@ -14,35 +14,42 @@ public struct QueuedJob: Sendable {
     /// Its priority: of the due jobs, the highest priority is claimed first (see
     /// ``CommandQueue/defaultPriority``).
     public var priority: Int
+    /// Its partition (a customer, a tenant), or `nil`: see ``CommandQueue/concurrencyPerPartition``.
+    public var partition: String?
 
     /// The job of `entry`, due after `delay`, at `priority`.
     public init(
-        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+        _ entry: CommandJournalEntry, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        partition: String? = nil
     ) {
         self.entry = entry
         self.delay = delay
         self.priority = priority
+        self.partition = partition
     }
 
     /// The job of `command` under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `command` cannot be encoded.
     public init<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        partition: String? = nil
     ) throws {
         self.init(
             try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay,
-            priority: priority)
+            priority: priority, partition: partition)
     }
 
     /// The job of `step`, a step with an output, under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `step` cannot be encoded.
     public init<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        partition: String? = nil
     ) throws {
         self.init(
-            try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority)
+            try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            partition: partition)
     }
 
     /// The job of a command registered as `kind` with `arguments`, under `key`, due after `delay`, at `priority`.
@@ -50,18 +57,21 @@ public struct QueuedJob: Sendable {
     /// - Throws: ``CommandRegistryError`` when `arguments` cannot be encoded.
     public init(
         kind: String, arguments: some Encodable, key: String, after delay: Duration = .zero,
-        priority: Int = CommandQueue.defaultPriority
+        priority: Int = CommandQueue.defaultPriority,
+        partition: String? = nil
     ) throws {
         self.init(
-            try CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority)
+            try CommandRegistry.entry(kind: kind, arguments: arguments, key: key), after: delay, priority: priority,
+            partition: partition)
     }
 
     /// The job of `transaction` (its steps and recovery), due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when the transaction cannot be encoded.
     public init(
-        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority
+        _ transaction: DurableTransaction, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+        partition: String? = nil
     ) throws {
-        self.init(try transaction.entry, after: delay, priority: priority)
+        self.init(try transaction.entry, after: delay, priority: priority, partition: partition)
     }
 }

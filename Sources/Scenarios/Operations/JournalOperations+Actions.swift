@@ -67,6 +67,28 @@ extension JournalOperations {
         }
     }
 
+    /// Pauses `queue` (`paused`) or resumes it, and prints the queues paused now.
+    public static func pause(
+        _ journal: any CommandJournal, queue: String, paused: Bool, format: Format, console: Console
+    ) async throws {
+        if paused { try await journal.pause(queue: queue) } else { try await journal.resume(queue: queue) }
+        let now = try await journal.pausedQueues().sorted()
+        switch format {
+        case .json:
+            struct Paused: Encodable {
+                let queue: String
+                let paused: Bool
+                let pausedQueues: [String]
+            }
+            console.print(try json(Paused(queue: queue, paused: paused, pausedQueues: now)))
+        case .text:
+            console.print(
+                paused
+                    ? "paused queue '\(queue)': its workers start nothing until it is resumed"
+                    : "resumed queue '\(queue)': its workers claim again")
+        }
+    }
+
     /// `location` with a URL's password replaced by `***`, for prompts and messages.
     public static func redacted(_ location: String) -> String {
         guard JournalLocation.isServerURL(location), var components = URLComponents(string: location),

@@ -4,13 +4,14 @@ extension JournalWrite {
     package func checkKeys() throws(InvalidKeyError) {
         switch self {
         case .begin(let entry, _), .append(let entry, _): try entry.checkKeys()
-        case .enqueue(let entry, let queue, _, _, _):
+        case .enqueue(let entry, let queue, _, _, let partition, _):
             try entry.checkKeys()
             try StoredKey.check(queue, "queue name")
+            if let partition { try StoredKey.check(partition, "partition") }
         case .settle(let key, _, _), .release(let key, _, _), .releaseFailed(let key, _, _, _), .cancel(let key, _),
             .retry(let key):
             try StoredKey.check(key, "idempotency key")
-        case .claim(_, let queue?, _, _, _): try StoredKey.check(queue, "queue name")
+        case .claim(_, let queue?, _, _, _, _), .pause(let queue, _): try StoredKey.check(queue, "queue name")
         case .changes, .renew, .claim, .prune, .logAttempt: break
         }
     }

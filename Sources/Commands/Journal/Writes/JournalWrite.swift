@@ -15,11 +15,12 @@ package enum JournalWrite: Sendable {
     case renew([String: Int], JournalLease)
     /// ``CommandJournal/release(_:lease:after:)``.
     case release(String, JournalLease, after: Duration)
-    /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
-    case claim(Int, queue: String?, concurrency: Int?, deadOwner: String?, JournalLease)
-    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
+    /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
+    case claim(Int, queue: String?, concurrency: Int?, perPartition: Int?, deadOwner: String?, JournalLease)
+    /// ``CommandJournal/enqueue(_:queue:after:priority:partition:traceContext:)``.
     case enqueue(
-        CommandJournalEntry, queue: String, after: Duration, priority: Int, traceContext: [String: String]?)
+        CommandJournalEntry, queue: String, after: Duration, priority: Int, partition: String?,
+        traceContext: [String: String]?)
     /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
     case prune(settledBefore: Int64)
     /// ``CommandJournal/release(_:lease:after:failure:)``.
@@ -30,4 +31,6 @@ package enum JournalWrite: Sendable {
     case retry(String)
     /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
     case logAttempt(CommandJournalAttempt, key: String, parentKey: String?, JournalLease)
+    /// ``CommandJournal/pause(queue:)`` (`paused`) or ``CommandJournal/resume(queue:)``.
+    case pause(queue: String, paused: Bool)
 }

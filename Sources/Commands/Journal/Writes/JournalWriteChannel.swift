@@ -83,22 +83,26 @@ package struct JournalWriteChannel: Sendable {
         _ = try await submit(.releaseFailed(key, lease, after: delay, failure: failure))
     }
 
-    /// ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
+    /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
     package func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int? = nil,
+        takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
-        let write = JournalWrite.claim(limit, queue: queue, concurrency: concurrency, deadOwner: deadOwner, lease)
+        let write = JournalWrite.claim(
+            limit, queue: queue, concurrency: concurrency, perPartition: perPartition, deadOwner: deadOwner, lease)
         guard case .claimed(let claim) = try await submit(write) else { throw unexpected() }
         return claim
     }
 
-    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
+    /// ``CommandJournal/enqueue(_:queue:after:priority:partition:traceContext:)``.
     package func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String? = nil,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
         let record = try await record(
-            .enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext))
+            .enqueue(
+                entry, queue: queue, after: delay, priority: priority, partition: partition,
+                traceContext: traceContext))
         queueSignal.signal(queue)
         return record
     }
@@ -111,7 +115,8 @@ package struct JournalWriteChannel: Sendable {
     ) async throws -> [Result<CommandJournalRecord, any Error>] {
         let writes = jobs.map {
             JournalWrite.enqueue(
-                $0.entry, queue: queue, after: $0.delay, priority: $0.priority, traceContext: traceContext)
+                $0.entry, queue: queue, after: $0.delay, priority: $0.priority, partition: $0.partition,
+                traceContext: traceContext)
         }
         for write in writes { try write.checkKeys() }
         let outcomes: [Result<JournalWriteOutcome, any Error>]
@@ -163,6 +168,13 @@ package struct JournalWriteChannel: Sendable {
         _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
     ) async throws {
         _ = try await submit(.logAttempt(attempt, key: key, parentKey: parentKey, lease))
+    }
+
+    /// ``CommandJournal/pause(queue:)`` when `paused`, otherwise ``CommandJournal/resume(queue:)``,
+    /// which wakes this process's workers of the queue.
+    package func pause(_ queue: String, paused: Bool) async throws {
+        _ = try await submit(.pause(queue: queue, paused: paused))
+        if !paused { queueSignal.signal(queue) }
     }
 
     private func record(_ write: JournalWrite) async throws -> CommandJournalRecord {

@@ -47,7 +47,19 @@ extension JournalWriting {
     public func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
     ) async throws -> CommandJournalClaim {
-        try await channel.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+        try await claim(
+            limit, from: queue, concurrency: concurrency, perPartition: nil, takingOverFrom: deadOwner, lease: lease)
+    }
+
+    /// Claims due records, at most `perPartition` running per partition; see
+    /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
+    public func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
+    ) async throws -> CommandJournalClaim {
+        try await channel.claim(
+            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
+            lease: lease)
     }
 
     /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
@@ -73,7 +85,18 @@ extension JournalWriting {
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord {
-        try await channel.enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
+        try await enqueue(
+            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext)
+    }
+
+    /// Enqueues `entry` at `priority` in `partition` with the caller's trace context, durably; see
+    /// ``CommandJournal/enqueue(_:queue:after:priority:partition:traceContext:)``.
+    public func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
+        try await channel.enqueue(
+            entry, queue: queue, after: delay, priority: priority, partition: partition, traceContext: traceContext)
     }
 
     /// Enqueues `jobs` in whole batches of the journal's group commit; see
@@ -110,6 +133,16 @@ extension JournalWriting {
     /// Retries `key`, in one commit; see ``CommandJournal/retry(_:)``.
     public func retry(_ key: String) async throws -> CommandJournalRecord {
         try await channel.retry(key)
+    }
+
+    /// Pauses `queue`, durably; see ``CommandJournal/pause(queue:)``.
+    public func pause(queue: String) async throws {
+        try await channel.pause(queue, paused: true)
+    }
+
+    /// Resumes `queue` and wakes its workers here; see ``CommandJournal/resume(queue:)``.
+    public func resume(queue: String) async throws {
+        try await channel.pause(queue, paused: false)
     }
 
     /// Wakes on each enqueue and retry of `queue` through this journal, in this process; see

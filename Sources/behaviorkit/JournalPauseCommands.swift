@@ -1,0 +1,42 @@
+import ArgumentParser
+import Commands
+import Scenarios
+
+struct JournalPauseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pause",
+        abstract: "Pauses a queue: no worker of any process starts its records until it is resumed.",
+        discussion: """
+            The pause is kept in the journal. The records already running finish and settle; callers can still \
+            enqueue; other queues go on. Resume it with `behaviorkit journal resume QUEUE`.
+            """
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The queue's name.") var queue: String
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func run() async throws {
+        try await journal.run { opened in
+            try confirmation.confirm("Pause queue '\(queue)' in \(JournalOperations.redacted(journal.location))?")
+            try await JournalOperations.pause(
+                opened, queue: queue, paused: true, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalResumeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "resume",
+        abstract: "Resumes a paused queue: its workers claim its records again, at once.")
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The queue's name.") var queue: String
+
+    func run() async throws {
+        try await journal.run { opened in
+            try await JournalOperations.pause(
+                opened, queue: queue, paused: false, format: journal.format, console: .standardOutput)
+        }
+    }
+}
