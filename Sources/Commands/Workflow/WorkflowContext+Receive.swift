@@ -26,6 +26,7 @@ extension WorkflowContext {
         _ type: M.Type = M.self, topic: String, timeout: Duration
     ) async throws -> M? {
         let position = try next()
+        try await flush()
         var waiting = recorded[position]
         if let record = waiting {
             try check(record, kind: WorkflowRecord.receiveKind, name: topic, at: position)

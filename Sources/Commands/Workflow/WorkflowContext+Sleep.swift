@@ -37,7 +37,8 @@ extension WorkflowContext {
             throw stop(error)
         }
         let entry = entry(position, kind: WorkflowRecord.sleepKind, name: name)
-        try await journaled { try await journal.settle([.settle(entry, as: .done(output: output))], lease: lease) }
+        let changes = changes(with: .settle(entry, as: .done(output: output)))
+        try await journaled { try await journal.settle(changes, lease: lease) }
         // The release comes after the record was written: due at the journal's time then plus
         // the duration, which is never before the deadline the record says.
         if milliseconds > 0 { throw suspend(.milliseconds(milliseconds)) }

@@ -12,6 +12,12 @@ extension WorkflowContext {
     /// }
     /// ```
     ///
+    /// The step's output is written before anything else runs — in one commit with the next
+    /// sleep's or receive's record, or with the run's settlement after the last step (the
+    /// next step's first write otherwise): three steps and the run's settlement take three
+    /// commits, as a ``DurableTransaction``'s do, after the start and the claim. Until then the
+    /// step that just finished may run again after a crash, as the step in flight does.
+    ///
     /// A failed attempt is tried again under `retry` (backoff on the worker's clock); the last
     /// error is written down and thrown as ``WorkflowError/stepFailed(key:step:reason:)``, the
     /// same error a run taken up again gets without running the step. A step the worker ran
@@ -43,6 +49,7 @@ extension WorkflowContext {
                 break
             }
         }
+        try await flush()
         try await journaled { try await engine.invoker.keeper.check(key, token: fencingToken) }
         let context = DurableContext(
             key: childKey, transactionKey: key, stepIndex: position, owner: owner, attempt: fencingToken)
@@ -64,7 +71,8 @@ extension WorkflowContext {
         } catch {
             throw stop(WorkflowError.undecodable(key: key, reason: "\(error)"))
         }
-        try await journaled { try await journal.settle([.settle(entry, as: .done(output: output))], lease: lease) }
+        // Written with the next write: the next step's, a sleep's, or the run's settlement.
+        state.withLock { $0.unwritten = .settle(entry, as: .done(output: output)) }
         return value
     }
 

@@ -25,6 +25,9 @@ public final class WorkflowContext: Sendable {
         var stop: (any Error)?
         /// The messages this run consumed, by key.
         var consumed: Set<String>
+        /// The last step's settlement, not yet written: it goes with the next write (before
+        /// anything else runs), or with the run's own settlement.
+        var unwritten: CommandJournalChange?
     }
 
     /// The run's key.
@@ -108,6 +111,26 @@ public final class WorkflowContext: Sendable {
             return try await request()
         } catch {
             throw stop(error)
+        }
+    }
+
+    /// Writes the last step's settlement, if it waits: before the next step runs, so that
+    /// after a crash no step but the last one run (and the one in flight) runs again.
+    func flush() async throws {
+        guard let change = takeUnwritten() else { return }
+        try await journaled { try await journal.settle([change], lease: lease) }
+    }
+
+    /// The last step's settlement, if it waits, followed by `change`: to write in one commit.
+    func changes(with change: CommandJournalChange) -> [CommandJournalChange] {
+        (takeUnwritten().map { [$0] } ?? []) + [change]
+    }
+
+    /// The last step's settlement, if it waits, which the caller now writes.
+    func takeUnwritten() -> CommandJournalChange? {
+        state.withLock { state in
+            defer { state.unwritten = nil }
+            return state.unwritten
         }
     }
 

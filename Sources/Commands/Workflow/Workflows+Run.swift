@@ -130,8 +130,9 @@ extension Workflows {
             try? await journal.release(key, lease: lease, after: .zero)
             throw CancellationError()
         }
+        let unwritten = context.takeUnwritten().map { [$0] } ?? []
         if let stop {
-            try await settle(key, token: token, as: .failed(reason: "\(stop)"))
+            try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten)
             return .settled
         }
         if let suspension {
@@ -140,17 +141,20 @@ extension Workflows {
         }
         switch result {
         case .success(let output):
-            try await settle(key, token: token, as: .done(output: output))
+            try await settle(key, token: token, as: .done(output: output), after: unwritten)
         case .failure(let error):
-            try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)))
+            try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
         return .settled
     }
 
-    /// Settles the run `key` at the attempt `token`.
-    private func settle(_ key: String, token: Int, as settlement: CommandJournalSettlement) async throws {
+    /// Settles the run `key` at the attempt `token`, in one commit with `changes` (its last
+    /// step's settlement, when it waits).
+    private func settle(
+        _ key: String, token: Int, as settlement: CommandJournalSettlement, after changes: [CommandJournalChange] = []
+    ) async throws {
         try await invoker.keeper.settling(key, token: token) {
-            try await journal.settle(key, as: settlement, lease: invoker.lease(token))
+            try await journal.settle(changes + [.settle(key, as: settlement)], lease: invoker.lease(token))
         }
     }
 }
