@@ -23,15 +23,10 @@ public enum WorkflowConformance {
     /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
     /// judge leases by the clock it is given.
     public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
-        for check in checks {
-            let clock = ManualClock()
-            try await check(makeJournal(clock), clock)
-        }
+        try await CommandJournalConformance.run(checks, makeJournal)
     }
 
-    typealias Check = @Sendable (any CommandJournal, ManualClock) async throws -> Void
-
-    static var checks: [Check] {
+    static var checks: [CommandJournalConformance.Check] {
         [
             startingAKeyAgainAnswersHowItRan, aRunResumesAfterItsLastFinishedStep,
             aRunAskingForAnotherStepThanRecordedStops, aSleepNeverEndsEarlyAndSurvivesARestart,
