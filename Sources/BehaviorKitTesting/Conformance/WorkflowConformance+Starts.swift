@@ -52,3 +52,46 @@ extension WorkflowConformance {
         try expect(effects.count("fail") == 1, check, "the failing workflow ran \(effects.count("fail")) times")
     }
 }
+
+extension WorkflowConformance {
+    /// DBOS: "Each time a workflow executes a step, DBOS records its output (or the exception
+    /// it threw, if any)" (https://docs.dbos.dev/explanations/how-workflows-work), and a step
+    /// may be retried a number of times first. Here a step that fails once succeeds on its
+    /// retry; another fails for good, and the run, taken up again after a sleep, gets the same
+    /// recorded error without running it.
+    static func aFailedStepIsRecordedAndAnsweredAgain(_ journal: any CommandJournal, _ clock: ManualClock) async throws
+    {
+        let check = "a step retries under its policy, and its last error is recorded and answered again unrun (DBOS)"
+        let effects = WorkflowEffects()
+        let flaky = Workflow("flaky") { (context, _: Int) -> String in
+            let first = try await context.step("flaky", retry: RetryPolicy(maxAttempts: 2, initialDelay: .zero)) {
+                _ -> String in
+                effects.record("flaky")
+                if effects.count("flaky") < 2 { throw WorkflowEffects.Failure() }
+                return "recovered"
+            }
+            do {
+                try await context.step("broken") { _ in
+                    effects.record("broken")
+                    throw WorkflowEffects.Failure()
+                }
+            } catch {
+                effects.record("caught \(error)")
+            }
+            try await context.sleep(for: .seconds(60))
+            return first
+        }
+        var registry = WorkflowRegistry()
+        registry.register(flaky)
+        let workflows = worker(journal, clock, registry, owner: "process-1")
+        let handle = try await workflows.start(flaky, key: "flaky-1", input: 1)
+        try await workflows.runDue()
+        await clock.advance(by: .seconds(60))
+        try await worker(journal, clock, registry, owner: "process-2").runDue()
+        let answer = try await handle.result()
+        try expect(answer == "recovered", check, "the run answered \(answer)")
+        let expected = "caught \(WorkflowError.stepFailed(key: "flaky-1", step: "broken", reason: "boom"))"
+        try expect(
+            effects.log == ["flaky", "flaky", "broken", expected, expected], check, "the steps ran \(effects.log)")
+    }
+}

@@ -31,6 +31,7 @@ public enum WorkflowConformance {
             startingAKeyAgainAnswersHowItRan, aRunResumesAfterItsLastFinishedStep,
             aRunAskingForAnotherStepThanRecordedStops, aSleepNeverEndsEarlyAndSurvivesARestart,
             aMessageIsReceivedOncePerIdAndAReceiveTimesOut, aWaitingReceiveGetsAMessageSentLater,
+            aFailedStepIsRecordedAndAnsweredAgain,
         ]
     }
 

@@ -76,7 +76,7 @@ extension WorkflowContext {
         return value
     }
 
-    /// Runs `body` once, as ``step(_:retry:_:)-(_,_,_)`` does, for a step that returns nothing.
+    /// Runs `body` once, as `step(_:retry:_:)` does, for a step that returns nothing.
     public func step(
         _ name: String, retry: RetryPolicy = .never, _ body: @Sendable (DurableContext) async throws -> Void
     ) async throws {

@@ -6,7 +6,7 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a running workflow does durably: its steps (``step(_:retry:_:)-(_,_,_)``), sleeps
+/// What a running workflow does durably: its steps (`step(_:retry:_:)`), sleeps
 /// (``sleep(for:)``) and received messages (``receive(_:topic:timeout:)``). Each call takes the
 /// next position in the run and is written down there; when the run is taken up again (after
 /// a crash, a sleep, or a wait for a message), every call answers from the journal what it
