@@ -22,6 +22,13 @@ struct SQLiteCommandJournalTests {
         }
     }
 
+    @Test func runsWorkflows() async throws {
+        let counter = FileCounter()
+        try await WorkflowConformance.check { clock in
+            try SQLiteCommandJournal(path: folder.path("workflows-\(counter.next()).journal"), clock: clock)
+        }
+    }
+
     @Test(arguments: SQLiteCommandJournal.Durability.allCases)
     func durabilityHoldsOnTheWriter(durability: SQLiteCommandJournal.Durability) async throws {
         let journal = try SQLiteCommandJournal(path: folder.path("durable.journal"), durability: durability)

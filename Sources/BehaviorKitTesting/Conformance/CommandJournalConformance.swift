@@ -30,6 +30,11 @@ public enum CommandJournalConformance {
     /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
     /// judge leases by the clock it is given.
     public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+        try await run(checks, makeJournal)
+    }
+
+    /// Runs `checks` in order, each on a new journal from `makeJournal` on a new manual clock.
+    static func run(_ checks: [Check], _ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
         for check in checks {
             let clock = ManualClock()
             try await check(makeJournal(clock), clock)

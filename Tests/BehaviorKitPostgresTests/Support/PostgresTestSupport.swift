@@ -53,6 +53,15 @@ final class OpenJournals: Sendable {
         return journal
     }
 
+    /// Opens a journal on a new table, on `clock`, with patient timeouts (``patient(_:)``,
+    /// ``patientReconnection``): for a conformance kit, kept for ``closeAll()``.
+    func openPatient(clock: any WallClock) async throws -> PostgresCommandJournal {
+        let journal = try await PostgresCommandJournal(
+            url: patient(url), table: newTable(), clock: clock, reconnection: patientReconnection)
+        journals.withLock { $0.append(journal) }
+        return journal
+    }
+
     func closeAll() async {
         for journal in journals.withLock({ $0 }) { await journal.close() }
     }

@@ -1,0 +1,87 @@
+import BehaviorKitSync
+public import Commands
+
+/// The checks every journal must pass to run workflows (`Workflows`): the in-memory journal
+/// here, SQLite's and PostgreSQL's elsewhere. Each follows a rule DBOS documents for its
+/// workflows, cited in its check: a key started again answers how it ran, a run resumes after
+/// its last finished step, a run that asks for another step than the journal recorded stops,
+/// a sleep never ends early and survives a restart, and a message is received once per id,
+/// or `nil` at the timeout.
+///
+/// Call it from a test with a function that makes an empty journal on the given clock (the
+/// checks move it to expire leases and end sleeps); it throws a
+/// ``WorkflowConformanceFailure`` naming the first rule broken.
+///
+/// ```swift
+/// @Test func sqliteRunsWorkflows() async throws {
+///     try await WorkflowConformance.check { clock in
+///         try SQLiteCommandJournal(path: temporaryFile(), clock: clock)
+///     }
+/// }
+/// ```
+public enum WorkflowConformance {
+    /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
+    /// judge leases by the clock it is given.
+    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+        try await CommandJournalConformance.run(checks, makeJournal)
+    }
+
+    static var checks: [CommandJournalConformance.Check] {
+        [
+            startingAKeyAgainAnswersHowItRan, aRunResumesAfterItsLastFinishedStep,
+            aRunAskingForAnotherStepThanRecordedStops, aSleepNeverEndsEarlyAndSurvivesARestart,
+            aMessageIsReceivedOncePerIdAndAReceiveTimesOut, aWaitingReceiveGetsAMessageSentLater,
+            aFailedStepIsRecordedAndAnsweredAgain,
+        ]
+    }
+
+    /// A worker process: its own identity, on the journal's clock, with `registry`.
+    static func worker(
+        _ journal: any CommandJournal, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
+    ) -> Workflows {
+        Workflows(
+            registry, queue: CommandQueue("workflows", journal: journal),
+            invoker: JournaledInvoker(journal: journal, owner: owner, leaseDuration: .seconds(30), clock: clock),
+            pollInterval: .seconds(30))
+    }
+
+    static func expect(_ condition: Bool, _ check: String, _ detail: @autoclosure () -> String) throws {
+        if !condition { throw WorkflowConformanceFailure(check: check, detail: detail()) }
+    }
+
+    /// The error `body` throws, or `nil`.
+    static func error(of body: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+/// The workflow rule a journal broke: the check, and what happened.
+public struct WorkflowConformanceFailure: Error, CustomStringConvertible, Sendable {
+    /// The rule checked.
+    public let check: String
+    /// What the journal did.
+    public let detail: String
+
+    /// "<check>: <detail>".
+    public var description: String { "\(check): \(detail)" }
+}
+
+/// What the workflows of the checks did, in order.
+final class WorkflowEffects: Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String { "boom" }
+    }
+
+    private let effects = LockedValue<[String]>([])
+
+    var log: [String] { effects.withLock { $0 } }
+
+    func record(_ effect: String) { effects.withLock { $0.append(effect) } }
+
+    func count(_ effect: String) -> Int { log.count { $0 == effect } }
+}

@@ -1,0 +1,160 @@
+import BehaviorKitSync
+import Logging
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// How a worker's attempt at a run ended.
+enum WorkflowAttemptOutcome: Sendable, Hashable {
+    /// The run finished: done or failed, settled.
+    case settled
+    /// The run waits (a sleep, a receive): released until it is due.
+    case waiting
+    /// The attempt stopped without settling (a lost lease, a journal error, a cancellation,
+    /// or a workflow this worker does not know): another attempt takes the run up.
+    case stopped
+}
+
+extension Workflows {
+    /// Claims the runs due now (at most ``slots``) and runs each until it finishes or waits;
+    /// returns how many it claimed. For tests, and for a cron-like use; ``run()`` calls it
+    /// in a loop.
+    ///
+    /// - Throws: the journal's error when it cannot claim.
+    @discardableResult
+    public func runDue() async throws -> Int {
+        try await claimAndRun().claimed
+    }
+
+    /// Runs due runs until the task is cancelled: claims them, waits for them to finish or
+    /// wait, and looks again at once when it claimed some, when the journal says a run was
+    /// started (``QueueWakeSource``), or after ``pollInterval`` (or sooner, when a run falls
+    /// due). Cancelling stops the claims; the attempts under way finish first.
+    public func run() async {
+        let (looks, look) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        let listener = (journal as? any QueueWakeSource).map { source in
+            let wakeups = source.wakeups(of: queue.name)
+            return Task {
+                for await _ in wakeups { look.yield() }
+            }
+        }
+        defer { listener?.cancel() }
+        var iterator = looks.makeAsyncIterator()
+        while !Task.isCancelled {
+            let (claimed, nextDue) = (try? await claimAndRun()) ?? (0, nil)
+            if claimed > 0 { continue }
+            let wait = min(nextDue ?? pollInterval, pollInterval)
+            let clock = invoker.keeper.clock
+            let sleeper = Task {
+                try? await clock.sleep(for: wait)
+                look.yield()
+            }
+            _ = await iterator.next()
+            sleeper.cancel()
+        }
+    }
+
+    /// Claims due runs and runs them; answers how many it claimed and when the next falls due.
+    func claimAndRun() async throws -> (claimed: Int, nextDue: Duration?) {
+        let keeper = invoker.keeper
+        let sent = keeper.now
+        let claim = try await journal.claim(
+            slots, from: queue.name, concurrency: queue.concurrency,
+            takingOverFrom: keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+        keeper.adopt(claim.records, confirmedAt: sent)
+        // Each attempt in a task of its own: cancelling the caller stops no attempt half-way.
+        let attempts = claim.records.map { record in Task { await self.attempt(record) } }
+        for attempt in attempts { _ = await attempt.value }
+        return (claim.records.count, claim.nextDue)
+    }
+
+    /// Runs the claimed `record` until it finishes or waits, under its lease.
+    @discardableResult
+    func attempt(_ record: CommandJournalRecord) async -> WorkflowAttemptOutcome {
+        let keeper = invoker.keeper
+        do {
+            let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
+            if outcome == .settled { settlements.settled() }
+            return outcome
+        } catch {
+            keeper.drop(record.id, token: record.attempts)
+            invoker.logger?.debug(
+                "a workflow's attempt stopped; the run is taken up again",
+                metadata: ["key": "\(record.id)", "error": "\(error)"])
+            return .stopped
+        }
+    }
+
+    /// Runs the workflow of `record` from its start, answering from the journal what it
+    /// recorded, then settles the run, or releases it while it waits.
+    private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
+        let key = record.id
+        let token = record.attempts
+        let lease = invoker.lease(token)
+        let plan: WorkflowPlan
+        do {
+            plan = try JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
+        } catch {
+            try await settle(
+                key, token: token, as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))"))
+            return .settled
+        }
+        guard let runner = registry.runners[plan.name] else {
+            // Left for a worker that knows the workflow.
+            invoker.logger?.warning(
+                "\(WorkflowError.unregistered(name: plan.name, key: key)); given back", metadata: ["key": "\(key)"])
+            try await journal.release(key, lease: lease, after: invoker.lease.duration)
+            return .stopped
+        }
+        let children = try await journal.records(parentKey: key)
+        if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
+            try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled"))
+            return .settled
+        }
+        let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
+        let context = WorkflowContext(
+            key: key, fencingToken: token, engine: self, recorded: WorkflowRecord.children(children, of: key),
+            claimedAt: claimedAt)
+        let result: Result<[UInt8], any Error>
+        do {
+            result = .success(try await runner(context, plan.input))
+        } catch {
+            result = .failure(error)
+        }
+        let (stop, suspension) = context.state.withLock { ($0.stop, $0.suspension) }
+        if let stop, !(stop is WorkflowError) { throw stop }
+        if Task.isCancelled {
+            try? await journal.release(key, lease: lease, after: .zero)
+            throw CancellationError()
+        }
+        let unwritten = context.takeUnwritten().map { [$0] } ?? []
+        if let stop {
+            try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten)
+            return .settled
+        }
+        if let suspension {
+            try await journal.release(key, lease: lease, after: suspension)
+            return .waiting
+        }
+        switch result {
+        case .success(let output):
+            try await settle(key, token: token, as: .done(output: output), after: unwritten)
+        case .failure(let error):
+            try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
+        }
+        return .settled
+    }
+
+    /// Settles the run `key` at the attempt `token`, in one commit with `changes` (its last
+    /// step's settlement, when it waits).
+    private func settle(
+        _ key: String, token: Int, as settlement: CommandJournalSettlement, after changes: [CommandJournalChange] = []
+    ) async throws {
+        try await invoker.keeper.settling(key, token: token) {
+            try await journal.settle(changes + [.settle(key, as: settlement)], lease: invoker.lease(token))
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// Starts workflows, sends them messages, and runs them: the workflows of a
+/// ``WorkflowRegistry`` on a ``CommandQueue``, under the leases of a ``JournaledInvoker``.
+/// Make one in every process that starts or runs workflows, with the same registry.
+///
+/// ```swift
+/// let workflows = Workflows(registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker)
+/// let worker = Task { await workflows.run() }            // in each worker process
+/// let handle = try await workflows.start(checkout, key: "order-42", input: order)
+/// try await workflows.send(Payment(id: "p-1"), to: "order-42", topic: "paid", id: "p-1")
+/// let receipt = try await handle.result()                // waits for the outcome
+/// ```
+///
+/// A run is a record on the queue under its key (starting the key again starts nothing and
+/// answers how the run went); its steps, sleeps and receives are the record's children; a
+/// message is a record of its own on the run's mailbox queue. Runs obey the queue's
+/// ``CommandQueue/concurrency``; a run that sleeps or waits for a message is released and
+/// claimed again when it is due, by whichever worker claims first.
+public final class Workflows: Sendable {
+    /// The workflows this process can run.
+    public let registry: WorkflowRegistry
+    /// The queue the runs wait on.
+    public let queue: CommandQueue
+    /// The worker identity, leases and clock the runs are held with.
+    public let invoker: JournaledInvoker
+    /// How many runs ``runDue()`` takes at a time.
+    public let slots: Int
+    /// How often a run that waits for a message looks again, and how often ``run()`` and
+    /// ``WorkflowHandle/result()`` look when nothing tells them to.
+    public let pollInterval: Duration
+    let settlements = WorkflowSettlements()
+
+    /// Workflows of `registry` run on `queue` by `invoker` (which must write to the queue's
+    /// journal), `slots` runs at a time, looking again every `pollInterval`.
+    public init(
+        _ registry: WorkflowRegistry, queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 8,
+        pollInterval: Duration = .seconds(1)
+    ) {
+        self.registry = registry
+        self.queue = queue
+        self.invoker = invoker
+        self.slots = max(1, slots)
+        self.pollInterval = max(pollInterval, .milliseconds(1))
+    }
+
+    /// The journal the runs are written in.
+    public var journal: any CommandJournal { queue.journal }
+
+    /// Starts `workflow` with `input` under `key`, unless the key was started before: returns
+    /// once the run is durable. Starting a key again starts nothing: its handle answers how the
+    /// first start ran (its output or its error), as DBOS's workflow ids do.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another
+    ///   workflow or another input; ``WorkflowError/undecodable(key:reason:)`` when the input
+    ///   does not encode; `InvalidKeyError` for a key the journal cannot keep.
+    @discardableResult
+    public func start<Input, Output>(
+        _ workflow: Workflow<Input, Output>, key: String, input: Input
+    ) async throws -> WorkflowHandle<Output> {
+        let plan: WorkflowPlan
+        do {
+            plan = WorkflowPlan(name: workflow.name, input: try StepOutput.encode(input, key: key))
+        } catch {
+            throw WorkflowError.undecodable(key: key, reason: "its input: \(error)")
+        }
+        try await queue.enqueue(CommandRegistry.entry(kind: WorkflowRecord.runKind, arguments: plan, key: key))
+        return handle(workflow, key: key)
+    }
+
+    /// The handle of the run of `workflow` under `key`, started here or elsewhere.
+    public func handle<Input, Output>(_ workflow: Workflow<Input, Output>, key: String) -> WorkflowHandle<Output> {
+        WorkflowHandle(key: key, workflows: self)
+    }
+
+    /// Sends `message` to the run `key` on `topic`, once per `id`: sending the same id again
+    /// (a retried request, another process) changes nothing. The run receives it with
+    /// ``WorkflowContext/receive(_:topic:timeout:)``; a message sent before the run asks for
+    /// it waits. Returns once the message is durable.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when `id` was sent with
+    ///   another message; ``WorkflowError/undecodable(key:reason:)`` when the message does not
+    ///   encode; `InvalidKeyError` for a key, topic or id the journal cannot keep.
+    public func send<M: Encodable>(_ message: M, to key: String, topic: String, id: String) async throws {
+        let messageKey = WorkflowRecord.messageKey(key, topic: topic, id: id)
+        let payload: [UInt8]
+        do {
+            payload = try StepOutput.encode(message, key: messageKey)
+        } catch {
+            throw WorkflowError.undecodable(key: key, reason: "the message '\(id)': \(error)")
+        }
+        _ = try await journal.enqueue(
+            CommandJournalEntry(idempotencyKey: messageKey, kind: WorkflowRecord.messageKind, payload: payload),
+            queue: WorkflowRecord.mailbox(key, topic: topic), after: .zero)
+    }
+}

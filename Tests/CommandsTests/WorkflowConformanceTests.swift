@@ -1,0 +1,9 @@
+import BehaviorKitTesting
+import Commands
+import Testing
+
+struct WorkflowConformanceTests {
+    @Test func inMemoryJournalRunsWorkflows() async throws {
+        try await WorkflowConformance.check { clock in InMemoryCommandJournal(clock: clock) }
+    }
+}

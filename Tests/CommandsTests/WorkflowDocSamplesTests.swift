@@ -1,0 +1,69 @@
+import BehaviorKitSync
+import BehaviorKitTesting
+import Commands
+import Testing
+
+/// The sample of the "A workflow in a server" article, as written there but for the journal
+/// and the worker's clock (in memory and manual here): it must compile and do what the article
+/// says.
+struct WorkflowDocSamplesTests {
+    struct Order: Codable, Sendable { var id: Int, cents: Int }
+    struct Payment: Codable, Sendable { var id: String }
+    struct Receipt: Codable, Sendable, Equatable { var order: Int, state: String }
+
+    final class Shop: Sendable {
+        let log = LockedValue<[String]>([])
+        func charge(_ cents: Int, idempotencyKey: String) async throws -> String {
+            log.withLock { $0.append("charge \(cents) \(idempotencyKey)") }
+            return "charge-1"
+        }
+        func cancel(_ charge: String) async throws { log.withLock { $0.append("cancel \(charge)") } }
+        func remind(_ order: Int) async throws { log.withLock { $0.append("remind \(order)") } }
+        func ship(_ order: Int, paid: Payment) async throws -> Receipt {
+            log.withLock { $0.append("ship \(order) \(paid.id)") }
+            return Receipt(order: order, state: "shipped")
+        }
+    }
+
+    @Test func aWorkflowInAServer() async throws {
+        let clock = ManualClock()
+        let journal = InMemoryCommandJournal(clock: clock)
+        let invoker = JournaledInvoker(journal: journal, clock: clock)
+        let shop = Shop()
+        let (bank, mail, warehouse) = (shop, shop, shop)
+        let order = Order(id: 42, cents: 990)
+
+        let checkout = Workflow("checkout") { (context, order: Order) -> Receipt in
+            let charge = try await context.step("charge") { step in
+                try await bank.charge(order.cents, idempotencyKey: step.key)
+            }
+            guard let paid = try await context.receive(Payment.self, topic: "paid", timeout: .seconds(86_400)) else {
+                try await context.step("cancel") { _ in try await bank.cancel(charge) }
+                return Receipt(order: order.id, state: "expired")
+            }
+            try await context.sleep(for: .seconds(3_600))
+            try await context.step("remind") { _ in try await mail.remind(order.id) }
+            return try await context.step("ship") { _ in try await warehouse.ship(order.id, paid: paid) }
+        }
+        var registry = WorkflowRegistry()
+        registry.register(checkout)
+        let workflows = Workflows(registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker)
+        let worker = Task { await workflows.run() }  // in every process that runs workflows
+
+        let handle = try await workflows.start(checkout, key: "order-42", input: order)  // a request handler
+        try await workflows.send(Payment(id: "pay-1"), to: "order-42", topic: "paid", id: "pay-1")  // a webhook
+        let result = Task { try await handle.result() }
+
+        // The manual clock moves ten minutes at a time until the run is settled (the hour's sleep).
+        for _ in 0..<10_000 where try await handle.status() == .pending {
+            await clock.advance(by: .seconds(600))
+            try await Task.sleep(for: .milliseconds(2))
+        }
+        let receipt = try await result.value
+        worker.cancel()
+        await worker.value
+        #expect(receipt == Receipt(order: 42, state: "shipped"))
+        #expect(shop.log.withLock { $0 } == ["charge 990 order-42/0", "remind 42", "ship 42 pay-1"])
+        #expect(clock.now.offset >= .seconds(3_600))
+    }
+}
