@@ -1,4 +1,4 @@
-/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:priority:)-(C,_,_,_)``
+/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:priority:partition:)-(C,_,_,_,_)``
 /// returns once the command is durable, and any number of ``QueueWorker``s (tasks or processes)
 /// claim and run it under leases. A delayed command is a durable timer: it survives restarts
 /// and runs once.
