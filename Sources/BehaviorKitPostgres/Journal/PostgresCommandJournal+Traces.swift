@@ -40,13 +40,13 @@ extension PostgresCommandJournal {
         return record
     }
 
-    /// Enqueues `jobs` in whole batches, keeping `traceContext` for each new record; see
+    /// Enqueues `jobs` in whole statements (one `INSERT` of arrays a statement), keeping `traceContext` for each new record; see
     /// `CommandJournal.enqueue(contentsOf:queue:traceContext:)`.
     public func enqueue(
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
     ) async throws -> [Result<CommandJournalRecord, any Error>] {
         guard let traceContext, !traceContext.isEmpty, !jobs.isEmpty else {
-            return try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: nil)
+            return try await enqueueInBulk(jobs, queue: queue)
         }
         // The keys are checked before the contexts are written, as the channel checks them before the records.
         try StoredKey.check(queue, "queue name")
@@ -59,7 +59,7 @@ extension PostgresCommandJournal {
                     try $0.decode(String.self)
                 })
         }
-        var answers = try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: traceContext)
+        var answers = try await enqueueInBulk(jobs, queue: queue)
         // A key enqueued before keeps the context written then (read once, only for those keys).
         let earlier = answers.compactMap { try? $0.get().id }.filter { !kept.contains($0) }
         let contexts = earlier.isEmpty ? [:] : try await traces(of: earlier)

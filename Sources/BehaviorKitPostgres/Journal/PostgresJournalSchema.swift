@@ -16,18 +16,23 @@ enum PostgresJournalSchema {
         return "CREATE TABLE IF NOT EXISTS \"\(table)\" (\n\(columns)\n)"
     }
 
-    /// Claims walk `open_priority` (the batch function before v5 walked `open_order`, kept for
-    /// the processes of earlier versions during a rolling deploy); the next due time and a
-    /// queue's running count read `open_due`; reads of unfinished records and of a
-    /// transaction's steps have theirs.
+    /// Claims walk `open_priority`; the next due time and a queue's running count read
+    /// `open_due`; a transaction's steps are read by `parent`; unfinished records by the
+    /// management's `status` index (``PostgresJournalManagementSQL``).
+    ///
+    /// Every index costs each enqueue, claim and settlement an entry (a claim or a settlement
+    /// changes indexed columns, so PostgreSQL writes a new entry in each), so a new table gets
+    /// only these. Tables made by earlier releases keep two more, which nothing of this version
+    /// reads: `<table>_open_order` (the claims of batch functions before v5, kept for their
+    /// processes during a rolling deploy; a process of such a version makes it again when it
+    /// opens a table without it) and `<table>_pending` (what `status` serves). Once no process of
+    /// an earlier version runs, `DROP INDEX CONCURRENTLY` them to make every write cheaper.
     static func createIndexes(_ table: String) -> [(name: String, sql: String)] {
         let open = "WHERE status = 'pending' AND parent_key IS NULL"
         return [
-            ("\(table)_open_order", "(queue, sequence) \(open)"),
             ("\(table)_open_priority", "(queue, priority DESC, sequence) \(open)"),
             ("\(table)_open_due", "(queue, lease_expires_at) \(open)"),
             ("\(table)_open_partition", "(queue, partition_key) \(open) AND partition_key IS NOT NULL"),
-            ("\(table)_pending", "(sequence) WHERE status = 'pending'"),
             ("\(table)_parent", "(parent_key, sequence) WHERE parent_key IS NOT NULL"),
         ].map { name, definition in
             (name, "CREATE INDEX IF NOT EXISTS \"\(name)\" ON \"\(table)\" \(definition)")

@@ -65,4 +65,28 @@ extension CommandJournalConformance {
         let none = try await queue.enqueue(contentsOf: [])
         try expect(none.isEmpty, check, "an empty call answered \(none.count) records")
     }
+
+    static func bulkEnqueueAnswersAKeyTwiceInOneCallOnce(
+        _ journal: any CommandJournal, _ clock: ManualClock
+    ) async throws {
+        let check =
+            "enqueue(contentsOf:) with a key twice in one call writes it once; the second job answers that record"
+        let queue = CommandQueue("bulk", journal: journal)
+        let records = try await queue.enqueue(contentsOf: [
+            QueuedJob(entry("twice")), QueuedJob(entry("once")), QueuedJob(entry("twice"), after: .seconds(9)),
+        ])
+        try expect(records.map(\.id) == ["twice", "once", "twice"], check, "answered \(records.map(\.id))")
+        try expect(records[0].sequence == records[2].sequence, check, "the key was written twice")
+        let claimed = try await journal.claim(10, from: "bulk", concurrency: nil, lease: lease)
+        try expect(claimed.records.map(\.id) == ["twice", "once"], check, "claimed \(claimed.records.map(\.id))")
+        let other = CommandJournalEntry(idempotencyKey: "again", kind: "another.kind", payload: [2])
+        do {
+            _ = try await queue.enqueue(contentsOf: [QueuedJob(entry("again")), QueuedJob(other)])
+            throw failure(check, "a second job with the same key and another entry was taken")
+        } catch let error as BulkEnqueueError {
+            try expect(error.refusals.map(\.index) == [1], check, "refusals: \(error)")
+            try expect(
+                error.records.map { $0?.id } == ["again", nil], check, "records: \(error.records.map { $0?.id })")
+        }
+    }
 }

@@ -58,6 +58,7 @@ public enum CommandJournalConformance {
             concurrentRecoveriesSettleEachRecordOnce, stepOutputsReachLaterStepsAndCompensations,
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
+            bulkEnqueueAnswersAKeyTwiceInOneCallOnce,
         ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + [
             queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
         ]
