@@ -60,6 +60,7 @@ public enum CommandJournalConformance {
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
         ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + [
             queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
+            wakingMakesAWaitingRecordDueAndNoOther,
         ]
     }
 

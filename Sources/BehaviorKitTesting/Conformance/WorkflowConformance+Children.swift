@@ -32,9 +32,7 @@ extension WorkflowConformance {
             try await context.sleep(for: .seconds(60))
             return total
         }
-        var registry = WorkflowRegistry()
-        registry.register(square)
-        registry.register(sum)
+        let registry = registered(square, sum)
         let first = worker(journal, clock, registry, owner: "process-1")
         let handle = try await first.start(sum, key: "sum", input: 2)
         try await first.runDue()

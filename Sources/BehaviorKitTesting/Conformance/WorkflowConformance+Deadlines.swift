@@ -26,8 +26,7 @@ extension WorkflowConformance {
                 return "renewed"
             }
         }
-        var registry = WorkflowRegistry()
-        registry.register(renew)
+        let registry = registered(renew)
         let deadline = ManualClock.origin.addingTimeInterval(3_600)
         let first = worker(journal, clock, registry, owner: "process-1")
         let handle = try await first.start(renew, key: "renew-1", input: deadline)

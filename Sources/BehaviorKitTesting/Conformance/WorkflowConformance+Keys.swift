@@ -17,8 +17,7 @@ extension WorkflowConformance {
                 return "reserved \(order)"
             }
         }
-        var registry = WorkflowRegistry()
-        registry.register(order)
+        let registry = registered(order)
         let workflows = worker(journal, clock, registry, owner: "process-1")
         let handle = try await workflows.start(order, key: "order-42", input: 42)
         try await workflows.runDue()

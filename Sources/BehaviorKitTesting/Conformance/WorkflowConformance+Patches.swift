@@ -25,10 +25,8 @@ extension WorkflowConformance {
             try await context.sleep(for: .seconds(60))
             return try await context.step("ship") { _ in "shipped \(order)" }
         }
-        var old = WorkflowRegistry()
-        old.register(before)
-        var new = WorkflowRegistry()
-        new.register(after)
+        let old = registered(before)
+        let new = registered(after)
         let oldRelease = worker(journal, clock, old, owner: "old-release")
         let oldRun = try await oldRelease.start(before, key: "ship-1", input: 1)
         try await oldRelease.runDue()

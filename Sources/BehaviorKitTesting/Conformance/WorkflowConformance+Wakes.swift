@@ -16,8 +16,7 @@ extension WorkflowConformance {
             try await context.step("ship") { _ in effects.record("ship") }
             return payment ?? "expired"
         }
-        var registry = WorkflowRegistry()
-        registry.register(checkout)
+        let registry = registered(checkout)
         let workflows = worker(journal, clock, registry, owner: "process-1")
         let handle = try await workflows.start(checkout, key: "checkout-2", input: 2)
         try await workflows.runDue()

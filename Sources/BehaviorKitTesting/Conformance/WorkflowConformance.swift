@@ -41,6 +41,15 @@ public enum WorkflowConformance {
         ]
     }
 
+    /// A registry of `workflows`.
+    static func registered<each Input, each Output>(
+        _ workflows: repeat Workflow<each Input, each Output>
+    ) -> WorkflowRegistry {
+        var registry = WorkflowRegistry()
+        repeat registry.register(each workflows)
+        return registry
+    }
+
     /// A worker process: its own identity, on the journal's clock, with `registry`.
     static func worker(
         _ journal: any CommandJournal, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
