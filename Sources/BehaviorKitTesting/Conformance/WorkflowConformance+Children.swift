@@ -53,3 +53,42 @@ extension WorkflowConformance {
         try expect(roots == ["sum", "sum-1", "sum-2"], check, "the runs are \(roots)")
     }
 }
+
+extension WorkflowConformance {
+    /// DBOS: awaiting a handle whose workflow failed raises that workflow's error, and a
+    /// recovered parent gets the recorded outcome again. Here the parent catches its child's
+    /// failure (naming the child), and, taken up again after a sleep, gets the same failure
+    /// from its own journal while the child runs no more.
+    static func aFailedChildFailsItsResultOnce(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+        let check = "a failed child's result throws its error in the parent, once written down (DBOS children)"
+        let effects = WorkflowEffects()
+        let broken = Workflow("broken") { (_, _: Int) -> Int in
+            effects.record("broken")
+            throw WorkflowEffects.Failure()
+        }
+        let parent = Workflow("parent") { (context, _: Int) -> String in
+            let child = try await context.start(broken, key: "\(context.key)-child", input: 1)
+            var outcome = "none"
+            do {
+                outcome = "\(try await child.result())"
+            } catch {
+                outcome = "\(error)"
+            }
+            try await context.sleep(for: .seconds(60))
+            return outcome
+        }
+        let registry = registered(broken, parent)
+        let workflows = worker(journal, clock, registry, owner: "process-1")
+        let handle = try await workflows.start(parent, key: "parent", input: 1)
+        for _ in 0..<3 {
+            try await workflows.runDue()
+            await clock.advance(by: .seconds(30))
+        }
+        await clock.advance(by: .seconds(60))
+        try await workflows.runDue()
+        let answer = try await handle.result()
+        let expected = "\(WorkflowError.failed(key: "parent-child", reason: "boom"))"
+        try expect(answer == expected, check, "the parent answered \(answer)")
+        try expect(effects.log == ["broken"], check, "the child ran \(effects.log)")
+    }
+}

@@ -37,7 +37,7 @@ public enum WorkflowConformance {
             aFailedStepIsRecordedAndAnsweredAgain, aKeyWithASlashIsRefusedAndCollidesWithNoRun,
             aSleepUntilADateNeverEndsEarlyAndSurvivesARestart, anEventWakesItsWaiterAndTheLatestValueWins,
             aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld, childrenFanOutAndInAndReachTheirParentOnce,
-            aSendWakesTheRunWaitingInReceive,
+            aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce,
         ]
     }
 

@@ -7,9 +7,10 @@ import Foundation
 /// How a workflow is written in a journal. A run is a root record of kind ``runKind`` on the
 /// workflows' queue, under the key it was started with, whose payload is a ``WorkflowPlan``;
 /// its output is the workflow's output, its failure reason the workflow's error. Each step,
-/// sleep, receive, patch and published event is a child record `"<key>/<position>"` (from 0, in the order the function
-/// asked for them) whose kind says which it is and whose payload names it, for the determinism
-/// check. A message is a root record of its own on the receiver's mailbox queue.
+/// sleep, receive, patch, published event, child's start and child's result is a child record
+/// `"<key>/<position>"` (from 0, in the order the function asked for them) whose kind says
+/// which it is and whose payload names it, for the determinism check. A message is a root
+/// record of its own on the receiver's mailbox queue; a child run is a run of its own.
 enum WorkflowRecord {
     static let runKind = "behaviorkit.workflow"
     static let stepKind = "behaviorkit.workflow.step"

@@ -50,6 +50,7 @@ extension Workflows {
             do {
                 (claimed, nextDue) = try await claimAndRun()
             } catch {
+                if Task.isCancelled { break }
                 // The journal may be back at the next look: the worker goes on.
                 invoker.logger?.error(
                     "claiming workflows failed; looking again at the next poll",
