@@ -16,7 +16,8 @@ extension WorkflowContext {
     /// parent taken up again before it recorded the start must start the same key.
     ///
     /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another
-    ///   workflow or input, ``WorkflowError/invalidKey(key:reason:)`` for a key with a `"/"`,
+    ///   workflow or input, ``WorkflowError/invalidKey(key:reason:)`` for a key with a `"/"` or
+    ///   the run's own key,
     ///   ``WorkflowError/undecodable(key:reason:)`` when the input does not encode (the
     ///   function may catch these);
     ///   ``WorkflowError/nondeterministic(key:position:recorded:requested:)`` when the journal
@@ -28,6 +29,9 @@ extension WorkflowContext {
         if let record = recorded[position] {
             try check(record, kind: WorkflowRecord.startKind, name: childKey, at: position)
             return WorkflowChild(key: childKey, context: self)
+        }
+        guard childKey != key else {
+            throw WorkflowError.invalidKey(key: childKey, reason: "a run cannot start itself as its own child")
         }
         do {
             _ = try await engine.start(workflow, key: childKey, input: input)
