@@ -19,6 +19,10 @@ struct WorkflowDocSamplesTests {
         }
         func cancel(_ charge: String) async throws { log.withLock { $0.append("cancel \(charge)") } }
         func remind(_ order: Int) async throws { log.withLock { $0.append("remind \(order)") } }
+        func page(_ cents: Int) async throws -> String {
+            log.withLock { $0.append("page \(cents)") }
+            return "https://pay.example/\(cents)"
+        }
         func ship(_ order: Int, paid: Payment) async throws -> Receipt {
             log.withLock { $0.append("ship \(order) \(paid.id)") }
             return Receipt(order: order, state: "shipped")
@@ -65,5 +69,31 @@ struct WorkflowDocSamplesTests {
         #expect(receipt == Receipt(order: 42, state: "shipped"))
         #expect(shop.log.withLock { $0 } == ["charge 990 order-42/0", "remind 42", "ship 42 pay-1"])
         #expect(clock.now.offset >= .seconds(3_600))
+    }
+
+    @Test func waitingForAnEventInARequestHandler() async throws {
+        let clock = ManualClock()
+        let journal = InMemoryCommandJournal(clock: clock)
+        let invoker = JournaledInvoker(journal: journal, clock: clock)
+        let bank = Shop()
+        let order = Order(id: 42, cents: 990)
+        var registry = WorkflowRegistry()
+
+        let pay = Workflow("pay") { (context, order: Order) -> String in
+            let page = try await context.step("page") { _ in try await bank.page(order.cents) }
+            try await context.publish(page, as: "payment-page")
+            return try await context.receive(String.self, topic: "paid", timeout: .seconds(86_400)) ?? "expired"
+        }
+        registry.register(pay)
+        let workflows = Workflows(registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker)
+        let worker = Task { await workflows.run() }
+        _ = try await workflows.start(pay, key: "pay-42", input: order)  // the request handler
+        let page = try await workflows.event(of: "pay-42", key: "payment-page", as: String.self, timeout: .seconds(5))
+
+        worker.cancel()
+        await worker.value
+        #expect(page == "https://pay.example/990")
+        #expect(bank.log.withLock { $0 } == ["page 990"])
+        #expect(clock.now.offset == .zero)
     }
 }

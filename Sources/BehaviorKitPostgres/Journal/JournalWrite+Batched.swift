@@ -6,7 +6,7 @@ extension JournalWrite {
     var isBatched: Bool {
         switch self {
         case .begin, .append, .settle, .changes, .renew, .release, .claim, .enqueue, .prune: true
-        case .releaseFailed, .cancel, .retry, .logAttempt, .pause: false
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake: false
         }
     }
 }

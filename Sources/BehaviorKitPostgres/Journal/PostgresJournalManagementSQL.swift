@@ -153,6 +153,17 @@ struct PostgresJournalManagementSQL: Sendable {
         """
     }
 
+    /// Makes `$1` due at `$2` when it is a pending root on a queue that no worker holds, due
+    /// later; the queue's trigger sends its `NOTIFY`. Answers the row's queue when it did.
+    var wake: String {
+        """
+        UPDATE \(table) SET lease_expires_at = $2::bigint, updated_at = $2::bigint
+        WHERE key = $1::text AND status = 'pending' AND parent_key IS NULL AND queue IS NOT NULL AND owner IS NULL
+            AND lease_expires_at > $2::bigint
+        RETURNING queue
+        """
+    }
+
     /// Deletes the children of `$1`, and the attempts logged for them.
     var deleteChildren: String {
         """

@@ -154,7 +154,7 @@ struct PostgresJournalWriter: Sendable {
             return operation
         case .prune(let date):
             return Operation(op: .prune, ms: date)
-        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake:
             return Operation(op: .unsupported)  // never batched: the function refuses it
         }
     }
@@ -180,7 +180,7 @@ struct PostgresJournalWriter: Sendable {
                 [entry.idempotencyKey, entry.kind, entry.parentKey, queue, partition]
             case .prune: []
             case .releaseFailed(let key, let lease, _, _): [key, lease.owner]
-            case .cancel(let key, _), .retry(let key): [key]
+            case .cancel(let key, _), .retry(let key), .wake(let key): [key]
             case .pause(let queue, _): [queue]
             case .logAttempt(_, let key, let parentKey, let lease): [key, parentKey, lease.owner]
             }
@@ -243,7 +243,7 @@ struct PostgresJournalWriter: Sendable {
                     previousOwners: previousOwners))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
-        case .releaseFailed, .cancel, .retry, .logAttempt, .pause:
+        case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake:
             throw unanswered("a management write")
         }
     }

@@ -172,6 +172,8 @@ extension SQLiteCommandJournal {
         case .pause(let queue, let paused):
             try CommandJournalSchema.pause(queue, paused: paused, now: now, db)
             return .none
+        case .wake(let key):
+            return try CommandJournalSchema.wake(key, now: now, db, path: path).map { .record($0) } ?? .none
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? CommandJournalSchema.checkHolds(parentKey ?? key, lease, db)) != nil else { return .none }
             var logged = attempt

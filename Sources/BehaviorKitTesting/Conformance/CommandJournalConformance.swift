@@ -61,6 +61,7 @@ public enum CommandJournalConformance {
             bulkEnqueueAnswersAKeyTwiceInOneCallOnce,
         ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + [
             queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
+            wakingMakesAWaitingRecordDueAndNoOther,
         ]
     }
 

@@ -5,8 +5,11 @@ public import Commands
 /// here, SQLite's and PostgreSQL's elsewhere. Each follows a rule DBOS documents for its
 /// workflows, cited in its check: a key started again answers how it ran, a run resumes after
 /// its last finished step, a run that asks for another step than the journal recorded stops,
-/// a sleep never ends early and survives a restart, and a message is received once per id,
-/// or `nil` at the timeout.
+/// a sleep (for a duration or until a date) never ends early and survives a restart, a
+/// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
+/// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
+/// down the new path, children fan out and in and reach their parent once, and a key with a
+/// `"/"` is refused.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases and end sleeps); it throws a
@@ -31,8 +34,20 @@ public enum WorkflowConformance {
             startingAKeyAgainAnswersHowItRan, aRunResumesAfterItsLastFinishedStep,
             aRunAskingForAnotherStepThanRecordedStops, aSleepNeverEndsEarlyAndSurvivesARestart,
             aMessageIsReceivedOncePerIdAndAReceiveTimesOut, aWaitingReceiveGetsAMessageSentLater,
-            aFailedStepIsRecordedAndAnsweredAgain,
+            aFailedStepIsRecordedAndAnsweredAgain, aKeyWithASlashIsRefusedAndCollidesWithNoRun,
+            aSleepUntilADateNeverEndsEarlyAndSurvivesARestart, anEventWakesItsWaiterAndTheLatestValueWins,
+            aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld, childrenFanOutAndInAndReachTheirParentOnce,
+            aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce,
         ]
+    }
+
+    /// A registry of `workflows`.
+    static func registered<each Input, each Output>(
+        _ workflows: repeat Workflow<each Input, each Output>
+    ) -> WorkflowRegistry {
+        var registry = WorkflowRegistry()
+        repeat registry.register(each workflows)
+        return registry
     }
 
     /// A worker process: its own identity, on the journal's clock, with `registry`.

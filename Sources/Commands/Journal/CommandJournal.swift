@@ -271,6 +271,17 @@ public protocol CommandJournal: Sendable {
     /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
     func resume(queue: String) async throws
 
+    /// Makes the pending root record `key` — one waiting on a queue, held by no worker, due
+    /// later (released to wait, or enqueued with a delay) — due now, and wakes its queue's
+    /// workers (in this process, and in others where the store tells them); answers whether it
+    /// did. A record that is held, due already, settled, a child, run by its caller, or missing
+    /// changes nothing: `false`. A worker that takes it early must wait again for what it waits
+    /// for (a workflow's receive wakes its run this way when a message comes, and a sleep the
+    /// run finds not over is slept again).
+    ///
+    /// The default changes nothing and answers `false`: the record is taken when it falls due.
+    func wake(_ key: String) async throws -> Bool
+
     /// The queues paused now, by name.
     ///
     /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.

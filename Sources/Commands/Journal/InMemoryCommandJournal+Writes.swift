@@ -62,6 +62,11 @@ extension InMemoryCommandJournal.State {
         case .pause(let queue, let paused):
             if paused { self.paused.insert(queue) } else { self.paused.remove(queue) }
             return .none
+        case .wake(let key):
+            guard let index = indexByKey[key], records[index].isWaiting(at: now) else { return .none }
+            records[index].leaseExpiresAt = now
+            records[index].updatedAt = now
+            return .record(records[index])
         case .logAttempt(let attempt, let key, let parentKey, let lease):
             guard (try? checkHolds(parentKey ?? key, lease)) != nil else { return .none }
             var logged = attempt
@@ -184,5 +189,11 @@ extension CommandJournalRecord {
     /// Whether a worker holds it under a lease that has not ended at `now`.
     func isRunning(at now: Date) -> Bool {
         owner != nil && leaseExpiresAt ?? now > now
+    }
+
+    /// Whether it is a pending root on a queue that no worker holds, due after `now`
+    /// (``CommandJournal/wake(_:)``).
+    func isWaiting(at now: Date) -> Bool {
+        status == .pending && entry.parentKey == nil && queue != nil && owner == nil && leaseExpiresAt ?? now > now
     }
 }

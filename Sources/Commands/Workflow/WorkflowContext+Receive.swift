@@ -9,9 +9,11 @@ import Foundation
 extension WorkflowContext {
     /// The next message sent to this run on `topic` (``Workflows/send(_:to:topic:id:)``), or
     /// `nil` once `timeout` has passed without one, durably: the wait is written down at the
-    /// run's next position, the worker lets the run go while it waits (looking again every
-    /// ``Workflows/pollInterval``), and the answer, once given, is the answer every later
-    /// attempt at the run gets. Each message (each id) is received once.
+    /// run's next position, the worker lets the run go while it waits, a send makes it due at
+    /// once (``CommandJournal/wake(_:)``: any worker takes it up, woken by the queue), and the
+    /// answer, once given, is the answer every later attempt at the run gets. Each message (each
+    /// id) is received once. The run also looks again every ``Workflows/pollInterval``, in
+    /// case a wake-up was lost.
     ///
     /// ```swift
     /// guard let payment = try await context.receive(Payment.self, topic: "paid", timeout: .seconds(86_400)) else {
@@ -21,10 +23,16 @@ extension WorkflowContext {
     ///
     /// - Throws: ``WorkflowError/nondeterministic(key:position:recorded:requested:)`` when the
     ///   journal recorded something else at this position; ``WorkflowError/undecodable(key:reason:)``
-    ///   when the message does not decode as `M`.
+    ///   when the message does not decode as `M`; ``WorkflowError/invalidKey(key:reason:)`` for a
+    ///   topic with a `"/"` (the run fails).
     public func receive<M: Codable & Sendable>(
         _ type: M.Type = M.self, topic: String, timeout: Duration
     ) async throws -> M? {
+        do {
+            _ = try WorkflowRecord.checked(topic, as: "topic")
+        } catch {
+            throw stop(error)
+        }
         let position = try next()
         try await flush()
         var waiting = recorded[position]
@@ -71,6 +79,7 @@ extension WorkflowContext {
             }
             return nil
         }
+        state.withLock { $0.mailbox = WorkflowRecord.mailbox(key, topic: topic) }
         throw suspend(min(claimedAt.duration(to: deadline), engine.pollInterval))
     }
 

@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 /// What a running workflow does durably: its steps (`step(_:retry:_:)`), sleeps
-/// (``sleep(for:)``) and received messages (``receive(_:topic:timeout:)``). Each call takes the
+/// (``sleep(for:)``, ``sleep(until:)``), received messages (``receive(_:topic:timeout:)``),
+/// published events (``publish(_:as:)``) and patches (``patched(_:)``). Each call takes the
 /// next position in the run and is written down there; when the run is taken up again (after
 /// a crash, a sleep, or a wait for a message), every call answers from the journal what it
 /// answered before, without running again, up to the first one not recorded.
@@ -23,6 +24,9 @@ public final class WorkflowContext: Sendable {
         /// What ends the run whatever the function does: a determinism error (the run fails),
         /// a lost lease or a journal error (the run stops unsettled, to be taken up again).
         var stop: (any Error)?
+        /// The mailbox the run waits on, when it waits in a receive: after its release, the
+        /// worker looks there once more, for a message sent while the run was held.
+        var mailbox: String?
         /// The messages this run consumed, by key.
         var consumed: Set<String>
         /// The last step's settlement, not yet written: it goes with the next write (before
@@ -69,11 +73,14 @@ public final class WorkflowContext: Sendable {
     var lease: JournalLease { engine.invoker.lease(fencingToken) }
 
     /// Takes the next position, unless the run already waits or stopped.
-    func next() throws -> Int {
+    func next() throws -> Int { try position(taking: true) }
+
+    /// The next position, taken when `taking`, unless the run already waits or stopped.
+    func position(taking: Bool) throws -> Int {
         try state.withLock { state in
             if let stop = state.stop { throw stop }
             if let delay = state.suspension { throw WorkflowSuspension(delay: delay) }
-            defer { state.position += 1 }
+            defer { if taking { state.position += 1 } }
             return state.position
         }
     }

@@ -20,6 +20,10 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
     case unregistered(name: String, key: String)
     /// The input or output does not encode or decode as the workflow's types.
     case undecodable(key: String, reason: String)
+    /// A run's key or a topic the workflows cannot use: `key` is the one refused, `reason`
+    /// says why (a `"/"` in it, which would collide with the journal keys of another run's
+    /// steps and messages).
+    case invalidKey(key: String, reason: String)
 
     /// Names the run and what happened.
     public var description: String {
@@ -32,6 +36,7 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unregistered(let name, let key):
             "no workflow named '\(name)' is registered here, so '\(key)' cannot run"
         case .undecodable(let key, let reason): "the workflow '\(key)' cannot encode or decode a value: \(reason)"
+        case .invalidKey(let key, let reason): "'\(key)' cannot name a workflow's run or topic: \(reason)"
         }
     }
 }

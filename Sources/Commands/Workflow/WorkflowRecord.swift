@@ -7,15 +7,23 @@ import Foundation
 /// How a workflow is written in a journal. A run is a root record of kind ``runKind`` on the
 /// workflows' queue, under the key it was started with, whose payload is a ``WorkflowPlan``;
 /// its output is the workflow's output, its failure reason the workflow's error. Each step,
-/// sleep and receive is a child record `"<key>/<position>"` (from 0, in the order the function
-/// asked for them) whose kind says which it is and whose payload names it, for the determinism
-/// check. A message is a root record of its own on the receiver's mailbox queue.
+/// sleep, receive, patch, published event, child's start and child's result is a child record
+/// `"<key>/<position>"` (from 0, in the order the function asked for them) whose kind says
+/// which it is and whose payload names it, for the determinism check. A message is a root
+/// record of its own on the receiver's mailbox queue; a child run is a run of its own.
 enum WorkflowRecord {
     static let runKind = "behaviorkit.workflow"
     static let stepKind = "behaviorkit.workflow.step"
     static let sleepKind = "behaviorkit.workflow.sleep"
     static let receiveKind = "behaviorkit.workflow.receive"
     static let messageKind = "behaviorkit.workflow.message"
+    static let patchKind = "behaviorkit.workflow.patch"
+    static let eventKind = "behaviorkit.workflow.event"
+    static let startKind = "behaviorkit.workflow.start"
+    static let joinKind = "behaviorkit.workflow.join"
+    /// The name of a sleep until a date (``WorkflowContext/sleep(until:)``), whose output is
+    /// the date; a sleep for a duration is named `"sleep"`, and its output is milliseconds.
+    static let sleepUntilName = "sleep until"
 
     /// The key of the child at `position` of the run `key`.
     static func childKey(_ key: String, _ position: Int) -> String { "\(key)/\(position)" }
@@ -30,7 +38,11 @@ enum WorkflowRecord {
     static func describe(kind: String, name: String) -> String {
         switch kind {
         case stepKind: "step '\(name)'"
-        case sleepKind: "a sleep"
+        case sleepKind: name == sleepUntilName ? "a sleep until a date" : "a sleep"
+        case patchKind: "patch '\(name)'"
+        case eventKind: "a publish of '\(name)'"
+        case startKind: "a start of the child '\(name)'"
+        case joinKind: "the result of the child '\(name)'"
         case receiveKind: "a receive on '\(name)'"
         default: "'\(name)' (\(kind))"
         }

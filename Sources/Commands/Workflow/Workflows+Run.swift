@@ -32,7 +32,8 @@ extension Workflows {
     /// Runs due runs until the task is cancelled: claims them, waits for them to finish or
     /// wait, and looks again at once when it claimed some, when the journal says a run was
     /// started (``QueueWakeSource``), or after ``pollInterval`` (or sooner, when a run falls
-    /// due). Cancelling stops the claims; the attempts under way finish first.
+    /// due). A claim that fails is logged (an error on the invoker's logger) and tried again at
+    /// the next look. Cancelling stops the claims; the attempts under way finish first.
     public func run() async {
         let (looks, look) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
         let listener = (journal as? any QueueWakeSource).map { source in
@@ -44,7 +45,18 @@ extension Workflows {
         defer { listener?.cancel() }
         var iterator = looks.makeAsyncIterator()
         while !Task.isCancelled {
-            let (claimed, nextDue) = (try? await claimAndRun()) ?? (0, nil)
+            let claimed: Int
+            let nextDue: Duration?
+            do {
+                (claimed, nextDue) = try await claimAndRun()
+            } catch {
+                if Task.isCancelled { break }
+                // The journal may be back at the next look: the worker goes on.
+                invoker.logger?.error(
+                    "claiming workflows failed; looking again at the next poll",
+                    metadata: ["queue": "\(queue.name)", "error": "\(error)"])
+                (claimed, nextDue) = (0, nil)
+            }
             if claimed > 0 { continue }
             let wait = min(nextDue ?? pollInterval, pollInterval)
             let clock = invoker.keeper.clock
@@ -77,7 +89,7 @@ extension Workflows {
         let keeper = invoker.keeper
         do {
             let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
-            if outcome == .settled { settlements.settled() }
+            if outcome == .settled { settlements.signal() }
             return outcome
         } catch {
             keeper.drop(record.id, token: record.attempts)
@@ -137,6 +149,7 @@ extension Workflows {
         }
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
+            if let mailbox = context.state.withLock({ $0.mailbox }) { await wakeIfAMessageWaits(key, in: mailbox) }
             return .waiting
         }
         switch result {

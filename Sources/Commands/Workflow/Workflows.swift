@@ -24,10 +24,13 @@ public final class Workflows: Sendable {
     public let invoker: JournaledInvoker
     /// How many runs ``runDue()`` takes at a time.
     public let slots: Int
-    /// How often a run that waits for a message looks again, and how often ``run()`` and
-    /// ``WorkflowHandle/result()`` look when nothing tells them to.
+    /// How often a run that waits for a message looks again, and how often ``run()``,
+    /// ``WorkflowHandle/result()`` and ``event(of:key:as:timeout:)`` look when nothing tells them to.
     public let pollInterval: Duration
-    let settlements = WorkflowSettlements()
+    /// Signalled when a worker of this process settles a run.
+    let settlements = WorkflowSignal()
+    /// Signalled when a run publishes an event in this process.
+    let publications = WorkflowSignal()
 
     /// Workflows of `registry` run on `queue` by `invoker` (which must write to the queue's
     /// journal), `slots` runs at a time, looking again every `pollInterval`.
@@ -51,11 +54,13 @@ public final class Workflows: Sendable {
     ///
     /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another
     ///   workflow or another input; ``WorkflowError/undecodable(key:reason:)`` when the input
-    ///   does not encode; `InvalidKeyError` for a key the journal cannot keep.
+    ///   does not encode; ``WorkflowError/invalidKey(key:reason:)`` for a key with a `"/"`;
+    ///   `InvalidKeyError` for a key the journal cannot keep.
     @discardableResult
     public func start<Input, Output>(
         _ workflow: Workflow<Input, Output>, key: String, input: Input
     ) async throws -> WorkflowHandle<Output> {
+        _ = try WorkflowRecord.checked(key, as: "run's key")
         let plan: WorkflowPlan
         do {
             plan = WorkflowPlan(name: workflow.name, input: try StepOutput.encode(input, key: key))
@@ -74,12 +79,17 @@ public final class Workflows: Sendable {
     /// Sends `message` to the run `key` on `topic`, once per `id`: sending the same id again
     /// (a retried request, another process) changes nothing. The run receives it with
     /// ``WorkflowContext/receive(_:topic:timeout:)``; a message sent before the run asks for
-    /// it waits. Returns once the message is durable.
+    /// it waits. Returns once the message is durable, having woken the run if it waits
+    /// (``CommandJournal/wake(_:)``): a worker takes it up at once, in this process or, on
+    /// PostgreSQL, any other.
     ///
     /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when `id` was sent with
     ///   another message; ``WorkflowError/undecodable(key:reason:)`` when the message does not
-    ///   encode; `InvalidKeyError` for a key, topic or id the journal cannot keep.
+    ///   encode; ``WorkflowError/invalidKey(key:reason:)`` for a key or topic with a `"/"`;
+    ///   `InvalidKeyError` for a key, topic or id the journal cannot keep.
     public func send<M: Encodable>(_ message: M, to key: String, topic: String, id: String) async throws {
+        _ = try WorkflowRecord.checked(key, as: "run's key")
+        _ = try WorkflowRecord.checked(topic, as: "topic")
         let messageKey = WorkflowRecord.messageKey(key, topic: topic, id: id)
         let payload: [UInt8]
         do {
@@ -90,5 +100,6 @@ public final class Workflows: Sendable {
         _ = try await journal.enqueue(
             CommandJournalEntry(idempotencyKey: messageKey, kind: WorkflowRecord.messageKind, payload: payload),
             queue: WorkflowRecord.mailbox(key, topic: topic), after: .zero)
+        await wake(key, for: "a message on '\(topic)'")
     }
 }

@@ -9,7 +9,7 @@ extension JournalWrite {
             try StoredKey.check(queue, "queue name")
             if let partition { try StoredKey.check(partition, "partition") }
         case .settle(let key, _, _), .release(let key, _, _), .releaseFailed(let key, _, _, _), .cancel(let key, _),
-            .retry(let key):
+            .retry(let key), .wake(let key):
             try StoredKey.check(key, "idempotency key")
         case .claim(_, let queue?, _, _, _, _), .pause(let queue, _): try StoredKey.check(queue, "queue name")
         case .changes, .renew, .claim, .prune, .logAttempt: break

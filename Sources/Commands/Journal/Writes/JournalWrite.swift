@@ -33,4 +33,6 @@ package enum JournalWrite: Sendable {
     case logAttempt(CommandJournalAttempt, key: String, parentKey: String?, JournalLease)
     /// ``CommandJournal/pause(queue:)`` (`paused`) or ``CommandJournal/resume(queue:)``.
     case pause(queue: String, paused: Bool)
+    /// ``CommandJournal/wake(_:)``.
+    case wake(String)
 }

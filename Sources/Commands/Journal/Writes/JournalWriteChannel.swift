@@ -163,6 +163,13 @@ package struct JournalWriteChannel: Sendable {
         return record
     }
 
+    /// ``CommandJournal/wake(_:)``, which wakes this process's workers of the record's queue.
+    package func wake(_ key: String) async throws -> Bool {
+        guard case .record(let record) = try await submit(.wake(key)) else { return false }
+        if let queue = record.queue { queueSignal.signal(queue) }
+        return true
+    }
+
     /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
     package func logAttempt(
         _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease

@@ -135,6 +135,11 @@ extension JournalWriting {
         try await channel.retry(key)
     }
 
+    /// Makes `key` due now and wakes its queue's workers here; see ``CommandJournal/wake(_:)``.
+    public func wake(_ key: String) async throws -> Bool {
+        try await channel.wake(key)
+    }
+
     /// Pauses `queue`, durably; see ``CommandJournal/pause(queue:)``.
     public func pause(queue: String) async throws {
         try await channel.pause(queue, paused: true)

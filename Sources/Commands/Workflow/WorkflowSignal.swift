@@ -1,8 +1,8 @@
 import BehaviorKitSync
 
-/// Tells the handles waiting in this process that a run settled here: a generation that
-/// grows with every settlement, and the waiters to wake.
-final class WorkflowSettlements: Sendable {
+/// Tells the callers waiting in this process that something happened here (a run settled, a
+/// run published an event): a generation that grows with every signal, and the waiters to wake.
+final class WorkflowSignal: Sendable {
     private struct State {
         var generation = 0
         var nextWaiter = 0
@@ -12,11 +12,11 @@ final class WorkflowSettlements: Sendable {
 
     private let state = LockedValue(State())
 
-    /// How many settlements there were.
+    /// How many signals there were.
     var generation: Int { state.withLock { $0.generation } }
 
     /// Wakes every waiter.
-    func settled() {
+    func signal() {
         let waiters = state.withLock { state in
             state.generation += 1
             defer { state.waiters = [:] }
@@ -25,7 +25,7 @@ final class WorkflowSettlements: Sendable {
         waiters.forEach { $0.resume() }
     }
 
-    /// Returns after a settlement later than `generation`, or after `limit` on `clock`.
+    /// Returns after a signal later than `generation`, or after `limit` on `clock`.
     func wait(after generation: Int, upTo limit: Duration, on clock: ElapsedClock) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.next(after: generation) }
@@ -52,7 +52,7 @@ final class WorkflowSettlements: Sendable {
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
                 guard let waiter = state.waiters.removeValue(forKey: id) else {
-                    // Not waiting yet (it will not start), unless a settlement already woke it.
+                    // Not waiting yet (it will not start), unless a signal already woke it.
                     if state.generation == generation { state.cancelled.insert(id) }
                     return nil
                 }
