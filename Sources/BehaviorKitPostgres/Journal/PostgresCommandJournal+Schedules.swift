@@ -39,7 +39,8 @@ extension PostgresCommandJournal {
 
     /// The schedules, by name; see `CommandJournal.schedules()`.
     public func schedules() async throws -> [CommandJournalSchedule] {
-        let sql = "SELECT name, definition, revision, saved_at, last_tick FROM \(schedulesTable) ORDER BY name COLLATE \"C\""
+        let sql =
+            "SELECT name, definition, revision, saved_at, last_tick FROM \(schedulesTable) ORDER BY name COLLATE \"C\""
         let rows = try await connections.withConnection { connection in
             try await self.rows(sql, [], connection).map {
                 try $0.decode((String, String, Int64, Int64, Int64?).self)

@@ -70,7 +70,8 @@ extension CommandJournalSchema {
             let lastTick: Int64? = row["lastTick"]
             return CommandJournalSchedule(
                 schedule: try CommandJournalSchedule.decode(Array(definition)), revision: row["revision"],
-                savedAt: Date(journalMilliseconds: row["savedAt"]), lastTick: lastTick.map(Date.init(journalMilliseconds:)))
+                savedAt: Date(journalMilliseconds: row["savedAt"]),
+                lastTick: lastTick.map(Date.init(journalMilliseconds:)))
         }
     }
 }

@@ -1,7 +1,6 @@
 public import Commands
-import GRDB
-
 public import Foundation
+import GRDB
 
 /// The schedules of a SQLite journal, in its table `commandSchedule`.
 extension SQLiteCommandJournal {

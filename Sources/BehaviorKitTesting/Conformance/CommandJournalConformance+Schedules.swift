@@ -11,7 +11,10 @@ import Foundation
 /// `MissedTimerPolicy`. The clock starts at `ManualClock.origin`, 2026-01-01 00:00 UTC.
 extension CommandJournalConformance {
     static var scheduleChecks: [Check] {
-        [aTickRunsOnceAcrossFourSchedulers, aChangedScheduleTakesEffect, aRemovedScheduleStops, missedRunsFollowTheirPolicy]
+        [
+            aTickRunsOnceAcrossFourSchedulers, aChangedScheduleTakesEffect, aRemovedScheduleStops,
+            missedRunsFollowTheirPolicy,
+        ]
     }
 
     static func schedule(
@@ -31,7 +34,9 @@ extension CommandJournalConformance {
     static func runSchedulers(_ count: Int, _ journal: any CommandJournal, _ clock: ManualClock) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<count {
-                group.addTask { _ = try await QueueScheduler(journal: journal, wallClock: clock, clock: clock).runDue() }
+                group.addTask {
+                    _ = try await QueueScheduler(journal: journal, wallClock: clock, clock: clock).runDue()
+                }
             }
             try await group.waitForAll()
         }
@@ -128,7 +133,9 @@ extension CommandJournalConformance {
         try await runSchedulers(2, journal, clock)
         let expected = [
             "fire": ["fire@2026-01-01T01:00:00Z"], "skip": ["skip@2026-01-01T01:00:00Z"], "skip-all": [],
-            "catch-up": ["catch-up@2026-01-01T00:40:00Z", "catch-up@2026-01-01T00:50:00Z", "catch-up@2026-01-01T01:00:00Z"],
+            "catch-up": [
+                "catch-up@2026-01-01T00:40:00Z", "catch-up@2026-01-01T00:50:00Z", "catch-up@2026-01-01T01:00:00Z",
+            ],
         ]
         for (name, keys) in expected {
             let found = try await scheduledKeys(journal, queue: name)

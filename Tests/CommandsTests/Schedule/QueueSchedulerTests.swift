@@ -19,7 +19,8 @@ struct QueueSchedulerTests {
         let journal = InMemoryCommandJournal(clock: clock)
         let reports = CommandQueue("reports", journal: journal)
         let saved = try await reports.schedule(
-            "minutely", cron: "* * * * *", timeZone: .gmt, command: Report(report: "m"), missedRuns: .catchUp(atMost: 2))
+            "minutely", cron: "* * * * *", timeZone: .gmt, command: Report(report: "m"), missedRuns: .catchUp(atMost: 2)
+        )
         #expect(saved.nextTick == ManualClock.origin.addingTimeInterval(60))
         let scheduler = QueueScheduler(journal: journal, wallClock: clock, clock: clock, poll: .seconds(30))
         let loop = Task { try await scheduler.run() }

@@ -32,6 +32,7 @@ struct ScheduleDocSamplesTests {
                 "nightly-report@2026-01-03T01:30:00Z", "nightly-report@2026-01-04T01:30:00Z",
                 "nightly-report@2026-01-05T01:30:00Z",
             ])
-        #expect(try await reports.schedules().first?.nextTick == Date(timeIntervalSince1970: 1_767_663_000))  // 6 January, 01:30 UTC
+        // The next run: 6 January, 01:30 UTC.
+        #expect(try await reports.schedules().first?.nextTick == Date(timeIntervalSince1970: 1_767_663_000))
     }
 }

@@ -8,7 +8,9 @@ extension CronExpression {
         return values
     }
 
-    private static func parsePart(_ part: String, of text: String, as field: CronField)
+    private static func parsePart(
+        _ part: String, of text: String, as field: CronField
+    )
         throws(CronExpressionError) -> UInt64
     {
         func invalid(_ reason: String) -> CronExpressionError { .invalidField(field, text: text, reason: reason) }
@@ -40,7 +42,9 @@ extension CronExpression {
         return values
     }
 
-    private static func value(_ text: String, as field: CronField, in fieldText: String)
+    private static func value(
+        _ text: String, as field: CronField, in fieldText: String
+    )
         throws(CronExpressionError) -> Int
     {
         if let index = field.names.firstIndex(of: text.uppercased()) { return field.lowest + index }

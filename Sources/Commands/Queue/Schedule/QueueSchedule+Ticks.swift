@@ -24,7 +24,8 @@ extension CommandJournalSchedule {
         var latest: Date?
         var cursor = lastTick ?? savedAt
         var looked = 0
-        while looked < Self.tickLimit, let tick = schedule.cron.next(after: cursor, in: schedule.timeZone), tick <= now {
+        while looked < Self.tickLimit, let tick = schedule.cron.next(after: cursor, in: schedule.timeZone), tick <= now
+        {
             ticks.append(tick)
             if ticks.count > keep { ticks.removeFirst() }
             latest = tick

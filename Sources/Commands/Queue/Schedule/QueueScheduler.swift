@@ -88,7 +88,9 @@ public struct QueueScheduler: Sendable {
         return (records, nextTick)
     }
 
-    private func fire(_ kept: CommandJournalSchedule, now: Date) async throws
+    private func fire(
+        _ kept: CommandJournalSchedule, now: Date
+    ) async throws
         -> (records: [CommandJournalRecord], last: Date?)
     {
         let (ticks, latest) = kept.dueTicks(now: now)
