@@ -8,8 +8,6 @@ import PostgresNIO
 extension PostgresCommandJournal {
     /// Adds or replaces `schedule`; see `CommandJournal.saveSchedule(_:)`.
     public func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
-        try StoredKey.check(schedule.name, "schedule name")
-        try StoredKey.check(schedule.queue, "queue name")
         let definition = String(decoding: try CommandJournalSchedule.encode(schedule), as: UTF8.self)
         let sql = """
             INSERT INTO \(schedulesTable) AS s (name, definition, revision, saved_at, last_tick)

@@ -6,8 +6,6 @@ import GRDB
 extension SQLiteCommandJournal {
     /// Adds or replaces `schedule`; see `CommandJournal.saveSchedule(_:)`.
     public func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
-        try StoredKey.check(schedule.name, "schedule name")
-        try StoredKey.check(schedule.queue, "queue name")
         let definition = try CommandJournalSchedule.encode(schedule)
         let now = self.now
         let revision = try await scheduleWrite { db in

@@ -42,6 +42,15 @@ extension CommandJournalConformance {
         }
     }
 
+    /// Moves the last tick of `name` at `revision` from the minute `fromMinute` after the origin to `toMinute`.
+    static func advance(
+        _ journal: any CommandJournal, _ name: String, revision: Int64, fromMinute: Int, toMinute: Int
+    ) async throws -> Bool {
+        try await journal.advanceSchedule(
+            named: name, revision: revision, from: ManualClock.origin.addingTimeInterval(Double(fromMinute * 60)),
+            to: ManualClock.origin.addingTimeInterval(Double(toMinute * 60)))
+    }
+
     static func aTickRunsOnceAcrossFourSchedulers(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
         let check = "a tick is enqueued once across four schedulers running at once"
         let saved = try await journal.saveSchedule(try schedule("minutely", "* * * * *"))
@@ -82,9 +91,7 @@ extension CommandJournalConformance {
                 && changed.savedAt == ManualClock.origin.addingTimeInterval(3_600), check,
             "the changed schedule was kept as \(changed)")
         // A scheduler that read the schedule before the change cannot move its last tick.
-        let stale = try await journal.advanceSchedule(
-            named: "report", revision: 1, from: ManualClock.origin.addingTimeInterval(3_600),
-            to: ManualClock.origin.addingTimeInterval(7_200))
+        let stale = try await advance(journal, "report", revision: 1, fromMinute: 60, toMinute: 120)
         try expect(!stale, check, "a last tick was moved at a revision the schedule no longer has")
         await clock.advance(by: .seconds(600))
         try await runSchedulers(1, journal, clock)
@@ -108,9 +115,7 @@ extension CommandJournalConformance {
         try expect(!(try await journal.removeSchedule(named: "gone")), check, "removing it twice answered true")
         let listed = try await journal.schedules().map(\.schedule.name)
         try expect(listed == ["kept"], check, "after the removal, listed \(listed)")
-        let moved = try await journal.advanceSchedule(
-            named: "gone", revision: 1, from: ManualClock.origin.addingTimeInterval(60),
-            to: ManualClock.origin.addingTimeInterval(120))
+        let moved = try await advance(journal, "gone", revision: 1, fromMinute: 1, toMinute: 2)
         try expect(!moved, check, "the removed schedule's last tick was moved")
         await clock.advance(by: .seconds(300))
         try await runSchedulers(2, journal, clock)

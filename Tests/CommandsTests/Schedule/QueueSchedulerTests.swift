@@ -3,23 +3,17 @@ import Commands
 import Foundation
 import Testing
 
-/// The scheduler's loop on a manual clock: it sleeps until the next tick, enqueues it once,
-/// and notices a schedule added while it sleeps at its next poll.
+/// The scheduler's loop on a manual clock: it sleeps until the next tick (or for its poll),
+/// enqueues each tick once, and a schedule is listed and removed through its queue.
 struct QueueSchedulerTests {
-    struct Report: JournaledCommand {
-        static let journalKind = "test.report"
-        var report: String
-        var name: String { "report \(report)" }
-        func execute() async throws {}
-        func undo() async throws {}
-    }
+    typealias Report = ScheduleDocSamplesTests.BuildReport
 
     @Test func theLoopSleepsUntilEachTickAndEnqueuesIt() async throws {
         let clock = ManualClock()
         let journal = InMemoryCommandJournal(clock: clock)
         let reports = CommandQueue("reports", journal: journal)
         let saved = try await reports.schedule(
-            "minutely", cron: "* * * * *", timeZone: .gmt, command: Report(report: "m"), missedRuns: .catchUp(atMost: 2)
+            "minutely", cron: "* * * * *", timeZone: .gmt, command: Report(), missedRuns: .catchUp(atMost: 2)
         )
         #expect(saved.nextTick == ManualClock.origin.addingTimeInterval(60))
         let scheduler = QueueScheduler(journal: journal, wallClock: clock, clock: clock, poll: .seconds(30))

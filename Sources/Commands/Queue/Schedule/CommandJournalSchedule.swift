@@ -30,8 +30,13 @@ public struct CommandJournalSchedule: Hashable, Sendable {
         schedule.cron.next(after: lastTick ?? savedAt, in: schedule.timeZone)
     }
 
-    /// The schedule's definition as the stores keep it: JSON.
+    /// The schedule's definition as the stores keep it (JSON), once its name and queue passed
+    /// `StoredKey`'s rule.
+    ///
+    /// - Throws: `InvalidKeyError` for a name or queue a store cannot keep exactly.
     package static func encode(_ schedule: QueueSchedule) throws -> [UInt8] {
+        try StoredKey.check(schedule.name, "schedule name")
+        try StoredKey.check(schedule.queue, "queue name")
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return Array(try encoder.encode(schedule))

@@ -10,8 +10,8 @@ public import Foundation
 extension InMemoryCommandJournal {
     /// Adds or replaces `schedule`; see ``CommandJournal/saveSchedule(_:)``.
     public func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
-        try StoredKey.check(schedule.name, "schedule name")
-        try StoredKey.check(schedule.queue, "queue name")
+        // Refuses what a durable store refuses: a name or queue it cannot keep exactly.
+        _ = try CommandJournalSchedule.encode(schedule)
         let now = self.now
         return state.withLock { state in
             let revision = (state.schedules[schedule.name]?.revision ?? 0) + 1
