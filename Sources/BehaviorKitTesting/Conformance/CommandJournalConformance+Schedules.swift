@@ -1,4 +1,4 @@
-import Commands
+public import Commands
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -10,6 +10,13 @@ import Foundation
 /// once however many schedulers run it at once; the ticks missed in a gap follow the schedule's
 /// `MissedTimerPolicy`. The clock starts at `ManualClock.origin`, 2026-01-01 00:00 UTC.
 extension CommandJournalConformance {
+    /// Runs the schedule checks alone (``check(_:)`` runs them with the rest), each on a new
+    /// journal from `makeJournal`: for a journal in an application's database, say, once its
+    /// migrator added the schedules.
+    public static func checkSchedules(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+        try await run(scheduleChecks, makeJournal)
+    }
+
     static var scheduleChecks: [Check] {
         [
             aTickRunsOnceAcrossFourSchedulers, aChangedScheduleTakesEffect, aRemovedScheduleStops,
