@@ -26,6 +26,11 @@ extension CronExpression {
     ///   the gap fire once together.
     /// - A wall time repeated when the clocks go back (01:30, twice on the night New York moves
     ///   from 02:00 back to 01:00) fires once, at its first occurrence.
+    ///
+    /// Every time is read as wall-clock time, a `*` field's too: an hourly expression fires at
+    /// 01:00 once on the night the clocks go back, and one every minute pauses for the repeated
+    /// hour. (Vixie cron runs a job with `*` in its minute or hour field by the elapsed time
+    /// instead, so twice in the repeated hour; for fixed times the two agree.)
     public func next(after date: Date, in timeZone: TimeZone) -> Date? {
         let seconds = Int64(clamping: date.timeIntervalSince1970.rounded(.down), default: 0)
         // Far outside any calendar a schedule runs on (about 30,000 years from 1970): no answer.

@@ -20,6 +20,11 @@ import Foundation
 /// ``QueueSchedule/missedRuns`` policy says, and moves the last tick on (compare and set:
 /// ``CommandJournal/advanceSchedule(named:revision:from:to:)``). A scheduler that starts
 /// after a night without one applies the policy to the ticks missed.
+///
+/// A tick's record is what keeps it from running twice: two schedulers that find the same tick
+/// due enqueue one record. A scheduler that read a schedule before another moved its last tick
+/// on enqueues that tick again only when its record was pruned in between, so prune settled
+/// records older than a pass takes (``CommandJournal/prune(settledBefore:)``), not newer.
 public struct QueueScheduler: Sendable {
     /// The journal whose schedules it runs.
     public let journal: any CommandJournal
