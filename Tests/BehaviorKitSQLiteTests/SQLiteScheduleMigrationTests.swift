@@ -2,7 +2,6 @@ import BehaviorKitSQLite
 import BehaviorKitTesting
 import Commands
 import Foundation
-import GRDB
 import Testing
 
 /// Schedules in an application's database: until its migrator adds their table
@@ -16,18 +15,15 @@ struct SQLiteScheduleMigrationTests {
     }
 
     @Test func anApplicationDatabaseWithoutTheSchedulesMigrationRefusesSchedules() async throws {
-        let path = folder.path("app.sqlite")
-        let database = try DatabasePool(path: path)
-        var migrator = DatabaseMigrator()
-        SQLiteCommandJournal.registerMigrations(in: &migrator)
-        try migrator.migrate(database, upTo: "behaviorkit-command-journal-partitions")
-        let journal = SQLiteCommandJournal(database: database, path: path)
+        let application = try MigratedApplicationDatabase(
+            path: folder.path("app.sqlite"), upTo: "behaviorkit-command-journal-partitions")
+        let journal = application.journal
         let schedule = QueueSchedule(
             "nightly", cron: try CronExpression("@daily"), timeZone: .gmt, queue: "reports", kind: "report")
         let refusal = try await #require(throws: CommandJournalError.self) { try await journal.saveSchedule(schedule) }
         #expect("\(refusal)".contains("behaviorkit-command-journal-schedules"), "\(refusal)")
         #expect(try await journal.schedules().isEmpty)
-        try migrator.migrate(database)
+        try application.migrateTheRest()
         let saved = try await journal.saveSchedule(schedule)
         #expect(try await journal.schedules() == [saved])
     }
@@ -35,12 +31,7 @@ struct SQLiteScheduleMigrationTests {
     @Test func anApplicationDatabaseWithTheMigrationsPassesTheScheduleChecks() async throws {
         let counter = FileCounter()
         try await CommandJournalConformance.checkSchedules { clock in
-            let path = folder.path("app-\(counter.next()).sqlite")
-            let database = try DatabasePool(path: path)
-            var migrator = DatabaseMigrator()
-            SQLiteCommandJournal.registerMigrations(in: &migrator)
-            try migrator.migrate(database)
-            return SQLiteCommandJournal(database: database, path: path, clock: clock)
+            try MigratedApplicationDatabase(path: folder.path("app-\(counter.next()).sqlite"), clock: clock).journal
         }
     }
 }
