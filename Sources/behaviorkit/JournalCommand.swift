@@ -15,7 +15,7 @@ struct JournalCommand: AsyncParsableCommand {
         subcommands: [
             JournalAllCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalWorkersCommand.self,
             JournalQueuesCommand.self, JournalCancelCommand.self, JournalRetryCommand.self, JournalPruneCommand.self,
-            JournalPauseCommand.self, JournalResumeCommand.self,
+            JournalPauseCommand.self, JournalResumeCommand.self, JournalSchedulesCommand.self,
         ],
         defaultSubcommand: JournalAllCommand.self
     )

@@ -27,6 +27,23 @@ struct ConsolePagesTests {
         #expect(page.contains("Changed in the last 5 minutes"))
     }
 
+    @Test("The overview lists the schedules with their cron expression, time zone, queue and next run")
+    func overviewSchedules() async throws {
+        let harness = try await ConsoleHarness()
+        let empty = try await harness.test { try await $0.page("/ops/") }
+        #expect(empty.contains("<table id=\"schedules\">") && empty.contains("No schedule."))
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        _ = try await harness.journal.saveSchedule(
+            QueueSchedule(
+                "nightly <report>", cron: try CronExpression("30 2 * * *"), timeZone: berlin, queue: "reports",
+                kind: "report.build"))
+        let page = try await harness.test { try await $0.page("/ops/") }
+        #expect(page.contains("<tr data-schedule=\"nightly &lt;report&gt;\"><td>nightly &lt;report&gt;</td>"))
+        #expect(page.contains("<td class=\"cron\">30 2 * * *</td><td>Europe/Berlin</td><td>reports</td>"))
+        // The clock stands at 1 January 2026, 00:00 UTC: 02:30 in Berlin is 01:30 UTC.
+        #expect(page.contains("title=\"2026-01-01T01:30:00Z\""))
+    }
+
     @Test("The overview at the group's path without its slash redirects to it, keeping relative links right")
     func overviewRedirects() async throws {
         let harness = try await ConsoleHarness()

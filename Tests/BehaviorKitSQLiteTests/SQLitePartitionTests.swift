@@ -1,7 +1,6 @@
 import BehaviorKitSQLite
 import Commands
 import Foundation
-import GRDB
 import Testing
 
 /// Partitions in an application's database: until its migrator adds them
@@ -16,12 +15,9 @@ struct SQLitePartitionTests {
     }
 
     @Test func anApplicationDatabaseWithoutThePartitionsMigrationRefusesPartitions() async throws {
-        let path = folder.path("app.sqlite")
-        let database = try DatabasePool(path: path)
-        var migrator = DatabaseMigrator()
-        SQLiteCommandJournal.registerMigrations(in: &migrator)
-        try migrator.migrate(database, upTo: "behaviorkit-command-journal-pauses")
-        let journal = SQLiteCommandJournal(database: database, path: path)
+        let application = try MigratedApplicationDatabase(
+            path: folder.path("app.sqlite"), upTo: "behaviorkit-command-journal-pauses")
+        let journal = application.journal
         let entry = CommandJournalEntry(idempotencyKey: "export-7", kind: "export")
         let enqueue = try await #require(throws: CommandJournalError.self) {
             try await journal.enqueue(
@@ -34,7 +30,7 @@ struct SQLitePartitionTests {
             try await journal.claim(1, from: "reports", concurrency: nil, perPartition: 2, lease: lease)
         }
         #expect("\(claim)".contains("behaviorkit-command-journal-partitions"), "\(claim)")
-        try migrator.migrate(database)
+        try application.migrateTheRest()
         let claimed = try await journal.claim(1, from: "reports", concurrency: nil, perPartition: 2, lease: lease)
         #expect(claimed.records.map(\.id) == ["export-7"])
     }

@@ -1,8 +1,8 @@
 import Commands
 import Foundation
 
-/// The overview: queues with their depth by state, counts by status, workers, and what changed
-/// in the last minutes.
+/// The overview: queues with their depth by state, counts by status, schedules with their next
+/// run, workers, and what changed in the last minutes.
 enum OverviewPage {
     static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
         let journal = console.journal
@@ -49,6 +49,8 @@ enum OverviewPage {
         }
         if queues.isEmpty { html.raw("<tr><td colspan=\"7\" class=\"muted\">No pending work.</td></tr>") }
         html.raw("</tbody></table>")
+
+        try await SchedulesTable.render(journal, now: request.now, into: &html)
 
         html.element("h2", "Workers")
         WorkersPage.table(workers, now: request.now, holdsShown: 3, into: &html)

@@ -26,11 +26,14 @@ struct PostgresJournalManagementSQL: Sendable {
     /// The name of the table of paused queues of `table`.
     static func pausedTable(_ table: String) -> String { "\(table)_paused" }
 
+    /// The name of the table of schedules of `table`.
+    static func schedulesTable(_ table: String) -> String { "\(table)_schedules" }
+
     /// The names of what ``create(_:)`` makes, quoted: opening creates them when one is missing.
     static func relations(_ table: String) -> [String] {
         [
             attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c", tracesTable(table),
-            pausedTable(table),
+            pausedTable(table), schedulesTable(table),
         ].map {
             "\"\($0)\""
         }
@@ -64,6 +67,15 @@ struct PostgresJournalManagementSQL: Sendable {
             CREATE TABLE IF NOT EXISTS "\(pausedTable(table))" (
                 queue text PRIMARY KEY,
                 paused_at bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS "\(schedulesTable(table))" (
+                name text PRIMARY KEY,
+                definition text NOT NULL,
+                revision bigint NOT NULL,
+                saved_at bigint NOT NULL,
+                last_tick bigint
             )
             """,
         ]

@@ -159,7 +159,7 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWa
     /// Adds the migrations that create the journal's table, the table of queued records' trace
     /// contexts, the log of attempts and index
     /// its management API reads (``details(forKey:)``), and the records' priorities with the
-    /// index of claims, the table of paused queues, and the records' partitions, to the application's migrator. Run them
+    /// index of claims, the table of paused queues, the records' partitions, and the table of schedules, to the application's migrator. Run them
     /// all before the journal writes: its writes and claims read the priority.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("behaviorkit-command-journal-2") { db in try CommandJournalSchema.create(db) }
@@ -177,6 +177,9 @@ public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWa
         }
         migrator.registerMigration("behaviorkit-command-journal-partitions") { db in
             try CommandJournalSchema.addPartitions(db)
+        }
+        migrator.registerMigration("behaviorkit-command-journal-schedules") { db in
+            try db.execute(sql: CommandJournalSchema.createSchedules)
         }
     }
 

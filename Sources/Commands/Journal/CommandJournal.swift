@@ -287,6 +287,31 @@ public protocol CommandJournal: Sendable {
     /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
     func pausedQueues() async throws -> Set<String>
 
+    /// Adds `schedule`, or replaces the schedule of the same name, durably for every process:
+    /// its revision goes up by one and its ticks count from now (the journal's clock), with
+    /// no last tick. Returns the schedule as kept.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule
+
+    /// Removes the schedule `name`: no scheduler enqueues its ticks after this returns (the
+    /// ticks already enqueued stay). Answers whether there was one.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func removeSchedule(named name: String) async throws -> Bool
+
+    /// The schedules, by name.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func schedules() async throws -> [CommandJournalSchedule]
+
+    /// Sets the last tick of the schedule `name` to `tick` when it is still at `revision` with
+    /// the last tick `lastTick` (compare and set); answers whether it did. A scheduler calls it
+    /// once it enqueued the ticks up to `tick`.
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
+    func advanceSchedule(named name: String, revision: Int64, from lastTick: Date?, to tick: Date) async throws -> Bool
+
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.
     func close() async throws

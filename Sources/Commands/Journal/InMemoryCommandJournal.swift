@@ -23,6 +23,8 @@ public final class InMemoryCommandJournal: CommandJournal, JournalWriting, Queue
         var attemptLog: [String: [CommandJournalAttempt]] = [:]
         /// The queues paused (``CommandJournal/pause(queue:)``).
         var paused: Set<String> = []
+        /// The schedules (``CommandJournal/saveSchedule(_:)``), by name.
+        var schedules: [String: CommandJournalSchedule] = [:]
         /// The partition of each queued record enqueued in one, by key.
         var partitions: [String: String] = [:]
     }

@@ -1,13 +1,6 @@
-/// What a durable timer does when it comes due while no worker runs, and is found late.
-///
-/// ```swift
-/// DurableMachine("order", definition: lifecycle, store: store, missedTimers: .skip(lateBy: .seconds(60)))
-/// ```
-public enum MissedTimerPolicy: Hashable, Sendable {
-    /// Fire it, however late (the default): a deadline that passed while every worker was down
-    /// fires when the first worker starts.
-    case fire
-    /// Drop it without firing when it is found more than `lateBy` after its due time; the
-    /// history records a ``MachineTrigger/missedTimer(_:)`` step.
-    case skip(lateBy: Duration)
-}
+public import Commands
+
+/// What a durable timer does when it comes due while no worker runs, and is found late:
+/// `Commands.MissedTimerPolicy`, the vocabulary durable machines share with the queue's
+/// schedules, named here so that code importing only DurableMachines keeps compiling.
+public typealias MissedTimerPolicy = Commands.MissedTimerPolicy
