@@ -101,28 +101,35 @@ extension JournaledInvoker {
     ///
     /// With a `retry` policy, a failure the policy retries releases the record to be claimed
     /// again after its backoff, writing the attempt's error, and throws ``RescheduledAttempt``.
+    ///
+    /// `commandEnded`, when given, is called once the command's `execute` returned or threw,
+    /// before its settlement is written (a ``QueueWorker`` frees its slot then).
     func execute(
-        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil, retry: RetryPolicy? = nil
+        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil, retry: RetryPolicy? = nil,
+        commandEnded: (@Sendable () -> Void)? = nil
     ) async throws -> [UInt8]? {
         guard instruments.isOn else {
             var outcome: DurableOutcome?
-            return try await settle(step, record, &outcome, retry: retry)
+            return try await settle(step, record, &outcome, retry: retry, commandEnded: commandEnded)
         }
-        if let span { return try await executeReported(step, record, span: span, retry: retry) }
+        if let span {
+            return try await executeReported(step, record, span: span, retry: retry, commandEnded: commandEnded)
+        }
         let attributes = DurableInstruments.attributes(
             key: record.id, ["behaviorkit.command.kind": .string(record.entry.kind)])
         return try await instruments.withSpan("behaviorkit.command", attributes) { span in
-            try await executeReported(step, record, span: span, retry: retry)
+            try await executeReported(step, record, span: span, retry: retry, commandEnded: commandEnded)
         }
     }
 
     private func executeReported(
-        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)?, retry: RetryPolicy?
+        _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)?, retry: RetryPolicy?,
+        commandEnded: (@Sendable () -> Void)?
     ) async throws -> [UInt8]? {
         let started = keeper.now
         var outcome: DurableOutcome?
         do {
-            let output = try await settle(step, record, &outcome, retry: retry)
+            let output = try await settle(step, record, &outcome, retry: retry, commandEnded: commandEnded)
             instruments.commandEnded(
                 kind: record.entry.kind, key: record.id, .done, duration: keeper.now - started, span: span)
             return output
@@ -137,7 +144,8 @@ extension JournaledInvoker {
     /// Runs `step` under `record` and settles the record; `outcome` says `.failed` when the step
     /// threw and its failure was written down.
     private func settle(
-        _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?, retry: RetryPolicy?
+        _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?, retry: RetryPolicy?,
+        commandEnded: (@Sendable () -> Void)?
     ) async throws -> [UInt8]? {
         let key = record.id
         let attempt = lease.fenced(by: record)
@@ -147,6 +155,7 @@ extension JournaledInvoker {
         do {
             output = try await DurableContext.$current.withValue(context) { try await step.run(context) }
         } catch {
+            commandEnded?()
             if keeper.isLost(key, token: record.attempts) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
             if let delay = retry?.delay(after: max(1, record.attempts), of: key, failedWith: error) {
                 try await keeper.settling(key, token: record.attempts) {
@@ -161,6 +170,7 @@ extension JournaledInvoker {
             outcome = .failed
             throw error
         }
+        commandEnded?()
         try await keeper.settling(key, token: record.attempts) {
             try await journal.settle(key, as: .done(output: output), lease: attempt)
         }

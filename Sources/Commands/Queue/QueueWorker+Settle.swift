@@ -5,9 +5,14 @@ import Tracing
 extension QueueWorker {
     /// Runs a claimed record to its settlement, counts how it ended and returns that; never
     /// throws (a journal error leaves the record to be taken over once its lease expires).
+    ///
+    /// `commandEnded`, when given, is called once a queued command's `execute` returned or threw,
+    /// before its settlement commits, so that the worker's slot is free while it commits (the next
+    /// claim then joins the settlement in one commit of the journal's group commit, as PgQueuer's
+    /// buffered completions do); never for a transaction, which holds its slot until it settled.
     @discardableResult
-    func settle(_ record: CommandJournalRecord) async -> DurableOutcome {
-        guard instruments.isOn else { return await settleCounted(record).0 }
+    func settle(_ record: CommandJournalRecord, commandEnded: (@Sendable () -> Void)? = nil) async -> DurableOutcome {
+        guard instruments.isOn else { return await settleCounted(record, commandEnded).0 }
         let attributes = DurableInstruments.attributes(
             key: record.id,
             [
@@ -20,7 +25,7 @@ extension QueueWorker {
             "behaviorkit.queue.record", attributes, continuing: record.traceContext
         ) { span in
             let started = invoker.keeper.now
-            let (outcome, error) = await settleCounted(record)
+            let (outcome, error) = await settleCounted(record, commandEnded)
             reportSettled(record, outcome, error: error, duration: invoker.keeper.now - started, span: span)
             return outcome
         }
@@ -28,7 +33,9 @@ extension QueueWorker {
     }
 
     /// Settles `record` and counts how it ended in the worker's statistics.
-    private func settleCounted(_ record: CommandJournalRecord) async -> (DurableOutcome, (any Error)?) {
+    private func settleCounted(
+        _ record: CommandJournalRecord, _ commandEnded: (@Sendable () -> Void)?
+    ) async -> (DurableOutcome, (any Error)?) {
         let key = record.id
         do {
             if record.entry.kind == DurableTransaction.journalKind {
@@ -54,7 +61,7 @@ extension QueueWorker {
                 let policy = invoker.registry.retryPolicy(forKind: record.entry.kind) ?? retryPolicy
                 do {
                     _ = try await invoker.keeper.hold(key, token: record.attempts) {
-                        try await self.invoker.execute(step, record, retry: policy)
+                        try await self.invoker.execute(step, record, retry: policy, commandEnded: commandEnded)
                     }
                     counters.withLock { $0.done += 1 }
                     return (.done, nil)

@@ -80,6 +80,8 @@ public final class QueueWorker: Sendable {
     /// have — a graceful shutdown.
     public func run() async {
         enum Event: Sendable {
+            /// The command of the record so claimed ended; its settlement is committing.
+            case ended(String)
             case settled(String, DurableOutcome)
             /// The sleep numbered so ended.
             case woke(Int)
@@ -95,7 +97,11 @@ public final class QueueWorker: Sendable {
             mailbox.withLock { $0.append(event) }
             look.yield()
         }
+        // Every claim until it settled, by key and attempt (a record released to be tried again
+        // may be claimed anew while its last attempt's task ends); the slots count only those
+        // whose command has not ended (`settle(_:commandEnded:)`).
         var inFlight: [String: Task<Void, Never>] = [:]
+        var running = Set<String>()
         var sleeper: (number: Int, task: Task<Void, Never>)?
         var sleeps = 0
         var claimFailed = false
@@ -108,13 +114,15 @@ public final class QueueWorker: Sendable {
             }
         }
         while !Task.isCancelled {
-            if inFlight.count < admission.limit, sleeper == nil {
-                let claimed = await claim(admission.limit - inFlight.count)
+            if running.count < admission.limit, sleeper == nil {
+                let claimed = await claim(admission.limit - running.count)
                 claimFailed = claimed.failed
                 for record in claimed.records {
-                    inFlight[record.id] = Task {
-                        let outcome = await self.settle(record)
-                        wake(.settled(record.id, outcome))
+                    let attempt = "\(record.id)#\(record.attempts)"
+                    running.insert(attempt)
+                    inFlight[attempt] = Task {
+                        let outcome = await self.settle(record) { wake(.ended(attempt)) }
+                        wake(.settled(attempt, outcome))
                     }
                 }
                 if claimed.records.isEmpty || claimed.failed {
@@ -138,8 +146,10 @@ public final class QueueWorker: Sendable {
                 defer { events = [] }; return events
             }) {
                 switch event {
-                case .settled(let key, let outcome):
-                    inFlight[key] = nil
+                case .ended(let attempt): running.remove(attempt)
+                case .settled(let attempt, let outcome):
+                    inFlight[attempt] = nil
+                    running.remove(attempt)
                     admission.settled(outcome)
                     counters.withLock { $0.openSlots = admission.limit }
                 case .woke(let number): if sleeper?.number == number { sleeper = nil }
