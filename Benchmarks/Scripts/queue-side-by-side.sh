@@ -6,7 +6,7 @@
 #   enqueue, one at a time: 2,000 jobs from one caller; p50 per call and jobs/s
 #   enqueue, 64 callers: JOBS jobs
 #   enqueue in bulk: JOBS jobs, 1,000 a call (ours: enqueue(contentsOf:))
-#   drain: JOBS jobs enqueued beforehand, then W worker processes (1 and 4) start at one wall-clock
+#   drain: JOBS jobs enqueued beforehand, then W worker processes (1, 4 and 16) start at one wall-clock
 #          instant; jobs/s = JOBS / (last job's end - start). Ours: QueueWorker.run(), 16 slots
 #          (the peer: batch 16)
 #   pickup: one worker waits, a producer enqueues 500 stamped jobs at 100 a second; enqueue → start
@@ -83,7 +83,7 @@ for round in $(seq "$rounds"); do
     "$venv/bin/python" "$peer" enqueue "$(dsn "$(peerdb)")" "$jobs" 64
     "$ours" enqueue "$(url "$(fresh)")" "$jobs" bulk
     "$venv/bin/python" "$peer" enqueue "$(dsn "$(peerdb)")" "$jobs" bulk
-    for workers in 1 4; do
+    for workers in 1 4 16; do
         db=$(fresh)
         "$ours" enqueue "$(url "$db")" "$jobs" 64 >/dev/null
         drain "behaviorkit run()" "$workers" work_ours "$(url "$db")"
