@@ -162,7 +162,7 @@ public protocol CommandJournal: Sendable {
     /// in the same order, each job's record (the existing one for a key already there) or why
     /// it was refused. Every key is checked before any is written (`InvalidKeyError`: nothing
     /// written). The default enqueues them one after another; a journal with a group commit
-    /// writes them in whole batches.
+    /// writes them in whole batches (PostgreSQL's in one statement of arrays).
     func enqueue(
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
     ) async throws -> [Result<CommandJournalRecord, any Error>]
