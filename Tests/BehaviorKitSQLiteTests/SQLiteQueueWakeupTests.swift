@@ -53,6 +53,30 @@ struct SQLiteQueueWakeupTests {
         try await other.close()
     }
 
+    /// A record another process committed before the watcher first looked at its queue is in
+    /// the number that first look reads, so no later change tells of it: the first look wakes
+    /// the queue's workers once all the same (a worker that had just claimed would otherwise
+    /// leave it to its poll).
+    @Test func aRecordCommittedBeforeTheWatchersFirstLookWakesTheWorkers() async throws {
+        let path = folder.path("first-look.journal")
+        let workerJournal = try SQLiteCommandJournal(path: path)
+        let other = try SQLiteCommandJournal(path: path)
+        try await CommandQueue("wake", journal: other).enqueue(kind: "wake.mark", arguments: "early", key: "early")
+        let woken = LockedValue(false)
+        let wakeups = workerJournal.wakeups(of: "wake")
+        let listening = Task {
+            for await _ in wakeups {
+                woken.withLock { $0 = true }
+                break
+            }
+        }
+        #expect(try await eventually { woken.withLock { $0 } }, "the first look did not wake the queue")
+        listening.cancel()
+        try await workerJournal.close()
+        try await other.close()
+        await listening.value
+    }
+
     @Test func closingAJournalStopsItsWatcherAndEndsItsWakeups() async throws {
         let journal = try SQLiteCommandJournal(path: folder.path("close.journal"))
         let wakeups = journal.wakeups(of: "q")

@@ -10,7 +10,8 @@ import Logging
 /// `PRAGMA data_version` every `interval` — a number that changes when another connection
 /// committed — and, when it changed, the newest record of each queue waited on (an index
 /// lookup): a new one wakes that queue's workers; so does a queue's resume (its row gone from
-/// the paused queues).
+/// the paused queues). The first look at a queue that has records wakes its workers once, since
+/// a record committed just before that look would otherwise wait for their poll.
 ///
 /// A read every few milliseconds is the cost. A record made claimable without a new row (a
 /// retry, a release, a lease that ended) is found by the workers' poll, as before.
@@ -99,7 +100,14 @@ final class SQLiteQueueWatcher: Sendable {
                     paused = now
                 }
                 for (queue, sequence) in seen.1 ?? [:] {
-                    if let before = newest[queue], sequence > before { signal.signal(queue) }
+                    if let before = newest[queue] {
+                        if sequence > before { signal.signal(queue) }
+                    } else if sequence > 0 {
+                        // The first look at a queue: a record committed between the worker's last
+                        // claim and this look is in the number just read, so no later change would
+                        // tell of it. Its workers look once more now.
+                        signal.signal(queue)
+                    }
                     newest[queue] = sequence
                 }
             } catch is CancellationError {

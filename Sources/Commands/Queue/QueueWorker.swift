@@ -20,7 +20,9 @@ public final class QueueWorker: Sendable {
     public let queue: CommandQueue
     /// The worker identity, leases and registry the work runs with.
     public let invoker: JournaledInvoker
-    /// How many records run at once in this worker.
+    /// How many records run at once in this worker. A command's slot is free once its `execute`
+    /// ended, while its settlement commits (the record stays held until it settled); a
+    /// transaction's, once it settled.
     public let slots: Int
     /// How long the worker waits between looks when nothing is due (it wakes sooner for a
     /// record that falls due).
@@ -69,8 +71,9 @@ public final class QueueWorker: Sendable {
     /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL and SQLite, in any
     /// process). A journal error is counted and retried after `pollInterval`.
     ///
-    /// It runs up to `slots` records at once while they settle in time. Each attempt it loses
-    /// (its lease lapsed before the journal renewed it: the journal or the machine is too slow
+    /// It runs up to `slots` records at once while they settle in time (a command's slot is free
+    /// once it ended, so that the next claim joins its settlement in one commit). Each attempt
+    /// it loses (its lease lapsed before the journal renewed it: the journal or the machine is too slow
     /// for the lease) or the journal fails halves that, down to one; as many settled in time as
     /// it runs at once give one slot back (``QueueWorkerStatistics/openSlots``). An overloaded
     /// fleet so takes less work until its leases hold, instead of taking over each other's.
