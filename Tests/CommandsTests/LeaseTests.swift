@@ -70,6 +70,9 @@ struct LeaseTests {
         await clock.waitForSleepers(count: 2)
         partitioned.cut()
         await clock.advance(by: .seconds(10))
+        // The heartbeat's failed renewal sleeps again before the clock moves on: otherwise a late
+        // renewal could sleep past the second tick, on a clock that no longer moves (a hang).
+        await clock.waitForSleepers(count: 2)
         await clock.advance(by: .seconds(10))
         await #expect(throws: CommandJournalError.leaseLost(key: "t", owner: nil)) { try await task.value }
         #expect(trace.lines == ["start", "cancelled"], "the step stopped at 20 s, before the lease ends at 30 s")
