@@ -67,7 +67,7 @@ struct JournalLocationOptions: ParsableArguments {
     var format: JournalOperations.Format { formatOption.operations }
 
     /// Runs `body` on the opened journal; an error becomes `error: …` and exit 1.
-    func run(_ body: (any CommandJournal) async throws -> Void) async throws {
+    func run(_ body: (any CommandJournalManagement) async throws -> Void) async throws {
         do {
             try await JournalOperations.withJournal(location, body)
         } catch let exit as ExitCode {

@@ -96,45 +96,34 @@ struct ConsoleSafetyTests {
 }
 
 /// A journal whose reads all fail with an error that names a database URL with its password.
-struct FailingJournal: CommandJournal {
-    let inner = InMemoryCommandJournal()
+final class FailingJournal: ForwardingCommandJournal, @unchecked Sendable {
     let message: String
 
     struct Failure: Error, CustomStringConvertible { let description: String }
 
-    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        try await inner.begin(entry, lease: lease)
+    init(message: String) {
+        self.message = message
+        super.init(InMemoryCommandJournal())
     }
-    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        try await inner.append(entry, lease: lease)
+
+    override func prune(settledBefore date: Date) async throws -> Int { throw Failure(description: message) }
+    override func record(forKey key: String) async throws -> CommandJournalRecord? {
+        throw Failure(description: message)
     }
-    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        try await inner.settle(key, as: settlement, lease: lease)
+    override func unfinished() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
+    override func records(parentKey: String) async throws -> [CommandJournalRecord] {
+        throw Failure(description: message)
     }
-    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        try await inner.settle(changes, lease: lease)
+    override func allRecords() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
+    override func records(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws -> CommandJournalPage {
+        throw Failure(description: message)
     }
-    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
-        try await inner.renew(attempts, lease: lease)
+    override func details(forKey key: String) async throws -> CommandJournalRecordDetails? {
+        throw Failure(description: message)
     }
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        try await inner.release(key, lease: lease, after: delay)
-    }
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await inner.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
-    }
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws -> CommandJournalRecord {
-        try await inner.enqueue(entry, queue: queue, after: delay)
-    }
-    func prune(settledBefore date: Date) async throws -> Int { throw Failure(description: message) }
-    func record(forKey key: String) async throws -> CommandJournalRecord? { throw Failure(description: message) }
-    func unfinished() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
-    func records(parentKey: String) async throws -> [CommandJournalRecord] { throw Failure(description: message) }
-    func allRecords() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
-    func queues() async throws -> [CommandJournalQueueStatistics] { throw Failure(description: message) }
-    func workers() async throws -> [CommandJournalWorker] { throw Failure(description: message) }
+    override func queues() async throws -> [CommandJournalQueueStatistics] { throw Failure(description: message) }
+    override func workers() async throws -> [CommandJournalWorker] { throw Failure(description: message) }
+    override func schedules() async throws -> [CommandJournalSchedule] { throw Failure(description: message) }
 }

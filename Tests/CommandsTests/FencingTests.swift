@@ -84,54 +84,21 @@ struct FencingTests {
 
 /// A journal whose renewals answer `delay` after they are sent, on `clock`, and whose write
 /// stalls cannot cost a lease (as SQLite's): the worker's watchdog waits for them.
-final class SlowRenewals: CommandJournal {
-    let base: any CommandJournal
+final class SlowRenewals: ForwardingCommandJournal, @unchecked Sendable {
     let clock: ManualClock
     let delay: Duration
 
-    init(_ base: any CommandJournal, clock: ManualClock, delay: Duration) {
-        self.base = base
+    init(_ base: any CommandJournalManagement, clock: ManualClock, delay: Duration) {
         self.clock = clock
         self.delay = delay
+        super.init(base)
     }
 
-    var leasesOutlastWriteStalls: Bool { true }
+    override var leasesOutlastWriteStalls: Bool { true }
 
-    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+    override func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         let kept = try await base.renew(attempts, lease: lease)
         try await clock.sleep(for: delay)
         return kept
     }
-    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        try await base.begin(entry, lease: lease)
-    }
-    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        try await base.append(entry, lease: lease)
-    }
-    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        try await base.settle(key, as: settlement, lease: lease)
-    }
-    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        try await base.settle(changes, lease: lease)
-    }
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        try await base.release(key, lease: lease, after: delay)
-    }
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await base.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
-    }
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws -> CommandJournalRecord {
-        try await base.enqueue(entry, queue: queue, after: delay)
-    }
-    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
-    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
-    func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await base.records(parentKey: parentKey)
-    }
-    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
 }

@@ -84,68 +84,41 @@ struct LeaseSettleRaceTests {
 /// A journal that holds back the answer to the write that settles `root`, after it committed,
 /// until ``answer()`` (and every renewal too, when `renewalsWait`); and says when a renewal was
 /// answered.
-final class RootSettlementGate: CommandJournal {
-    let base: any CommandJournal
+final class RootSettlementGate: ForwardingCommandJournal, @unchecked Sendable {
     let root: String
     let renewalsWait: Bool
     private let settledSignal = AsyncSignal()
     private let answerSignal = AsyncSignal()
     private let renewedSignal = AsyncSignal()
 
-    init(_ base: any CommandJournal, root: String, renewalsWait: Bool = false) {
-        self.base = base
+    init(_ base: any CommandJournalManagement, root: String, renewalsWait: Bool = false) {
         self.root = root
         self.renewalsWait = renewalsWait
+        super.init(base)
     }
 
     func committed() async { await settledSignal.wait() }
     func renewalAnswered() async { await renewedSignal.wait() }
     func answer() { answerSignal.fire() }
 
-    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+    override func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
         try await base.settle(changes, lease: lease)
         guard changes.contains(where: { $0.key == root }) else { return }
         settledSignal.fire()
         await answerSignal.wait()
     }
-    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+    override func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         try await base.settle(key, as: settlement, lease: lease)
         guard key == root else { return }
         settledSignal.fire()
         await answerSignal.wait()
     }
-    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+    override func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         if renewalsWait { await answerSignal.wait() }
         let kept = try await base.renew(attempts, lease: lease)
         renewedSignal.fire()
         return kept
     }
-    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        try await base.begin(entry, lease: lease)
-    }
-    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        try await base.append(entry, lease: lease)
-    }
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        try await base.release(key, lease: lease, after: delay)
-    }
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await base.claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
-    }
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws -> CommandJournalRecord {
-        try await base.enqueue(entry, queue: queue, after: delay)
-    }
-    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
-    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
-    func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await base.records(parentKey: parentKey)
-    }
-    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
 }
 
 /// A one-shot signal: ``wait()`` returns once ``fire()`` was called, before or after.

@@ -105,59 +105,55 @@ struct LeaseTests {
 }
 
 /// A journal whose renewals fail once cut: a worker cut off from its database.
-final class PartitionedJournal: CommandJournal {
+final class PartitionedJournal: ForwardingCommandJournal, @unchecked Sendable {
     struct Unreachable: Error {}
-    let base: any CommandJournal
     private let isCut = LockedValue(false)
-
-    init(_ base: any CommandJournal) { self.base = base }
 
     func cut() { isCut.withLock { $0 = true } }
 
     private func reach() throws { if isCut.withLock({ $0 }) { throw Unreachable() } }
 
-    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
+    override func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
         try reach()
         return try await base.begin(entry, lease: lease)
     }
-    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
+    override func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         try reach()
         return try await base.append(entry, lease: lease)
     }
-    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
+    override func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         try reach()
         try await base.settle(key, as: settlement, lease: lease)
     }
-    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+    override func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
+        try reach()
+        try await base.settle(changes, lease: lease)
+    }
+    override func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         try reach()
         return try await base.renew(attempts, lease: lease)
     }
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
+    override func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String?) async throws {
         try reach()
-        try await base.release(key, lease: lease, after: delay)
+        try await base.release(key, lease: lease, after: delay, failure: failure)
     }
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    override func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
     ) async throws -> CommandJournalClaim {
         try reach()
         return try await base.claim(
-            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
+            lease: lease)
     }
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws
-        -> CommandJournalRecord
-    {
+    override func enqueue(
+        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
+        traceContext: [String: String]?
+    ) async throws -> CommandJournalRecord {
         try reach()
-        return try await base.enqueue(entry, queue: queue, after: delay)
+        return try await base.enqueue(
+            entry, queue: queue, after: delay, priority: priority, partition: partition, traceContext: traceContext)
     }
-    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
-    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
-    func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await base.records(parentKey: parentKey)
-    }
-    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
 }
 
 extension LeaseTests {
@@ -193,14 +189,13 @@ extension LeaseTests {
 
 /// A journal as a test scripts it: renewals that, once hung, never answer (an overloaded
 /// database) or that keep no lease; claims that first wait for what the test says.
-final class ScriptedJournal: CommandJournal {
-    let base: any CommandJournal
+final class ScriptedJournal: ForwardingCommandJournal, @unchecked Sendable {
     let clock: ManualClock
     private let hung = LockedValue(false)
 
-    init(_ base: any CommandJournal, clock: ManualClock) {
-        self.base = base
+    init(_ base: any CommandJournalManagement, clock: ManualClock) {
         self.clock = clock
+        super.init(base)
     }
 
     private let refusing = LockedValue(false)
@@ -215,47 +210,20 @@ final class ScriptedJournal: CommandJournal {
     /// records over.
     func refuse(_ on: Bool) { refusing.withLock { $0 = on } }
 
-    func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
+    override func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String] {
         if hung.withLock({ $0 }) {
             try await clock.sleep(for: .seconds(3600))  // the test never gets there
         }
         if refusing.withLock({ $0 }) { return [] }
         return try await base.renew(attempts, lease: lease)
     }
-    func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin {
-        try await base.begin(entry, lease: lease)
-    }
-    func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
-        try await base.append(entry, lease: lease)
-    }
-    func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
-        try await base.settle(key, as: settlement, lease: lease)
-    }
-    func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
-        try await base.settle(changes, lease: lease)
-    }
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        try await base.release(key, lease: lease, after: delay)
-    }
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
+    override func claim(
+        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
+        lease: JournalLease
     ) async throws -> CommandJournalClaim {
         if let hook = beforeClaim.withLock({ $0 }) { await hook(limit) }
         return try await base.claim(
-            limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
+            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
+            lease: lease)
     }
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws
-        -> CommandJournalRecord
-    {
-        try await base.enqueue(entry, queue: queue, after: delay)
-    }
-    func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
-    func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
-    func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
-    func records(parentKey: String) async throws -> [CommandJournalRecord] {
-        try await base.records(parentKey: parentKey)
-    }
-    func allRecords() async throws -> [CommandJournalRecord] { try await base.allRecords() }
 }

@@ -31,7 +31,7 @@ struct ReadmeQueueSampleTests {
         var value: Int { count.withLock { $0 } }
     }
 
-    func sample(journal: any CommandJournal, registry: CommandRegistry, berlin: TimeZone) async throws {
+    func sample(journal: any CommandJournalManagement, registry: CommandRegistry, berlin: TimeZone) async throws {
         let payments = CommandQueue("payments", journal: journal, concurrency: 32, concurrencyPerPartition: 2)
 
         // In a request handler: durable once it returns; at most 2 run at once per customer, fleet-wide.

@@ -8,9 +8,9 @@ import NIOCore
 /// What a person can do from a record's page: each a `POST` form carrying the console's CSRF
 /// token and the record's key.
 enum ConsoleAction: String, CaseIterable, Sendable {
-    /// Cancel a pending record (``CommandJournal/cancel(_:reason:)``).
+    /// Cancel a pending record (``CommandJournalManagement/cancel(_:reason:)``).
     case cancel
-    /// Retry a failed or compensated record (``CommandJournal/retry(_:)``).
+    /// Retry a failed or compensated record (``CommandJournalManagement/retry(_:)``).
     case retry
 
     var label: String {

@@ -22,7 +22,7 @@ public import Hummingbird
 /// string listed in ``Options/secrets``.
 public struct JournalConsole: Sendable {
     /// The journal the console reads and acts on.
-    public let journal: any CommandJournal
+    public let journal: any CommandJournalManagement
     /// The durable machines it shows.
     public let machines: [ConsoleMachine]
     /// How it behaves.
@@ -32,7 +32,7 @@ public struct JournalConsole: Sendable {
     let redaction: Redaction
 
     /// A console on `journal` and `machines`.
-    public init(journal: any CommandJournal, machines: [ConsoleMachine] = [], options: Options = Options()) {
+    public init(journal: any CommandJournalManagement, machines: [ConsoleMachine] = [], options: Options = Options()) {
         self.journal = journal
         self.machines = machines
         self.options = options

@@ -4,15 +4,9 @@ import Foundation
 /// The schedules, as the overview shows them: name, cron expression, time zone, queue, and
 /// next run (relative, with its instant as the cell's title).
 enum SchedulesTable {
-    /// Appends a heading and the table of `journal`'s schedules to `html`; nothing on a journal
-    /// that keeps no schedules.
-    static func render(_ journal: any CommandJournal, now: Date, into html: inout HTML) async throws {
-        let schedules: [CommandJournalSchedule]
-        do {
-            schedules = try await journal.schedules()
-        } catch CommandJournalError.unsupported(operation: _) {
-            return
-        }
+    /// Appends a heading and the table of `journal`'s schedules to `html`.
+    static func render(_ journal: any CommandJournalManagement, now: Date, into html: inout HTML) async throws {
+        let schedules = try await journal.schedules()
         html.element("h2", "Schedules")
         html.raw("<table id=\"schedules\"><thead><tr>")
         for column in ["Schedule", "Cron", "Time zone", "Queue", "Next run"] { html.element("th", column) }

@@ -6,9 +6,10 @@ import PostgresNIO
 extension PostgresCommandJournal {
     var management: PostgresJournalManagementSQL { PostgresJournalManagementSQL(table: table) }
 
-    /// Releases `key` and logs the attempt's failure, in one transaction; see
+    /// Releases `key`, and logs the attempt's failure in the same transaction; see
     /// `CommandJournal.release(_:lease:after:failure:)`.
-    public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws {
+    public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String?) async throws {
+        guard let failure else { return try await channel.release(key, lease: lease, after: delay) }
         try writer.validate(.releaseFailed(key, lease, after: delay, failure: failure))
         _ = try await action { connection, sql, now in
             guard let record = try await self.locked(key, connection),

@@ -7,16 +7,6 @@ import PostgresNIO
 /// written before the record (so that no claim can come first), read with each claim that took
 /// records, and pruned with the record.
 extension PostgresCommandJournal {
-    /// Enqueues `entry` at `priority`, keeping `traceContext`; see
-    /// `CommandJournal.enqueue(_:queue:after:priority:traceContext:)`.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
-        traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext)
-    }
-
     /// Enqueues `entry` at `priority` in `partition`, keeping `traceContext`; see
     /// `CommandJournal.enqueue(_:queue:after:priority:partition:traceContext:)`.
     public func enqueue(
@@ -69,15 +59,6 @@ extension PostgresCommandJournal {
             answers[index] = .success(record)
         }
         return answers
-    }
-
-    /// Claims due records, with the trace contexts kept for them; see
-    /// `CommandJournal.claim(_:from:concurrency:takingOverFrom:lease:)`.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await claim(
-            limit, from: queue, concurrency: concurrency, perPartition: nil, takingOverFrom: deadOwner, lease: lease)
     }
 
     /// Claims due records, at most `perPartition` running per partition, with the trace

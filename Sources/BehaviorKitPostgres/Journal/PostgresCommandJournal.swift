@@ -33,7 +33,7 @@ public import PostgresNIO
 /// that the limit holds across every process.
 /// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
 /// ``close()`` stops).
-public final class PostgresCommandJournal: CommandJournal, JournalWriting, QueueWakeSource {
+public final class PostgresCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
     /// The table a journal uses unless told otherwise.
     public static let defaultTable = "behaviorkit_command_journal"
 

@@ -1,7 +1,7 @@
 import Commands
 import GRDB
 
-/// The paused queues (``CommandJournal/pause(queue:)``): one row per queue paused, written by
+/// The paused queues (``CommandJournalManagement/pause(queue:)``): one row per queue paused, written by
 /// the pause's transaction and deleted by the resume's; a claim from a queue reads it in its own
 /// write transaction, so that no claim that begins after a pause committed takes anything.
 extension CommandJournalSchema {

@@ -2,7 +2,7 @@ import Commands
 import Foundation
 import GRDB
 
-/// The schedules (``CommandJournal/saveSchedule(_:)``): one row per schedule, its definition as
+/// The schedules (``CommandJournalManagement/saveSchedule(_:)``): one row per schedule, its definition as
 /// JSON, with its revision, the time of its save and its last tick.
 extension CommandJournalSchema {
     static let schedulesTable = "commandSchedule"

@@ -33,7 +33,7 @@ public import Logging
 /// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
 /// backend bootstrapped before it is opened it times its commits and records their sizes
 /// (`behaviorkit_journal_commit_duration_seconds`, `behaviorkit_journal_commit_batch_size`).
-public final class SQLiteCommandJournal: CommandJournal, JournalWriting, QueueWakeSource {
+public final class SQLiteCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
         /// Flush at checkpoints only: a power cut may lose the last commits (not a crash).

@@ -19,7 +19,7 @@ extension CommandJournalConformance {
     }
 
     static func cancellingAWaitingRecordMeansItNeverRuns(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) settles a waiting (or stopped) record failed, so that it never runs"
         _ = try await journal.enqueue(entry("later"), queue: "q", after: .seconds(60))
@@ -56,7 +56,7 @@ extension CommandJournalConformance {
     }
 
     static func cancellingARunningTransactionFencesItsAttempt(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) takes a running transaction from its attempt, marks it, and makes it due"
         let transaction = CommandJournalEntry(
@@ -90,7 +90,7 @@ extension CommandJournalConformance {
     }
 
     static func aCancelledTransactionIsCompensatedByTheNextWorker(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a cancelled transaction is compensated by the next worker, even under forward recovery"
         let effects = ConformanceEffects()
@@ -109,7 +109,7 @@ extension CommandJournalConformance {
     }
 
     static func aReleasedTransactionWhoseStepsBeganIsMarkedNotSettled(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) marks a transaction no worker holds whose steps began, for a compensation"
         let transaction = CommandJournalEntry(
@@ -133,7 +133,7 @@ extension CommandJournalConformance {
     }
 
     static func aTransactionCancelledWhileItRunsStopsBeforeItsNextStep(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a transaction cancelled while a step runs stops before its next step; the next worker compensates"
         let effects = ConformanceEffects()
@@ -162,7 +162,7 @@ extension CommandJournalConformance {
             "recovery \(report), effects \(effects.log), details \(String(describing: details))")
     }
 
-    static func retryingStartsANewAttempt(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func retryingStartsANewAttempt(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "retry(_:) makes a failed or compensated record due again, keeping the attempt that ended"
         let failed = try await journal.begin(entry("f"), lease: lease).record
         try await journal.settle("f", as: .failed(reason: "boom"), lease: lease.fenced(by: failed))
@@ -201,7 +201,7 @@ extension CommandJournalConformance {
     }
 
     static func expectCannotCancel(
-        _ journal: any CommandJournal, _ key: String, _ status: CommandJournalStatus, _ check: String
+        _ journal: any CommandJournalManagement, _ key: String, _ status: CommandJournalStatus, _ check: String
     ) async throws {
         do {
             _ = try await journal.cancel(key, reason: "")

@@ -1,7 +1,9 @@
 import Commands
 
 extension CommandJournalConformance {
-    static func bulkEnqueueKeepsOrderKeysAndDelays(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func bulkEnqueueKeepsOrderKeysAndDelays(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "enqueue(contentsOf:) writes every job in order with its own delay; a known key answers its record"
         let queue = CommandQueue("bulk", journal: journal)
         _ = try await queue.enqueue(entry("known"))
@@ -33,7 +35,7 @@ extension CommandJournalConformance {
     }
 
     static func bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "enqueue(contentsOf:) refuses a bad key before writing anything, and names each conflict"
         let queue = CommandQueue("bulk", journal: journal)
@@ -67,7 +69,7 @@ extension CommandJournalConformance {
     }
 
     static func bulkEnqueueAnswersAKeyTwiceInOneCallOnce(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check =
             "enqueue(contentsOf:) with a key twice in one call writes it once; the second job answers that record"

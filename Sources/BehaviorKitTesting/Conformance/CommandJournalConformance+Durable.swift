@@ -2,7 +2,9 @@ import BehaviorKitSync
 import Commands
 
 extension CommandJournalConformance {
-    static func recoveryReplaysAndKeepsUnregistered(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func recoveryReplaysAndKeepsUnregistered(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "recovery replays what a stopped worker left, and keeps unregistered records"
         let effects = ConformanceEffects()
         _ = try await journal.begin(effects.entry("a"), lease: lease)
@@ -26,7 +28,7 @@ extension CommandJournalConformance {
     }
 
     static func failingTransactionIsCompensatedInTheJournal(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a failing durable transaction is compensated step by step in the journal"
         let effects = ConformanceEffects()
@@ -44,7 +46,7 @@ extension CommandJournalConformance {
     }
 
     static func halfDoneTransactionIsCompensatedOnRecovery(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a worker that takes over a half-done transaction compensates it in reverse"
         let effects = ConformanceEffects()
@@ -60,7 +62,7 @@ extension CommandJournalConformance {
     }
 
     static func halfDoneTransactionIsCompletedOnForwardRecovery(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "forward recovery completes a half-done transaction without running done steps again"
         let effects = ConformanceEffects()
@@ -77,7 +79,7 @@ extension CommandJournalConformance {
     }
 
     static func theStepInFlightIsCompensatedThoughUnwritten(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a worker taking over compensates the step after the last done one, which may have run unwritten"
         let effects = ConformanceEffects()
@@ -94,7 +96,9 @@ extension CommandJournalConformance {
         try expect(statuses == "compensated compensated compensated missing", check, "statuses \(statuses)")
     }
 
-    static func settledKeysAnswerHowTheySettled(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func settledKeysAnswerHowTheySettled(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "running a settled key answers how it settled and runs nothing"
         let effects = ConformanceEffects()
         let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
@@ -120,7 +124,7 @@ extension CommandJournalConformance {
     }
 
     static func concurrentRecoveriesSettleEachRecordOnce(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "two recoveries at once settle each record once"
         let effects = ConformanceEffects()
@@ -136,7 +140,7 @@ extension CommandJournalConformance {
     }
 
     static func stepOutputsReachLaterStepsAndCompensations(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "step outputs are journaled and reach later steps and compensations"
         let effects = ConformanceEffects()
@@ -149,7 +153,9 @@ extension CommandJournalConformance {
         try expect(output == Array(#""out-x""#.utf8), check, "step 0 output \(String(describing: output))")
     }
 
-    static func aQueueWorkerRunsADelayedCommandOnce(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aQueueWorkerRunsADelayedCommandOnce(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a queue worker runs a delayed command once, when it falls due"
         let effects = ConformanceEffects()
         let queue = CommandQueue("q", journal: journal)
@@ -169,14 +175,14 @@ extension CommandJournalConformance {
 
     /// Journals what a worker that stops during step 2 leaves: the transaction pending under
     /// its (soon expired) lease, step 1 done with its output, step 2 pending.
-    static func crashMidway(_ transaction: DurableTransaction, _ journal: any CommandJournal) async throws {
+    static func crashMidway(_ transaction: DurableTransaction, _ journal: any CommandJournalManagement) async throws {
         _ = try await journal.begin(transaction.entry, lease: lease)
         _ = try await journal.append(transaction.stepEntry(0), lease: lease)
         try await journal.settle("t/0", as: .done(output: Array(#""out-x""#.utf8)), lease: lease)
         _ = try await journal.append(transaction.stepEntry(1), lease: lease)
     }
 
-    static func statuses(_ journal: any CommandJournal, _ keys: [String]) async throws -> String {
+    static func statuses(_ journal: any CommandJournalManagement, _ keys: [String]) async throws -> String {
         var statuses: [String] = []
         for key in keys { statuses.append(try await journal.record(forKey: key).map { "\($0.status)" } ?? "missing") }
         return statuses.joined(separator: " ")

@@ -4,7 +4,9 @@ extension CommandJournalConformance {
     /// Every claim starts an attempt with a greater token, and every write of an attempt commits
     /// only while the record holds its token: a worker that claims again a record it lost fences
     /// its own old attempt.
-    static func staleAttemptsAreFencedByTheirToken(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func staleAttemptsAreFencedByTheirToken(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a write under an attempt's token commits only while the record holds that token"
         guard case .started(let first) = try await journal.begin(entry("t"), lease: lease) else {
             throw failure(check, "begin of a new key did not start it")

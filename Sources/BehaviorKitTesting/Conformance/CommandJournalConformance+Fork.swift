@@ -3,7 +3,7 @@ import Commands
 /// Forking: a settled record's work again under a new key, once.
 extension CommandJournalConformance {
     static func forkingRunsTheWorkAgainUnderANewKey(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "fork(_:as:queue:) enqueues a settled record's work under a new key, once; the original stays"
         let original = CommandJournalEntry(idempotencyKey: "o", kind: "conformance.step", payload: [7, 8])

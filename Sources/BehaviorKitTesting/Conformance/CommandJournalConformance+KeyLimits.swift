@@ -19,7 +19,7 @@ extension CommandJournalConformance {
     }
 
     static func aFullPartitionHoldsBackOnlyItsOwnRecords(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     )
         async throws
     {
@@ -36,7 +36,7 @@ extension CommandJournalConformance {
     }
 
     static func concurrentClaimsNeverExceedAPartitionsLimit(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     )
         async throws
     {
@@ -66,7 +66,7 @@ extension CommandJournalConformance {
     }
 
     static func aPartitionsPlaceFreesWhenARecordSettlesOrItsLeaseEnds(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a partition's place frees when its record settles, or when its lease ends"
         let queue = CommandQueue("f", journal: journal, concurrencyPerPartition: 1)
@@ -88,7 +88,7 @@ extension CommandJournalConformance {
     }
 
     static func theQueuesConcurrencyHoldsWithPartitions(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     )
         async throws
     {

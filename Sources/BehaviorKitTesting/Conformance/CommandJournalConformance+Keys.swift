@@ -1,7 +1,8 @@
 import Commands
 
 extension CommandJournalConformance {
-    static func keysAreKeptExactlyOrRefused(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func keysAreKeptExactlyOrRefused(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "a key with a NUL character, or not in NFC, is refused before anything is written"
         _ = try await journal.enqueue(entry("k"), queue: "q", after: .zero)
         _ = try await journal.enqueue(entry("café"), queue: "q", after: .zero)

@@ -16,12 +16,13 @@ extension CommandJournalConformance {
     }
 
     static func keys(
-        _ journal: any CommandJournal, _ filter: CommandJournalFilter, after cursor: Int64? = nil, limit: Int = 100
+        _ journal: any CommandJournalManagement, _ filter: CommandJournalFilter, after cursor: Int64? = nil,
+        limit: Int = 100
     ) async throws -> [String] {
         try await journal.records(matching: filter, after: cursor, limit: limit).records.map(\.id)
     }
 
-    static func listingFiltersAndPages(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func listingFiltersAndPages(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "records(matching:) filters by status, queue, kind, key prefix, owner and time, and pages by cursor"
         let start = clock.currentDate
         _ = try await journal.enqueue(entry("q-1"), queue: "q", after: .zero)
@@ -61,7 +62,9 @@ extension CommandJournalConformance {
             pages == [["q-1", "q-2"], ["r_1", "direct-1"], ["direct-2"]], check, "pages of 2 are \(pages)")
     }
 
-    static func detailsShowDueTimesLeasesAndAttempts(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func detailsShowDueTimesLeasesAndAttempts(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "details(forKey:) shows the due time, the lease, and every attempt with its error"
         let start = clock.currentDate
         _ = try await journal.enqueue(entry("job"), queue: "q", after: .seconds(5))
@@ -101,7 +104,9 @@ extension CommandJournalConformance {
         try expect(missing == nil, check, "details of an unknown key: \(String(describing: missing))")
     }
 
-    static func workersAreListedWithWhatTheyHold(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func workersAreListedWithWhatTheyHold(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "workers() lists each owner with the records it holds and its leases"
         let start = clock.currentDate
         _ = try await journal.begin(entry("a"), lease: lease)
@@ -125,7 +130,8 @@ extension CommandJournalConformance {
         try expect(left == [lease.owner], check, "after 'c' settled, the workers are \(left)")
     }
 
-    static func queuesCountTheirDepthByState(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func queuesCountTheirDepthByState(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "queues() counts each queue's due, delayed, running and stalled records, and its oldest due"
         let start = clock.currentDate
         _ = try await journal.enqueue(entry("d1"), queue: "q", after: .zero)

@@ -8,7 +8,7 @@ import Foundation
 #endif
 
 extension CommandJournalConformance {
-    static func aLiveLeaseIsNeverTakenOver(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aLiveLeaseIsNeverTakenOver(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a live lease is never taken over; an expired one is, and fences its old owner"
         _ = try await journal.begin(entry("k"), lease: lease)
         await clock.advance(by: .seconds(29))
@@ -41,7 +41,7 @@ extension CommandJournalConformance {
     }
 
     static func aStoppedWorkersRecordsAreTakenAtOnceWhenNamed(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a worker known to have stopped has its records taken at once, and only its records"
         _ = try await journal.begin(entry("dead"), lease: lease)
@@ -61,7 +61,7 @@ extension CommandJournalConformance {
             "a queued record no worker held was claimed with previous owners \(fresh.previousOwners)")
     }
 
-    static func renewingKeepsALease(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func renewingKeepsALease(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "renewing keeps a lease past its first expiry"
         _ = try await journal.begin(entry("k"), lease: lease)
         _ = try await journal.begin(entry("gone"), lease: lease)
@@ -78,7 +78,7 @@ extension CommandJournalConformance {
             "the renewed lease runs until \(String(describing: record?.leaseExpiresAt))")
     }
 
-    static func aSettledRootChangesNoMore(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aSettledRootChangesNoMore(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a settled root and its children change no more"
         _ = try await journal.begin(entry("t"), lease: lease)
         _ = try await journal.append(child("t", 0), lease: lease)
@@ -95,7 +95,9 @@ extension CommandJournalConformance {
         try expect(claim.records.isEmpty, check, "a claim took settled records \(claim.records.map(\.id))")
     }
 
-    static func releasingMakesARecordClaimable(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func releasingMakesARecordClaimable(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "release gives a record up, claimable after the delay"
         _ = try await journal.begin(entry("now"), lease: lease)
         _ = try await journal.begin(entry("later"), lease: lease)
@@ -110,7 +112,9 @@ extension CommandJournalConformance {
         try expect(second.records.map(\.id) == ["later"], check, "the second claim took \(second.records.map(\.id))")
     }
 
-    static func concurrentClaimsNeverShareARecord(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func concurrentClaimsNeverShareARecord(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "concurrent claims never take one record twice"
         for index in 0..<40 { _ = try await journal.begin(entry("k\(index)"), lease: lease) }
         await clock.advance(by: .seconds(31))

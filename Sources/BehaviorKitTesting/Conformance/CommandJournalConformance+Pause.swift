@@ -15,7 +15,7 @@ extension CommandJournalConformance {
         [aPausedQueueStartsNothing, workInFlightSettlesWhilePaused, resumingWakesTheQueuesWorkers]
     }
 
-    static func aPausedQueueStartsNothing(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aPausedQueueStartsNothing(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a paused queue starts nothing; other queues go on; enqueueing still works"
         let paused = CommandQueue("paused", journal: journal)
         let elsewhere = CommandQueue("other", journal: journal)
@@ -52,7 +52,9 @@ extension CommandJournalConformance {
             "after the resume, claimed \(resumed.records.map(\.id))")
     }
 
-    static func workInFlightSettlesWhilePaused(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func workInFlightSettlesWhilePaused(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "the work claimed before a pause renews and settles while the queue is paused"
         let queue = CommandQueue("q", journal: journal)
         _ = try await queue.enqueue(entry("running"))
@@ -73,7 +75,9 @@ extension CommandJournalConformance {
         try expect(after.records.map(\.id) == ["released"], check, "after the resume, claimed \(after.records)")
     }
 
-    static func resumingWakesTheQueuesWorkers(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func resumingWakesTheQueuesWorkers(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         guard journal is any QueueWakeSource else { return }
         let check = "a resume wakes the queue's sleeping workers at once (QueueWakeSource)"
         let effects = ConformanceEffects()

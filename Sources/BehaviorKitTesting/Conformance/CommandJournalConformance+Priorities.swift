@@ -21,7 +21,8 @@ extension CommandJournalConformance {
     /// A long lease, so that no claim in these checks takes over another's record.
     static let longLease = JournalLease(owner: "conformance-a", duration: .seconds(3_600))
 
-    static func higherPriorityIsClaimedFirst(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func higherPriorityIsClaimedFirst(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "claims take the highest priority first, whatever the order of enqueueing"
         let queue = CommandQueue("q", journal: journal)
         _ = try await queue.enqueue(entry("background"), priority: -5)
@@ -42,7 +43,9 @@ extension CommandJournalConformance {
             "the next claim took \(rest.records.map(\.id))")
     }
 
-    static func equalPrioritiesAreClaimedOldestFirst(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func equalPrioritiesAreClaimedOldestFirst(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "among equal priorities, claims take the oldest first"
         let queue = CommandQueue("q", journal: journal)
         for index in 0..<4 { _ = try await queue.enqueue(entry("two-\(index)"), priority: 2) }
@@ -57,7 +60,7 @@ extension CommandJournalConformance {
     }
 
     static func aHighPriorityNotYetDueDoesNotHoldBackDueRecords(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a record of high priority not yet due is not claimed, and does not hold back due ones"
         let queue = CommandQueue("q", journal: journal, concurrency: 1)
@@ -74,7 +77,9 @@ extension CommandJournalConformance {
         try expect(due.records.map(\.id) == ["later"], check, "once due, the claim took \(due.records.map(\.id))")
     }
 
-    static func concurrencyHoldsWithPriorities(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func concurrencyHoldsWithPriorities(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a queue's concurrency holds across workers, whatever the priorities"
         let queue = CommandQueue("q", journal: journal, concurrency: 2)
         for (key, priority) in [("p1", 1), ("p5", 5), ("p0", 0), ("p9", 9), ("p3", 3)] {
@@ -94,7 +99,9 @@ extension CommandJournalConformance {
         try expect(held == 2, check, "\(held) records are held with a concurrency of 2")
     }
 
-    static func bulkEnqueueKeepsEachJobsPriority(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func bulkEnqueueKeepsEachJobsPriority(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "enqueue(contentsOf:) keeps each job's priority; a known key keeps the one it has"
         let queue = CommandQueue("bulk", journal: journal)
         _ = try await queue.enqueue(entry("known"), priority: 1)
@@ -112,7 +119,7 @@ extension CommandJournalConformance {
             "the claim took \(claimed.records.map(\.id))")
     }
 
-    static func theReadsShowThePriority(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func theReadsShowThePriority(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "record(forKey:), allRecords(), records(matching:) and details(forKey:) show the priority"
         let queue = CommandQueue("q", journal: journal)
         let enqueued = try await queue.enqueue(entry("job"), after: .seconds(5), priority: 42)

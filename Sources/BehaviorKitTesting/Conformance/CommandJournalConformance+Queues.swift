@@ -7,7 +7,8 @@ import Foundation
 #endif
 
 extension CommandJournalConformance {
-    static func enqueuedRecordsWaitUntilDue(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func enqueuedRecordsWaitUntilDue(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "enqueued records wait, unowned, until due; claims take them oldest first"
         let record = try await journal.enqueue(entry("later"), queue: "q", after: .seconds(10))
         try expect(
@@ -33,7 +34,8 @@ extension CommandJournalConformance {
         )
     }
 
-    static func queueConcurrencyIsRespected(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func queueConcurrencyIsRespected(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "a queue's concurrency holds across workers"
         for index in 0..<5 { _ = try await journal.enqueue(entry("k\(index)"), queue: "q", after: .zero) }
         let first = try await journal.claim(5, from: "q", concurrency: 2, lease: lease)
@@ -45,7 +47,7 @@ extension CommandJournalConformance {
         try expect(third.records.count == 1, check, "after one settled, a worker took \(third.records.count)")
     }
 
-    static func queuesAreSeparate(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func queuesAreSeparate(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "queues, and work run by callers, are claimed separately"
         _ = try await journal.enqueue(entry("a1"), queue: "a", after: .zero)
         _ = try await journal.enqueue(entry("b1"), queue: "b", after: .zero)
@@ -59,7 +61,9 @@ extension CommandJournalConformance {
             "a claim of expired direct work took \(recovered.records.map(\.id))")
     }
 
-    static func pruningDeletesOnlyOldSettledRecords(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func pruningDeletesOnlyOldSettledRecords(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "prune deletes settled roots older than the date, with their children, and nothing pending"
         _ = try await journal.begin(entry("old"), lease: lease)
         _ = try await journal.append(child("old", 0), lease: lease)

@@ -18,7 +18,8 @@ extension CommandJournalConformance {
 
     /// A worker on queue "q" of `journal` whose registry retries the effects under `policy`.
     static func retryingWorker(
-        _ journal: any CommandJournal, _ clock: ManualClock, _ effects: ConformanceEffects, _ policy: RetryPolicy?
+        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ effects: ConformanceEffects,
+        _ policy: RetryPolicy?
     ) -> QueueWorker {
         var registry = effects.registry
         if let policy { registry.setRetryPolicy(policy, forKind: "test.effect") }
@@ -26,11 +27,13 @@ extension CommandJournalConformance {
         return QueueWorker(CommandQueue("q", journal: journal), invoker: invoker)
     }
 
-    static func attemptErrors(_ journal: any CommandJournal, _ key: String) async throws -> [String] {
+    static func attemptErrors(_ journal: any CommandJournalManagement, _ key: String) async throws -> [String] {
         try await journal.details(forKey: key)?.attempts.map { "\($0.number): \($0.error ?? "ok")" } ?? []
     }
 
-    static func aQueuedCommandIsRetriedWithBackoff(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aQueuedCommandIsRetriedWithBackoff(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a queued command that fails is retried after its policy's backoff, each attempt written down"
         let effects = ConformanceEffects()
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0)
@@ -63,7 +66,7 @@ extension CommandJournalConformance {
     }
 
     static func aCommandFailsForGoodOnceItsAttemptsAreSpent(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a command fails for good once its policy's attempts are spent"
         let effects = ConformanceEffects()
@@ -80,7 +83,9 @@ extension CommandJournalConformance {
         try expect(worker.statistics.failed == 1 && worker.statistics.retried == 1, check, "\(worker.statistics)")
     }
 
-    static func errorsThePolicyRefusesFailAtOnce(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func errorsThePolicyRefusesFailAtOnce(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "an error the policy does not retry fails the record at once"
         let effects = ConformanceEffects()
         let policy = RetryPolicy(maxAttempts: 5) { error in !"\(error)".contains("!") }
@@ -94,7 +99,7 @@ extension CommandJournalConformance {
     }
 
     static func aCommandThatThrowsRetryAfterRunsAgainLater(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a command that throws RetryAfter runs again after its delay, whatever the policy"
         let effects = ConformanceEffects()
@@ -116,7 +121,7 @@ extension CommandJournalConformance {
     }
 
     static func withoutAPolicyAQueuedCommandFailsAfterOneAttempt(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "without a retry policy, a queued command that throws fails after one attempt"
         let effects = ConformanceEffects()
@@ -131,7 +136,7 @@ extension CommandJournalConformance {
     }
 
     static func aTransactionRetriesAStepUnderItsPolicy(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a durable transaction tries a failing step again under the step's policy"
         let effects = ConformanceEffects()
@@ -148,7 +153,7 @@ extension CommandJournalConformance {
     }
 
     static func attemptsAreLoggedUnderTheRootsLeaseOnly(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "logAttempt(_:of:parentKey:lease:) writes an attempt down under the root's lease only"
         let root = try await journal.begin(entry("t"), lease: lease).record

@@ -13,7 +13,9 @@ extension CommandJournalConformance {
     /// Runs the schedule checks alone (``check(_:)`` runs them with the rest), each on a new
     /// journal from `makeJournal`: for a journal in an application's database, say, once its
     /// migrator added the schedules.
-    public static func checkSchedules(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+    public static func checkSchedules(
+        _ makeJournal: (ManualClock) async throws -> any CommandJournalManagement
+    ) async throws {
         try await run(scheduleChecks, makeJournal)
     }
 
@@ -33,12 +35,15 @@ extension CommandJournalConformance {
     }
 
     /// The keys of the records enqueued on `queue`, in sequence order.
-    static func scheduledKeys(_ journal: any CommandJournal, queue: String = "scheduled") async throws -> [String] {
+    static func scheduledKeys(
+        _ journal: any CommandJournalManagement, queue: String = "scheduled"
+    ) async throws -> [String] {
         try await journal.allRecords().filter { $0.queue == queue }.map(\.id)
     }
 
     /// One pass of `count` schedulers at once.
-    static func runSchedulers(_ count: Int, _ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func runSchedulers(_ count: Int, _ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<count {
                 group.addTask {
@@ -51,14 +56,16 @@ extension CommandJournalConformance {
 
     /// Moves the last tick of `name` at `revision` from the minute `fromMinute` after the origin to `toMinute`.
     static func advance(
-        _ journal: any CommandJournal, _ name: String, revision: Int64, fromMinute: Int, toMinute: Int
+        _ journal: any CommandJournalManagement, _ name: String, revision: Int64, fromMinute: Int, toMinute: Int
     ) async throws -> Bool {
         try await journal.advanceSchedule(
             named: name, revision: revision, from: ManualClock.origin.addingTimeInterval(Double(fromMinute * 60)),
             to: ManualClock.origin.addingTimeInterval(Double(toMinute * 60)))
     }
 
-    static func aTickRunsOnceAcrossFourSchedulers(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aTickRunsOnceAcrossFourSchedulers(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a tick is enqueued once across four schedulers running at once"
         let saved = try await journal.saveSchedule(try schedule("minutely", "* * * * *"))
         try expect(
@@ -87,7 +94,8 @@ extension CommandJournalConformance {
             check, "a tick's record does not carry the schedule's command: \(claimed.records)")
     }
 
-    static func aChangedScheduleTakesEffect(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aChangedScheduleTakesEffect(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "a changed schedule takes effect at the next pass, its ticks counting from the change"
         _ = try await journal.saveSchedule(try schedule("report", "0 * * * *"))
         await clock.advance(by: .seconds(3_600))
@@ -112,7 +120,7 @@ extension CommandJournalConformance {
             "listed \(listed)")
     }
 
-    static func aRemovedScheduleStops(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aRemovedScheduleStops(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a removed schedule enqueues no more ticks; the ticks enqueued stay"
         _ = try await journal.saveSchedule(try schedule("gone", "* * * * *"))
         _ = try await journal.saveSchedule(try schedule("kept", "* * * * *"))
@@ -132,7 +140,8 @@ extension CommandJournalConformance {
             "enqueued \(keys)")
     }
 
-    static func missedRunsFollowTheirPolicy(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func missedRunsFollowTheirPolicy(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws
+    {
         let check = "after a gap, the ticks missed fire once, are skipped when late, or catch up at most N"
         for (name, policy) in [
             ("fire", MissedTimerPolicy.fire), ("skip", .skip(lateBy: .seconds(300))),

@@ -17,11 +17,13 @@ extension CommandJournalConformance {
         /// transaction of the application's own, which commits; answers the journal and the
         /// record the enqueue returned.
         public typealias EnqueueInTransaction =
-            @Sendable (ManualClock, QueuedJob, String) async throws -> (any CommandJournal, CommandJournalRecord)
+            @Sendable (ManualClock, QueuedJob, String) async throws -> (
+                any CommandJournalManagement, CommandJournalRecord
+            )
         /// Writes the entry on the queue, due at once, as the store's schema before priorities
         /// wrote it, then opens the journal (which brings the schema up to date) on the clock.
         public typealias JournalOverPreviousSchema =
-            @Sendable (ManualClock, CommandJournalEntry, String) async throws -> any CommandJournal
+            @Sendable (ManualClock, CommandJournalEntry, String) async throws -> any CommandJournalManagement
 
         /// Enqueue inside the application's transaction; `nil` for a store that has none.
         public var enqueueInTransaction: EnqueueInTransaction?

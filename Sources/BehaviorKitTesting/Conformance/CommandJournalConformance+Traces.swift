@@ -9,7 +9,7 @@ import Foundation
 /// Traces across the queue: the enqueuing caller's trace context reaches the worker's claim.
 extension CommandJournalConformance {
     static func queuedRecordsKeepTheirCallersTraceContext(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "enqueue(_:queue:after:traceContext:) keeps the caller's trace context for the claim"
         let context = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
@@ -35,7 +35,7 @@ extension CommandJournalConformance {
     }
 
     static func bulkEnqueuedRecordsKeepTheirCallersTraceContext(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "enqueue(contentsOf:queue:traceContext:) keeps the caller's context for each new record"
         let earlier = ["traceparent": "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"]

@@ -4,8 +4,9 @@ extension CommandJournalConformance {
     /// ``CommandJournal/wake(_:)`` makes a record that waits on a queue (delayed, held by no
     /// worker) due now, and touches no other: not one due already, one a worker holds, one run
     /// by its caller, a child, a settled record, or a missing key.
-    static func wakingMakesAWaitingRecordDueAndNoOther(_ journal: any CommandJournal, _ clock: ManualClock) async throws
-    {
+    static func wakingMakesAWaitingRecordDueAndNoOther(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "wake(_:) makes a record waiting on a queue due now, and changes no other record"
         _ = try await journal.enqueue(entry("later"), queue: "waiting", after: .seconds(3_600))
         _ = try await journal.enqueue(entry("due"), queue: "waiting", after: .zero)

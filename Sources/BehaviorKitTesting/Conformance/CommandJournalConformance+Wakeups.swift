@@ -4,7 +4,7 @@ extension CommandJournalConformance {
     /// A journal that is a ``QueueWakeSource`` wakes a sleeping worker: the worker's poll is on
     /// the manual clock, which never moves here, so only a wake-up can make it claim.
     static func aSleepingWorkerClaimsWhatIsEnqueuedAtOnce(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         guard journal is any QueueWakeSource else { return }
         let check = "a worker asleep until its next poll claims at once what is enqueued (QueueWakeSource)"

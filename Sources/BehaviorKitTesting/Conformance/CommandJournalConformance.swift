@@ -29,19 +29,21 @@ import Foundation
 public enum CommandJournalConformance {
     /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
     /// judge leases by the clock it is given.
-    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournalManagement) async throws {
         try await run(checks, makeJournal)
     }
 
     /// Runs `checks` in order, each on a new journal from `makeJournal` on a new manual clock.
-    static func run(_ checks: [Check], _ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+    static func run(
+        _ checks: [Check], _ makeJournal: (ManualClock) async throws -> any CommandJournalManagement
+    ) async throws {
         for check in checks {
             let clock = ManualClock()
             try await check(makeJournal(clock), clock)
         }
     }
 
-    typealias Check = @Sendable (any CommandJournal, ManualClock) async throws -> Void
+    typealias Check = @Sendable (any CommandJournalManagement, ManualClock) async throws -> Void
 
     static var checks: [Check] {
         [
@@ -68,7 +70,9 @@ public enum CommandJournalConformance {
     static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))
     static let other = JournalLease(owner: "conformance-b", duration: .seconds(30))
 
-    static func beginWritesHeldPendingRecordsInOrder(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func beginWritesHeldPendingRecordsInOrder(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "begin writes pending records in order, held under the lease"
         var sequences: [Int64] = []
         for key in ["a", "b", "c"] {
@@ -92,7 +96,7 @@ public enum CommandJournalConformance {
         try expect(stored?.owner == lease.owner, check, "record(forKey:) gives \(String(describing: stored))")
     }
 
-    static func settlingFinishesRecords(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func settlingFinishesRecords(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "settle finishes records: done with an output, failed with a reason, compensated"
         for key in ["a", "b", "c", "d"] { _ = try await journal.begin(entry(key), lease: lease) }
         try await journal.settle("a", as: .done(output: [1, 2]), lease: lease)
@@ -115,7 +119,9 @@ public enum CommandJournalConformance {
         try await journal.settle("a", as: .done(output: [1, 2]), lease: other)
     }
 
-    static func beginningAKeyAgainAnswersHowItStands(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func beginningAKeyAgainAnswersHowItStands(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "beginning a key again returns how it stands and changes nothing"
         let first = try await journal.begin(entry("a"), lease: lease).record
         guard case .busy(let busy) = try await journal.begin(entry("a"), lease: other) else {
@@ -133,7 +139,9 @@ public enum CommandJournalConformance {
         try expect(unfinished.isEmpty, check, "unfinished() lists \(unfinished)")
     }
 
-    static func unknownAndConflictingKeysAreRefused(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func unknownAndConflictingKeysAreRefused(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "unknown and conflicting keys are refused"
         try await expectError(.unknownKey("nope"), check, "settling an unknown key") {
             try await journal.settle("nope", as: .done(output: nil), lease: lease)
@@ -148,7 +156,7 @@ public enum CommandJournalConformance {
         }
     }
 
-    static func concurrentBeginsAreAllKept(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func concurrentBeginsAreAllKept(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "concurrent begins are all kept"
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<100 {
@@ -164,7 +172,7 @@ public enum CommandJournalConformance {
     }
 
     static func severalSettlementsCommitTogetherOrNotAtAll(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "settle(_:lease:) writes children settled and commits all its changes, or none"
         _ = try await journal.begin(entry("t"), lease: lease)
@@ -187,7 +195,9 @@ public enum CommandJournalConformance {
             "statuses \(statuses), output \(String(describing: output))")
     }
 
-    static func childrenAreWrittenUnderTheirRoot(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func childrenAreWrittenUnderTheirRoot(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "children are written under a root their worker holds"
         _ = try await journal.begin(entry("t"), lease: lease)
         _ = try await journal.begin(entry("other"), lease: lease)

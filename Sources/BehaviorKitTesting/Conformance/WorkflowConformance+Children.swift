@@ -10,7 +10,7 @@ extension WorkflowConformance {
     /// runs them, and the parent, taken up again after a sleep, gets every result from its
     /// journal.
     static func childrenFanOutAndInAndReachTheirParentOnce(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "children fan out and in, each runs once and its result reaches the parent once (DBOS children)"
         let effects = WorkflowEffects()
@@ -59,7 +59,9 @@ extension WorkflowConformance {
     /// recovered parent gets the recorded outcome again. Here the parent catches its child's
     /// failure (naming the child), and, taken up again after a sleep, gets the same failure
     /// from its own journal while the child runs no more.
-    static func aFailedChildFailsItsResultOnce(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aFailedChildFailsItsResultOnce(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a failed child's result throws its error in the parent, once written down (DBOS children)"
         let effects = WorkflowEffects()
         let broken = Workflow("broken") { (_, _: Int) -> Int in

@@ -13,7 +13,7 @@ extension WorkflowConformance {
     /// deadline is a calendar date: another process finds nothing due a second before it and
     /// finishes the run at it; a run that starts after the deadline goes straight on.
     static func aSleepUntilADateNeverEndsEarlyAndSurvivesARestart(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a sleep until a date never ends early, survives a restart, and a passed date goes straight on"
         let effects = WorkflowEffects()

@@ -11,7 +11,7 @@ extension WorkflowConformance {
     /// move); the latest value wins; another process reads it from the journal; a run taken up
     /// again does not publish again; and an event never published answers `nil` at the timeout.
     static func anEventWakesItsWaiterAndTheLatestValueWins(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a published event wakes its waiter, the latest value wins, and a missing one is nil (DBOS events)"
         let effects = WorkflowEffects()

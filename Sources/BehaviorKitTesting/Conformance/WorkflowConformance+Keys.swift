@@ -8,7 +8,7 @@ extension WorkflowConformance {
     /// the key, and the run `"order-42"` keeps its children to itself; nor may a run start
     /// itself as its child (it would wait for itself).
     static func aKeyWithASlashIsRefusedAndCollidesWithNoRun(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a run's key or topic with a '/', or a run as its own child, is refused, naming the key"
         let effects = WorkflowEffects()

@@ -8,7 +8,7 @@ extension WorkflowConformance {
     /// path when it is taken up by the new code; a new run takes the new path, and keeps it
     /// when it is taken up again after its own sleep.
     static func aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a patch takes new runs down the new path, and runs from before it down the old (DBOS patch)"
         let effects = WorkflowEffects()

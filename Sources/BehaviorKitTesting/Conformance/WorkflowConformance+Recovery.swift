@@ -9,7 +9,9 @@ extension WorkflowConformance {
     /// (frozen) in the second step; once its lease lapsed, another worker with the same registry
     /// takes the run up: the first step answers from the journal, and the frozen worker, when
     /// it thaws, writes nothing that counts and runs no further step.
-    static func aRunResumesAfterItsLastFinishedStep(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aRunResumesAfterItsLastFinishedStep(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a run taken over resumes after its last finished step, which does not run again (DBOS recovery)"
         let effects = WorkflowEffects()
         let gate = WorkflowGate()
@@ -59,7 +61,7 @@ extension WorkflowConformance {
     /// the run slept: the new code asks for a step where the journal recorded the sleep; the run
     /// fails, naming both, even though the new code catches the error.
     static func aRunAskingForAnotherStepThanRecordedStops(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a run that asks for another step than the journal recorded stops, naming both (DBOS determinism)"
         let effects = WorkflowEffects()

@@ -5,7 +5,9 @@ extension WorkflowConformance {
     /// once, even if called multiple times with that key"
     /// (https://docs.dbos.dev/python/tutorials/idempotency-tutorial); its result is the
     /// recorded output, or the recorded error.
-    static func startingAKeyAgainAnswersHowItRan(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func startingAKeyAgainAnswersHowItRan(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "starting a key again runs nothing and answers the recorded output or error (DBOS idempotency)"
         let effects = WorkflowEffects()
         let greet = Workflow("greet") { (context, name: String) -> String in
@@ -59,8 +61,9 @@ extension WorkflowConformance {
     /// may be retried a number of times first. Here a step that fails once succeeds on its
     /// retry; another fails for good, and the run, taken up again after a sleep, gets the same
     /// recorded error without running it.
-    static func aFailedStepIsRecordedAndAnsweredAgain(_ journal: any CommandJournal, _ clock: ManualClock) async throws
-    {
+    static func aFailedStepIsRecordedAndAnsweredAgain(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a step retries under its policy, and its last error is recorded and answered again unrun (DBOS)"
         let effects = WorkflowEffects()
         let flaky = Workflow("flaky") { (context, _: Int) -> String in

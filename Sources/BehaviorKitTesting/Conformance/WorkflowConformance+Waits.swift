@@ -7,7 +7,7 @@ extension WorkflowConformance {
     /// worker that began the sleep is gone; another process finds nothing due a second before
     /// the deadline, and finishes the run at it.
     static func aSleepNeverEndsEarlyAndSurvivesARestart(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a durable sleep never ends early, and another process finishes the run at its deadline"
         let effects = WorkflowEffects()
@@ -45,7 +45,7 @@ extension WorkflowConformance {
     /// (https://docs.dbos.dev/python/tutorials/workflow-communication); a message sent twice
     /// under one id (its idempotency key) is delivered once.
     static func aMessageIsReceivedOncePerIdAndAReceiveTimesOut(
-        _ journal: any CommandJournal, _ clock: ManualClock
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "each message id is received once, in order, and a receive answers nil at its timeout (DBOS recv)"
         let payments = Workflow("payments") { (context, _: Int) -> [String] in
@@ -87,7 +87,9 @@ extension WorkflowConformance {
     /// DBOS: `recv` waits for the next message; the wait is durable ("The workflow can be safely
     /// restarted while waiting"). Here the message comes while the run waits, released; the next
     /// look, by another process, delivers it.
-    static func aWaitingReceiveGetsAMessageSentLater(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aWaitingReceiveGetsAMessageSentLater(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a run waiting in receive gets the message sent meanwhile, at its next look"
         let checkout = Workflow("checkout") { (context, _: Int) -> String in
             let payment = try await context.receive(String.self, topic: "paid", timeout: .seconds(86_400))

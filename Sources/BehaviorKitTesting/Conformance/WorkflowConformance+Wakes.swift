@@ -6,7 +6,9 @@ extension WorkflowConformance {
     /// waiting workflow goes on when the message comes, not at a later poll. Here the run waits
     /// released; the send makes it due at once, and another process takes it up without the
     /// clock moving. A message that wakes a sleeping run does not end its sleep early.
-    static func aSendWakesTheRunWaitingInReceive(_ journal: any CommandJournal, _ clock: ManualClock) async throws {
+    static func aSendWakesTheRunWaitingInReceive(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
         let check = "a send wakes the run waiting in receive at once, and ends no sleep early"
         let effects = WorkflowEffects()
         let checkout = Workflow("checkout") { (context, _: Int) -> String in

@@ -25,7 +25,7 @@ public import Commands
 public enum WorkflowConformance {
     /// Runs every check, each on a new journal from `makeJournal`, which must stamp records and
     /// judge leases by the clock it is given.
-    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
+    public static func check(_ makeJournal: (ManualClock) async throws -> any CommandJournalManagement) async throws {
         try await CommandJournalConformance.run(checks, makeJournal)
     }
 
@@ -52,7 +52,7 @@ public enum WorkflowConformance {
 
     /// A worker process: its own identity, on the journal's clock, with `registry`.
     static func worker(
-        _ journal: any CommandJournal, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
+        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
     ) -> Workflows {
         Workflows(
             registry, queue: CommandQueue("workflows", journal: journal),

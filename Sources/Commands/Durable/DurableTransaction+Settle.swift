@@ -9,7 +9,7 @@ extension DurableTransaction {
     /// Settles a transaction this worker took over (its worker stopped), from its step records:
     /// compensates it, or completes it when its recovery is ``DurableTransactionRecovery/complete``
     /// and no step failed or was compensated yet (a rollback in progress always goes on), and no
-    /// operator cancelled it (``CommandJournal/cancel(_:reason:)``: a cancelled one compensates).
+    /// operator cancelled it (``CommandJournalManagement/cancel(_:reason:)``: a cancelled one compensates).
     ///
     /// - Parameter startIfUntouched: run it from the start when no step was journaled (work
     ///   taken from a queue, which was acknowledged and must run).

@@ -183,7 +183,7 @@ public struct DurableTransaction: Command {
     }
 
     /// The journaled steps by index, and the reason an operator cancelled the transaction
-    /// (``CommandJournal/cancel(_:reason:)``), if one did.
+    /// (``CommandJournalManagement/cancel(_:reason:)``), if one did.
     func journaledSteps() async throws -> (steps: [Int: CommandJournalRecord], cancellation: String?) {
         var records: [Int: CommandJournalRecord] = [:]
         var cancellation: String?

@@ -5,6 +5,17 @@ extension CommandJournal {
     /// `false`: a renewal under way does not stop the watchdog of a worker.
     public var leasesOutlastWriteStalls: Bool { false }
 
+    /// Changes nothing and answers `false`: the record is taken when it falls due. A journal
+    /// that can make a waiting record due early implements it.
+    public func wake(_ key: String) async throws -> Bool { false }
+
+    /// Filters ``allRecords()``: correct, and a read of the whole journal.
+    public func records(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws -> CommandJournalPage {
+        CommandJournalPage(try await allRecords().lazy.filter(filter.matches), after: cursor, limit: limit)
+    }
+
     /// Makes `changes` one after another with ``append(_:lease:)`` and ``settle(_:as:lease:)``:
     /// correct (a child written pending "may have run") but not atomic, and one write each. A
     /// journal should make them in one commit.
@@ -17,80 +28,7 @@ extension CommandJournal {
         }
     }
 
-    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: nil, lease: lease)
-    }
-
-    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:)`` and drops `traceContext`: a journal
-    /// that keeps the caller's trace context implements this.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(entry, queue: queue, after: delay)
-    }
-
-    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:traceContext:)`` at the
-    /// default priority; refuses another priority, rather than drop it: a journal that keeps
-    /// priorities implements this.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a priority other than
-    ///   ``CommandQueue/defaultPriority``.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
-        traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        guard priority == CommandQueue.defaultPriority else {
-            throw CommandJournalError.unsupported(
-                operation: "enqueue at priority \(priority): \(type(of: self)) keeps no priorities")
-        }
-        return try await enqueue(entry, queue: queue, after: delay, traceContext: traceContext)
-    }
-
-    /// Enqueues `entry` with ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``
-    /// without a partition; refuses one, rather than drop it: a journal that keeps partitions
-    /// implements this.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a partition.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
-        traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        if let partition {
-            throw CommandJournalError.unsupported(
-                operation: "enqueue in partition '\(partition)': \(type(of: self)) keeps no partitions")
-        }
-        return try await enqueue(entry, queue: queue, after: delay, priority: priority, traceContext: traceContext)
-    }
-
-    /// Claims with ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)`` when there
-    /// is no limit per partition; refuses one, rather than exceed it: a journal that keeps
-    /// partitions implements this.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` for a `perPartition`.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
-        lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        if let perPartition {
-            throw CommandJournalError.unsupported(
-                operation: "claim at most \(perPartition) per partition: \(type(of: self)) keeps no partitions")
-        }
-        return try await claim(limit, from: queue, concurrency: concurrency, takingOverFrom: deadOwner, lease: lease)
-    }
-
-    /// Claims due records, at most `perPartition` running per partition; see
-    /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await claim(
-            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: nil, lease: lease)
-    }
-
-    /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``,
+    /// Enqueues `jobs` one after another with ``CommandJournal/enqueue(_:queue:after:priority:partition:traceContext:)``,
     /// once every key passed ``StoredKey``'s rule; see ``CommandJournal/enqueue(contentsOf:queue:traceContext:)``.
     public func enqueue(
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?

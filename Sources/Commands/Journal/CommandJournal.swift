@@ -1,9 +1,3 @@
-#if canImport(FoundationEssentials)
-public import FoundationEssentials
-#else
-public import Foundation
-#endif
-
 /// Where commands are written down before they run, and who runs them: a journal is shared by
 /// any number of workers (tasks, processes, machines), and every unfinished record belongs to
 /// one live worker at a time.
@@ -12,7 +6,9 @@ public import Foundation
 /// ``DurableTransaction``s through it, ``CommandQueue`` enqueues work on it, ``QueueWorker``
 /// claims and runs that work. ``InMemoryCommandJournal`` implements it here; a durable SQLite
 /// journal and a PostgreSQL one implement the same calls, and every implementation passes
-/// `CommandJournalConformance` from `BehaviorKitTesting`.
+/// `CommandJournalConformance` from `BehaviorKitTesting`. What an operator does with a journal
+/// (list, cancel, retry, prune, pause, schedules) is ``CommandJournalManagement``, which they
+/// implement too.
 ///
 /// ```swift
 /// let journal = InMemoryCommandJournal()
@@ -41,7 +37,7 @@ public import Foundation
 ///   records by priority first (the highest, ``CommandJournalRecord/priority``), then oldest
 ///   first, and never exceed a queue's concurrency. A record not yet due is never taken for its
 ///   priority, nor holds back a due one. A paused queue's records are not claimed until it
-///   is resumed (``pause(queue:)``).
+///   is resumed (``CommandJournalManagement/pause(queue:)``).
 /// - Times (`createdAt`, leases, due times) come from the journal's own clock, so that every
 ///   worker judges a lease by the same time.
 public protocol CommandJournal: Sendable {
@@ -82,83 +78,63 @@ public protocol CommandJournal: Sendable {
     /// `lease.duration` from now; returns those keys. A key missing from the answer was lost.
     func renew(_ attempts: [String: Int], lease: JournalLease) async throws -> [String]
 
-    /// Gives up a root record `lease` holds (at its token) without settling it: it becomes claimable again
-    /// after `delay`. Does nothing when the owner no longer holds it.
-    func release(_ key: String, lease: JournalLease, after delay: Duration) async throws
+    /// Gives up a root record `lease` holds (at its token) without settling it: it becomes
+    /// claimable again after `delay`. With a `failure` (the attempt failed), the attempt is written
+    /// down with its error in the same commit (``CommandJournalRecordDetails/attempts``). Does
+    /// nothing when the owner no longer holds it. (``release(_:lease:after:)`` releases without a
+    /// failure.)
+    func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String?) async throws
 
     /// Takes up to `limit` pending root records that are due — from `queue`, or with `queue`
     /// `nil` the records run by their callers whose owners' leases expired — the highest
-    /// priority first, then oldest first, and
-    /// holds them under `lease`. With a `concurrency`, never holds more than that many records of
-    /// the queue at once across all workers. Atomic: two workers never claim one record.
+    /// priority first, then oldest first, and holds them under `lease`. With a `concurrency`,
+    /// never holds more than that many records of the queue at once across all workers; with a
+    /// `perPartition`, never more than that many of one partition of the queue
+    /// (``CommandQueue/concurrencyPerPartition``): a record whose partition is full is skipped,
+    /// and the claim takes the next ones, of other partitions. Atomic: two workers never claim
+    /// one record. (``claim(_:from:concurrency:lease:)`` and its siblings leave out what they
+    /// do not name.)
     ///
     /// - Parameters:
     ///   - limit: the most records to claim.
     ///   - queue: the queue to claim from, or `nil` for the records of callers whose owners
     ///     stopped.
     ///   - concurrency: the most records of `queue` held at once across all workers, or `nil`.
+    ///   - perPartition: the most records of one partition of `queue` held at once across all
+    ///     workers, or `nil`.
     ///   - deadOwner: a worker known to have stopped (its process exited): its records are taken
     ///     at once, without waiting for their leases to expire.
     ///   - lease: the claiming worker's lease, under which the records are held.
-    func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim
-
-    /// ``claim(_:from:concurrency:takingOverFrom:lease:)``, and never holding more than
-    /// `perPartition` records of one partition of the queue at once across all workers
-    /// (``CommandQueue/concurrencyPerPartition``): a record whose partition is full is skipped,
-    /// and the claim takes the next ones, of other partitions. The default claims without a
-    /// limit per partition, and refuses one: a journal that keeps partitions implements this.
-    ///
-    /// - Throws: by default, ``CommandJournalError/unsupported(operation:)`` for a `perPartition`.
     func claim(
         _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
         lease: JournalLease
     ) async throws -> CommandJournalClaim
 
     /// Writes `entry` down on `queue`, due after `delay`, for a worker to claim; returns the
-    /// existing record when the key is already there. Returns once the record is durable.
+    /// existing record when the key is already there (which keeps the priority, partition and
+    /// trace context it has). Returns once the record is durable. (``enqueue(_:queue:after:)``
+    /// and its siblings leave out what they do not name.)
     ///
-    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``.
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws -> CommandJournalRecord
-
-    /// ``enqueue(_:queue:after:)``, keeping `traceContext` (the enqueuing caller's, as its
-    /// tracer injected it) with a new record, so that the worker that runs it continues the
-    /// caller's trace (``CommandJournalRecord/traceContext``). A key already there keeps the
-    /// context it has. The default drops the context: a journal that keeps it implements this.
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord
-
-    /// ``enqueue(_:queue:after:traceContext:)`` at `priority`: of a queue's due records, claims
-    /// take the highest priority first (``CommandQueue/defaultPriority``). A key already there
-    /// keeps the priority it has. The default enqueues at the default priority, and refuses
-    /// another: a journal that keeps priorities implements this.
-    ///
-    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``; by default,
-    ///   ``CommandJournalError/unsupported(operation:)`` for a priority other than the default.
-    func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
-        traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord
-
-    /// ``enqueue(_:queue:after:priority:traceContext:)`` in `partition` (a customer, a tenant):
-    /// claims under a limit per partition never run more than that many of one partition at once
-    /// (``CommandQueue/concurrencyPerPartition``). A key already there keeps the partition it has.
-    /// The default enqueues without a partition, and refuses one: a journal that keeps
-    /// partitions implements this.
-    ///
-    /// - Throws: ``CommandJournalError/conflictingEntry(key:)``; by default,
-    ///   ``CommandJournalError/unsupported(operation:)`` for a partition.
+    /// - Parameters:
+    ///   - entry: the work, under its idempotency key.
+    ///   - queue: the queue whose workers claim it.
+    ///   - delay: how long from now (the journal's clock) it waits before it is due.
+    ///   - priority: of a queue's due records, claims take the highest priority first
+    ///     (``CommandQueue/defaultPriority``).
+    ///   - partition: the partition (a customer, a tenant) it counts against: claims under a
+    ///     limit per partition never run more than that many of one partition at once
+    ///     (``CommandQueue/concurrencyPerPartition``); `nil` for none.
+    ///   - traceContext: the enqueuing caller's trace context (as its tracer injected it), kept
+    ///     with a new record so that the worker that runs it continues the caller's trace
+    ///     (``CommandJournalRecord/traceContext``).
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another entry.
     func enqueue(
         _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?
     ) async throws -> CommandJournalRecord
 
     /// Writes `jobs` down on `queue` in their order, each due after its delay at its priority, with the
-    /// enqueuing caller's `traceContext` (as ``enqueue(_:queue:after:traceContext:)``); answers,
+    /// enqueuing caller's `traceContext` (as ``enqueue(_:queue:after:priority:partition:traceContext:)``); answers,
     /// in the same order, each job's record (the existing one for a key already there) or why
     /// it was refused. Every key is checked before any is written (`InvalidKeyError`: nothing
     /// written). The default enqueues them one after another; a journal with a group commit
@@ -167,9 +143,14 @@ public protocol CommandJournal: Sendable {
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
     ) async throws -> [Result<CommandJournalRecord, any Error>]
 
-    /// Deletes the root records that settled before `date`, with their children; returns how
-    /// many records were deleted. Pending records are never deleted.
-    func prune(settledBefore date: Date) async throws -> Int
+    /// Writes down that attempt `attempt.number` at the record `key` (a root `lease` holds, or
+    /// its child when `parentKey` names it: a transaction's step, written or not yet) ended with `attempt.error` and
+    /// is tried again: ``CommandJournalRecordDetails/attempts`` then lists it. The journal stamps
+    /// it with its own time. Does nothing when the lease's owner no longer holds the root. The
+    /// default keeps nothing: a journal that keeps attempts implements it.
+    func logAttempt(
+        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
+    ) async throws
 
     /// The record with `key`, or `nil`.
     func record(forKey key: String) async throws -> CommandJournalRecord?
@@ -183,93 +164,16 @@ public protocol CommandJournal: Sendable {
     /// Every record, in sequence order.
     func allRecords() async throws -> [CommandJournalRecord]
 
-    /// Gives up a root record `lease` holds (at its token) after its attempt failed with
-    /// `failure`, to be tried again after `delay`: as ``release(_:lease:after:)``, and the
-    /// attempt is written down with its error in the same commit
-    /// (``CommandJournalRecordDetails/attempts``). Does nothing when the owner no longer holds
-    /// it. The default releases without keeping the error: a journal that keeps attempts
-    /// implements it.
-    func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws
-
-    /// Writes down that attempt `attempt.number` at the record `key` (a root `lease` holds, or
-    /// its child when `parentKey` names it: a transaction's step, written or not yet) ended with `attempt.error` and
-    /// is tried again: ``CommandJournalRecordDetails/attempts`` then lists it. The journal stamps
-    /// it with its own time. Does nothing when the lease's owner no longer holds the root. The
-    /// default keeps nothing: a journal that keeps attempts implements it.
-    func logAttempt(
-        _ attempt: CommandJournalAttempt, of key: String, parentKey: String?, lease: JournalLease
-    ) async throws
-
     /// The records that pass `filter`, in sequence order: at most `limit` (at least 1) after the
     /// record whose sequence is `cursor` (`nil`: from the first), and the cursor of the next page.
-    /// The default reads every record (``allRecords()``) and filters them: a journal with an
-    /// index implements it.
+    /// The default reads every record (``CommandJournal/allRecords()``) and filters them: a
+    /// journal with an index implements it.
     ///
     /// - Complexity: the stores' indexed queries read the page, not the journal.
     func records(
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
     ) async throws
         -> CommandJournalPage
-
-    /// The record with `key` in full: its children (a transaction's steps), its attempts with
-    /// their errors, its due time, why it compensated; `nil` when there is no such key. The
-    /// default reads the record and its children; it knows no attempt's error but the last.
-    func details(forKey key: String) async throws -> CommandJournalRecordDetails?
-
-    /// The workers holding records, by owner: what each holds and until when.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func workers() async throws -> [CommandJournalWorker]
-
-    /// Each queue's depth by state (due, delayed, running, stalled) and oldest due time, read
-    /// from the pending records only (the work run by callers under the name `nil`).
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func queues() async throws -> [CommandJournalQueueStatistics]
-
-    /// Cancels the root record `key`, atomically, for `reason`:
-    /// - a pending record no worker holds (waiting on a queue, delayed, or released to be
-    ///   retried) settles failed with the reason `"cancelled: <reason>"`: it never runs;
-    /// - so does a command held under a lease that ended (its worker stopped): settled, it
-    ///   takes no write of the stopped attempt, and is not run again;
-    /// - a durable transaction a worker holds is taken from it: its fencing token goes up (so
-    ///   the running attempt's next write is refused, and it stops before its next step), it is
-    ///   marked cancelled (``CommandJournalCancellation``) and falls due at once; the worker that
-    ///   takes it next compensates it. So is a transaction no worker holds whose steps began.
-    ///
-    /// Cancelling a transaction already marked changes nothing. Returns the record as it is now.
-    ///
-    /// - Throws: ``CommandJournalError/unknownKey(_:)``;
-    ///   ``CommandJournalError/cannotCancel(key:status:reason:)`` for a settled record, a step,
-    ///   or a command a live worker runs now (it has no step to stop before);
-    ///   ``CommandJournalError/unsupported(operation:)`` by default.
-    func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord
-
-    /// Makes a failed or compensated root record `key` pending again, due at once, for a new
-    /// attempt: the attempt that ended keeps its error in ``CommandJournalRecordDetails/attempts``;
-    /// a transaction's steps are cleared, so that it runs from its first step (steps are
-    /// idempotent under their keys). A queue's worker claims it; work run by callers is taken
-    /// by a recovery (``JournaledInvoker/recover(takingOverFrom:policy:)``). Atomic. Returns the record.
-    ///
-    /// - Throws: ``CommandJournalError/unknownKey(_:)``;
-    ///   ``CommandJournalError/cannotRetry(key:status:)`` for a pending or done record, or a step;
-    ///   ``CommandJournalError/unsupported(operation:)`` by default.
-    func retry(_ key: String) async throws -> CommandJournalRecord
-
-    /// Pauses `queue`, durably and for every worker of every process: from the time this
-    /// returns, claims from the queue take nothing (and answer no next due time), while its
-    /// records can still be enqueued, and the records already claimed run and settle as
-    /// usual. Pausing a paused queue changes nothing.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func pause(queue: String) async throws
-
-    /// Resumes `queue`, paused by ``pause(queue:)``: claims take its due records again, and
-    /// its sleeping workers are woken at once (in this process, and in others where the
-    /// store tells them). Resuming a queue that is not paused changes nothing.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func resume(queue: String) async throws
 
     /// Makes the pending root record `key` — one waiting on a queue, held by no worker, due
     /// later (released to wait, or enqueued with a delay) — due now, and wakes its queue's
@@ -281,36 +185,6 @@ public protocol CommandJournal: Sendable {
     ///
     /// The default changes nothing and answers `false`: the record is taken when it falls due.
     func wake(_ key: String) async throws -> Bool
-
-    /// The queues paused now, by name.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func pausedQueues() async throws -> Set<String>
-
-    /// Adds `schedule`, or replaces the schedule of the same name, durably for every process:
-    /// its revision goes up by one and its ticks count from now (the journal's clock), with
-    /// no last tick. Returns the schedule as kept.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule
-
-    /// Removes the schedule `name`: no scheduler enqueues its ticks after this returns (the
-    /// ticks already enqueued stay). Answers whether there was one.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func removeSchedule(named name: String) async throws -> Bool
-
-    /// The schedules, by name.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func schedules() async throws -> [CommandJournalSchedule]
-
-    /// Sets the last tick of the schedule `name` to `tick` when it is still at `revision` with
-    /// the last tick `lastTick` (compare and set); answers whether it did. A scheduler calls it
-    /// once it enqueued the ticks up to `tick`.
-    ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` by default.
-    func advanceSchedule(named name: String, revision: Int64, from lastTick: Date?, to tick: Date) async throws -> Bool
 
     /// Finishes the writes under way, then releases the journal's connections: later calls
     /// throw. Call it last, when the workers on the journal have stopped.

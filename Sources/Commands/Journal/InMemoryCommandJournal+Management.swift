@@ -10,7 +10,7 @@ extension InMemoryCommandJournal {
         }
     }
 
-    /// The record `key` in full; see ``CommandJournal/details(forKey:)``.
+    /// The record `key` in full; see ``CommandJournalManagement/details(forKey:)``.
     public func details(forKey key: String) async throws -> CommandJournalRecordDetails? {
         guard StoredKey.isStorable(key) else { return nil }
         return state.withLock { state in
@@ -22,18 +22,18 @@ extension InMemoryCommandJournal {
         }
     }
 
-    /// The workers holding records; see ``CommandJournal/workers()``.
+    /// The workers holding records; see ``CommandJournalManagement/workers()``.
     public func workers() async throws -> [CommandJournalWorker] {
         CommandJournalWorker.holding(state.withLock { $0.records })
     }
 
-    /// The depth of each queue; see ``CommandJournal/queues()``.
+    /// The depth of each queue; see ``CommandJournalManagement/queues()``.
     public func queues() async throws -> [CommandJournalQueueStatistics] {
         let now = self.now
         return CommandJournalQueueStatistics.of(state.withLock { $0.records }, now: now)
     }
 
-    /// The queues paused now; see ``CommandJournal/pausedQueues()``.
+    /// The queues paused now; see ``CommandJournalManagement/pausedQueues()``.
     public func pausedQueues() async throws -> Set<String> {
         state.withLock { $0.paused }
     }

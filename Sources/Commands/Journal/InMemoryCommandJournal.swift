@@ -14,16 +14,16 @@ import Foundation
 /// let invoker = JournaledInvoker(journal: journal, registry: registry)
 /// try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
 /// ```
-public final class InMemoryCommandJournal: CommandJournal, JournalWriting, QueueWakeSource {
+public final class InMemoryCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
     struct State {
         var records: [CommandJournalRecord] = []
         var indexByKey: [String: Int] = [:]
         var nextSequence: Int64 = 1
         /// The attempts that ended with an error or were cancelled, by key.
         var attemptLog: [String: [CommandJournalAttempt]] = [:]
-        /// The queues paused (``CommandJournal/pause(queue:)``).
+        /// The queues paused (``CommandJournalManagement/pause(queue:)``).
         var paused: Set<String> = []
-        /// The schedules (``CommandJournal/saveSchedule(_:)``), by name.
+        /// The schedules (``CommandJournalManagement/saveSchedule(_:)``), by name.
         var schedules: [String: CommandJournalSchedule] = [:]
         /// The partition of each queued record enqueued in one, by key.
         var partitions: [String: String] = [:]

@@ -12,21 +12,35 @@ extension CommandQueue {
     /// Pausing a paused queue changes nothing. A claim that was already under way when the
     /// pause committed may still take records; none starts after.
     ///
-    /// - Throws: ``CommandJournalError/unsupported(operation:)`` on a journal that keeps no
-    ///   paused queues.
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` on a journal that is no
+    ///   ``CommandJournalManagement`` (every journal of BehaviorKit is one).
     public func pause() async throws {
-        try await journal.pause(queue: name)
+        try await management("pausing a queue").pause(queue: name)
     }
 
     /// Resumes the queue after ``pause()``: its workers are woken at once (those of this
     /// process, and those of others by the store's notifications: PostgreSQL's `NOTIFY`,
     /// SQLite's watcher of the file; or by their poll), and claim its due records again.
     public func resume() async throws {
-        try await journal.resume(queue: name)
+        try await management("resuming a queue").resume(queue: name)
     }
 
     /// Whether the queue is paused now.
     public func isPaused() async throws -> Bool {
-        try await journal.pausedQueues().contains(name)
+        try await management("reading whether a queue is paused").pausedQueues().contains(name)
+    }
+}
+
+extension CommandQueue {
+    /// The queue's journal, for what an operator does (``CommandJournalManagement``).
+    ///
+    /// - Throws: ``CommandJournalError/unsupported(operation:)`` naming `operation` and the
+    ///   journal's type, when the journal is no ``CommandJournalManagement``.
+    func management(_ operation: String) throws -> any CommandJournalManagement {
+        guard let management = journal as? any CommandJournalManagement else {
+            throw CommandJournalError.unsupported(
+                operation: "\(operation): \(type(of: journal)) is no CommandJournalManagement")
+        }
+        return management
     }
 }

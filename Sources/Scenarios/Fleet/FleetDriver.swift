@@ -102,7 +102,7 @@ public enum Fleet {
     /// themselves are read only when that says none is left, and every 2 s — reading them all
     /// ten times a second took a fifth of a core from the workers.
     private static func waitUntilSettled(
-        _ journal: any CommandJournal, timeout: Duration, tick: () throws -> Void
+        _ journal: any CommandJournalManagement, timeout: Duration, tick: () throws -> Void
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0

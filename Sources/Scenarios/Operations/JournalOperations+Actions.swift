@@ -4,7 +4,7 @@ public import Foundation
 extension JournalOperations {
     /// Cancels `key` and prints what became of it.
     public static func cancel(
-        _ journal: any CommandJournal, key: String, reason: String, format: Format, console: Console
+        _ journal: any CommandJournalManagement, key: String, reason: String, format: Format, console: Console
     ) async throws {
         let record = try await journal.cancel(key, reason: reason)
         switch format {
@@ -21,8 +21,9 @@ extension JournalOperations {
     }
 
     /// Retries `key` and prints what became of it.
-    public static func retry(_ journal: any CommandJournal, key: String, format: Format, console: Console) async throws
-    {
+    public static func retry(
+        _ journal: any CommandJournalManagement, key: String, format: Format, console: Console
+    ) async throws {
         let record = try await journal.retry(key)
         switch format {
         case .json: console.print(try json(JournalRecordView(record)))
@@ -34,7 +35,7 @@ extension JournalOperations {
 
     /// Forks `key` into `newKey` (on `queue`, or the record's own) and prints the new record.
     public static func fork(
-        _ journal: any CommandJournal, key: String, as newKey: String, queue: String?, format: Format,
+        _ journal: any CommandJournalManagement, key: String, as newKey: String, queue: String?, format: Format,
         console: Console
     ) async throws {
         let record = try await journal.fork(key, as: newKey, queue: queue)
@@ -49,7 +50,7 @@ extension JournalOperations {
 
     /// Prunes what settled before `date` and prints how many records went.
     public static func prune(
-        _ journal: any CommandJournal, before date: Date, format: Format, console: Console
+        _ journal: any CommandJournalManagement, before date: Date, format: Format, console: Console
     )
         async throws
     {
@@ -69,7 +70,7 @@ extension JournalOperations {
 
     /// Pauses `queue` (`paused`) or resumes it, and prints the queues paused now.
     public static func pause(
-        _ journal: any CommandJournal, queue: String, paused: Bool, format: Format, console: Console
+        _ journal: any CommandJournalManagement, queue: String, paused: Bool, format: Format, console: Console
     ) async throws {
         if paused { try await journal.pause(queue: queue) } else { try await journal.resume(queue: queue) }
         let now = try await journal.pausedQueues().sorted()

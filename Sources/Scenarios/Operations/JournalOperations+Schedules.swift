@@ -4,7 +4,8 @@ import Foundation
 extension JournalOperations {
     /// Prints the journal's schedules: name, cron expression, time zone, queue, missed-run
     /// policy and next tick.
-    public static func schedules(_ journal: any CommandJournal, format: Format, console: Console) async throws {
+    public static func schedules(_ journal: any CommandJournalManagement, format: Format, console: Console) async throws
+    {
         let schedules = try await journal.schedules()
         switch format {
         case .json:

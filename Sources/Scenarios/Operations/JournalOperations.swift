@@ -20,7 +20,7 @@ public enum JournalOperations {
     ///
     /// - Throws: an error naming the file when there is none; the journal's or `body`'s error.
     public static func withJournal<T: Sendable>(
-        _ location: String, _ body: (any CommandJournal) async throws -> T
+        _ location: String, _ body: (any CommandJournalManagement) async throws -> T
     ) async throws -> T {
         guard JournalLocation.isServerURL(location) || FileManager.default.fileExists(atPath: location) else {
             throw JournalOperationError("command journal \(location): no such file")
@@ -38,7 +38,7 @@ public enum JournalOperations {
 
     /// The journal at `location`: a `postgres://` URL, a journal file, or an application's own
     /// database holding the journal's table (opened on a pool of its own).
-    static func open(_ location: String) async throws -> any CommandJournal {
+    static func open(_ location: String) async throws -> any CommandJournalManagement {
         guard !JournalLocation.isServerURL(location) else { return try await JournalLocation.open(location) }
         do {
             return try SQLiteCommandJournal(path: location)
@@ -51,7 +51,7 @@ public enum JournalOperations {
 
     /// Prints one page of the records passing `filter`, and how to get the next.
     public static func list(
-        _ journal: any CommandJournal, _ filter: CommandJournalFilter, after cursor: Int64?, limit: Int,
+        _ journal: any CommandJournalManagement, _ filter: CommandJournalFilter, after cursor: Int64?, limit: Int,
         format: Format, console: Console
     ) async throws {
         let page = try await journal.records(matching: filter, after: cursor, limit: limit)
@@ -76,7 +76,9 @@ public enum JournalOperations {
     /// Prints the record `key` in full.
     ///
     /// - Throws: ``JournalOperationError`` when there is no such key.
-    public static func show(_ journal: any CommandJournal, key: String, format: Format, console: Console) async throws {
+    public static func show(
+        _ journal: any CommandJournalManagement, key: String, format: Format, console: Console
+    ) async throws {
         guard let details = try await journal.details(forKey: key) else {
             throw JournalOperationError("no journal record has the idempotency key '\(key)'")
         }
@@ -87,7 +89,7 @@ public enum JournalOperations {
     }
 
     /// Prints the workers holding records.
-    public static func workers(_ journal: any CommandJournal, format: Format, console: Console) async throws {
+    public static func workers(_ journal: any CommandJournalManagement, format: Format, console: Console) async throws {
         let workers = try await journal.workers()
         switch format {
         case .json:
@@ -115,7 +117,7 @@ public enum JournalOperations {
     }
 
     /// Prints each queue's depth by state.
-    public static func queues(_ journal: any CommandJournal, format: Format, console: Console) async throws {
+    public static func queues(_ journal: any CommandJournalManagement, format: Format, console: Console) async throws {
         let queues = try await journal.queues()
         switch format {
         case .json:

@@ -13,7 +13,7 @@ public struct DurableLocation: Sendable {
     /// The machine store.
     public let machines: any MachineStore
     /// The journal.
-    public let journal: any CommandJournal
+    public let journal: any CommandJournalManagement
 
     /// Opens both at `location`.
     public static func open(_ location: String) async throws -> DurableLocation {

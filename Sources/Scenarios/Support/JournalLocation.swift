@@ -12,8 +12,9 @@ public enum JournalLocation {
     ///
     /// - Throws: the journal's error naming the file, or the server, database and table;
     ///   ``PostgreSQLTraitMissing`` for a URL when this build has no PostgreSQL.
-    public static func open(_ location: String, busyTimeout: Duration = .seconds(10)) async throws -> any CommandJournal
-    {
+    public static func open(
+        _ location: String, busyTimeout: Duration = .seconds(10)
+    ) async throws -> any CommandJournalManagement {
         if isServerURL(location) {
             #if PostgreSQL
             return try await PostgresCommandJournal(url: location)

@@ -2,7 +2,7 @@ extension CommandJournal {
     /// Runs the work of the settled root record `key` again, from its start, under `newKey`: a
     /// new record with the same kind and payload, due at once on `queue` (by default the queue
     /// the record ran on), for that queue's worker to claim. The record forked stays as it is,
-    /// with its steps and attempts, so that both runs can be read side by side. (``CommandJournal/retry(_:)``
+    /// with its steps and attempts, so that both runs can be read side by side. (``CommandJournalManagement/retry(_:)``
     /// is the other way: a new attempt of the same record.)
     ///
     /// ```swift

@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// One attempt at a record, as ``CommandJournal/details(forKey:)`` shows it: its number (the
+/// One attempt at a record, as ``CommandJournalManagement/details(forKey:)`` shows it: its number (the
 /// fencing token it ran under), the worker that made it, and how it ended.
 ///
 /// ```swift

@@ -5,7 +5,7 @@ package import Foundation
 #endif
 
 extension CommandJournalCancellation {
-    /// What a cancellation does to a record: the rule of ``CommandJournal/cancel(_:reason:)``,
+    /// What a cancellation does to a record: the rule of ``CommandJournalManagement/cancel(_:reason:)``,
     /// which every journal applies inside its own atomic change.
     package enum Plan: Sendable, Hashable {
         /// Refuse, with this error.

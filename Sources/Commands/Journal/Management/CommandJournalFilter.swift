@@ -30,7 +30,7 @@ public struct CommandJournalFilter: Sendable, Hashable, Codable {
     /// Records that last changed before this date, or `nil`.
     public var updatedBefore: Date?
     /// Whether to list roots only (commands and transactions, not a transaction's steps): `true`
-    /// by default; a record's steps are in ``CommandJournal/details(forKey:)``.
+    /// by default; a record's steps are in ``CommandJournalManagement/details(forKey:)``.
     public var rootsOnly: Bool
 
     /// Creates a filter; every condition left out matches every record.

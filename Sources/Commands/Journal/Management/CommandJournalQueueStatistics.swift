@@ -5,7 +5,7 @@ public import Foundation
 #endif
 
 /// The depth of one queue by state, read from its pending records only (an index of them in
-/// each store, never a scan of the settled ones): ``CommandJournal/queues()``.
+/// each store, never a scan of the settled ones): ``CommandJournalManagement/queues()``.
 ///
 /// ```swift
 /// for queue in try await journal.queues() {

@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// One record in full, as ``CommandJournal/details(forKey:)`` gives it: the record, its
+/// One record in full, as ``CommandJournalManagement/details(forKey:)`` gives it: the record, its
 /// children (a transaction's steps, with their outputs and errors), every attempt with its
 /// error, when it falls due, and why a transaction compensated.
 ///

@@ -4,7 +4,7 @@ public import FoundationEssentials
 public import Foundation
 #endif
 
-/// A worker as the journal sees it, from the records it holds: ``CommandJournal/workers()``.
+/// A worker as the journal sees it, from the records it holds: ``CommandJournalManagement/workers()``.
 ///
 /// ```swift
 /// for worker in try await journal.workers() {

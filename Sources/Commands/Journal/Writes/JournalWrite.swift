@@ -21,17 +21,17 @@ package enum JournalWrite: Sendable {
     case enqueue(
         CommandJournalEntry, queue: String, after: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?)
-    /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
+    /// ``CommandJournalManagement/prune(settledBefore:)``, the date in milliseconds since 1970.
     case prune(settledBefore: Int64)
     /// ``CommandJournal/release(_:lease:after:failure:)``.
     case releaseFailed(String, JournalLease, after: Duration, failure: String)
-    /// ``CommandJournal/cancel(_:reason:)``.
+    /// ``CommandJournalManagement/cancel(_:reason:)``.
     case cancel(String, reason: String)
-    /// ``CommandJournal/retry(_:)``.
+    /// ``CommandJournalManagement/retry(_:)``.
     case retry(String)
     /// ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
     case logAttempt(CommandJournalAttempt, key: String, parentKey: String?, JournalLease)
-    /// ``CommandJournal/pause(queue:)`` (`paused`) or ``CommandJournal/resume(queue:)``.
+    /// ``CommandJournalManagement/pause(queue:)`` (`paused`) or ``CommandJournalManagement/resume(queue:)``.
     case pause(queue: String, paused: Bool)
     /// ``CommandJournal/wake(_:)``.
     case wake(String)

@@ -143,7 +143,7 @@ package struct JournalWriteChannel: Sendable {
         }
     }
 
-    /// ``CommandJournal/prune(settledBefore:)``.
+    /// ``CommandJournalManagement/prune(settledBefore:)``.
     package func prune(settledBefore date: Date) async throws -> Int {
         guard case .count(let count) = try await submit(.prune(settledBefore: date.journalMilliseconds)) else {
             throw unexpected()
@@ -151,12 +151,12 @@ package struct JournalWriteChannel: Sendable {
         return count
     }
 
-    /// ``CommandJournal/cancel(_:reason:)``.
+    /// ``CommandJournalManagement/cancel(_:reason:)``.
     package func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
         try await record(.cancel(key, reason: reason))
     }
 
-    /// ``CommandJournal/retry(_:)``.
+    /// ``CommandJournalManagement/retry(_:)``.
     package func retry(_ key: String) async throws -> CommandJournalRecord {
         let record = try await record(.retry(key))
         if let queue = record.queue { queueSignal.signal(queue) }
@@ -177,7 +177,7 @@ package struct JournalWriteChannel: Sendable {
         _ = try await submit(.logAttempt(attempt, key: key, parentKey: parentKey, lease))
     }
 
-    /// ``CommandJournal/pause(queue:)`` when `paused`, otherwise ``CommandJournal/resume(queue:)``,
+    /// ``CommandJournalManagement/pause(queue:)`` when `paused`, otherwise ``CommandJournalManagement/resume(queue:)``,
     /// which wakes this process's workers of the queue.
     package func pause(_ queue: String, paused: Bool) async throws {
         _ = try await submit(.pause(queue: queue, paused: paused))

@@ -38,19 +38,6 @@ extension JournalWriting {
         try await channel.renew(attempts, lease: lease)
     }
 
-    /// Releases `key`; see ``CommandJournal/release(_:lease:after:)``.
-    public func release(_ key: String, lease: JournalLease, after delay: Duration) async throws {
-        try await channel.release(key, lease: lease, after: delay)
-    }
-
-    /// Claims due records; see ``CommandJournal/claim(_:from:concurrency:takingOverFrom:lease:)``.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, takingOverFrom deadOwner: String?, lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        try await claim(
-            limit, from: queue, concurrency: concurrency, perPartition: nil, takingOverFrom: deadOwner, lease: lease)
-    }
-
     /// Claims due records, at most `perPartition` running per partition; see
     /// ``CommandJournal/claim(_:from:concurrency:perPartition:takingOverFrom:lease:)``.
     public func claim(
@@ -60,33 +47,6 @@ extension JournalWriting {
         try await channel.claim(
             limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
             lease: lease)
-    }
-
-    /// Enqueues `entry`, durably; see ``CommandJournal/enqueue(_:queue:after:)``.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            entry, queue: queue, after: delay, priority: CommandQueue.defaultPriority, traceContext: nil)
-    }
-
-    /// Enqueues `entry` with the caller's trace context, durably; see
-    /// ``CommandJournal/enqueue(_:queue:after:traceContext:)``.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            entry, queue: queue, after: delay, priority: CommandQueue.defaultPriority, traceContext: traceContext)
-    }
-
-    /// Enqueues `entry` at `priority` with the caller's trace context, durably; see
-    /// ``CommandJournal/enqueue(_:queue:after:priority:traceContext:)``.
-    public func enqueue(
-        _ entry: CommandJournalEntry, queue: String, after delay: Duration, priority: Int,
-        traceContext: [String: String]?
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            entry, queue: queue, after: delay, priority: priority, partition: nil, traceContext: traceContext)
     }
 
     /// Enqueues `entry` at `priority` in `partition` with the caller's trace context, durably; see
@@ -107,15 +67,19 @@ extension JournalWriting {
         try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: traceContext)
     }
 
-    /// Deletes settled records; see ``CommandJournal/prune(settledBefore:)``.
+    /// Deletes settled records; see ``CommandJournalManagement/prune(settledBefore:)``.
     public func prune(settledBefore date: Date) async throws -> Int {
         try await channel.prune(settledBefore: date)
     }
 
-    /// Releases `key` and logs the attempt's `failure`, in one commit; see
+    /// Releases `key`, and logs the attempt's `failure` in the same commit; see
     /// ``CommandJournal/release(_:lease:after:failure:)``.
-    public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String) async throws {
-        try await channel.release(key, lease: lease, after: delay, failure: failure)
+    public func release(_ key: String, lease: JournalLease, after delay: Duration, failure: String?) async throws {
+        if let failure {
+            try await channel.release(key, lease: lease, after: delay, failure: failure)
+        } else {
+            try await channel.release(key, lease: lease, after: delay)
+        }
     }
 
     /// Logs an attempt at `key`, fenced by `lease`; see ``CommandJournal/logAttempt(_:of:parentKey:lease:)``.
@@ -125,12 +89,12 @@ extension JournalWriting {
         try await channel.logAttempt(attempt, of: key, parentKey: parentKey, lease: lease)
     }
 
-    /// Cancels `key`, in one commit; see ``CommandJournal/cancel(_:reason:)``.
+    /// Cancels `key`, in one commit; see ``CommandJournalManagement/cancel(_:reason:)``.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
         try await channel.cancel(key, reason: reason)
     }
 
-    /// Retries `key`, in one commit; see ``CommandJournal/retry(_:)``.
+    /// Retries `key`, in one commit; see ``CommandJournalManagement/retry(_:)``.
     public func retry(_ key: String) async throws -> CommandJournalRecord {
         try await channel.retry(key)
     }
@@ -140,12 +104,12 @@ extension JournalWriting {
         try await channel.wake(key)
     }
 
-    /// Pauses `queue`, durably; see ``CommandJournal/pause(queue:)``.
+    /// Pauses `queue`, durably; see ``CommandJournalManagement/pause(queue:)``.
     public func pause(queue: String) async throws {
         try await channel.pause(queue, paused: true)
     }
 
-    /// Resumes `queue` and wakes its workers here; see ``CommandJournal/resume(queue:)``.
+    /// Resumes `queue` and wakes its workers here; see ``CommandJournalManagement/resume(queue:)``.
     public func resume(queue: String) async throws {
         try await channel.pause(queue, paused: false)
     }

@@ -15,13 +15,14 @@ extension CommandQueue {
     /// ```
     ///
     /// - Throws: ``CronExpressionError`` when `cron` is not a cron expression;
-    ///   ``CommandJournalError/unsupported(operation:)`` on a journal that keeps no schedules.
+    ///   ``CommandJournalError/unsupported(operation:)`` on a journal that is no
+    ///   ``CommandJournalManagement`` (every journal of BehaviorKit is one).
     @discardableResult
     public func schedule<C: JournaledCommand>(
         _ name: String, cron: String, timeZone: TimeZone, command: C, priority: Int = defaultPriority,
         missedRuns: MissedTimerPolicy = .fire
     ) async throws -> CommandJournalSchedule {
-        try await journal.saveSchedule(
+        try await management("saving a schedule").saveSchedule(
             QueueSchedule(
                 name, cron: cron, timeZone: timeZone, queue: self.name, command: command, priority: priority,
                 missedRuns: missedRuns))
@@ -30,11 +31,11 @@ extension CommandQueue {
     /// Removes the schedule `name`: its ticks are no longer enqueued. Answers whether there was one.
     @discardableResult
     public func unschedule(_ name: String) async throws -> Bool {
-        try await journal.removeSchedule(named: name)
+        try await management("removing a schedule").removeSchedule(named: name)
     }
 
     /// The schedules that enqueue on this queue, by name.
     public func schedules() async throws -> [CommandJournalSchedule] {
-        try await journal.schedules().filter { $0.schedule.queue == name }
+        try await management("listing the schedules").schedules().filter { $0.schedule.queue == name }
     }
 }

@@ -8,7 +8,7 @@ public import Foundation
 
 /// The schedules of an in-memory journal, kept under its lock.
 extension InMemoryCommandJournal {
-    /// Adds or replaces `schedule`; see ``CommandJournal/saveSchedule(_:)``.
+    /// Adds or replaces `schedule`; see ``CommandJournalManagement/saveSchedule(_:)``.
     public func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
         // Refuses what a durable store refuses: a name or queue it cannot keep exactly.
         _ = try CommandJournalSchedule.encode(schedule)
@@ -21,18 +21,18 @@ extension InMemoryCommandJournal {
         }
     }
 
-    /// Removes the schedule `name`; see ``CommandJournal/removeSchedule(named:)``.
+    /// Removes the schedule `name`; see ``CommandJournalManagement/removeSchedule(named:)``.
     public func removeSchedule(named name: String) async throws -> Bool {
         state.withLock { $0.schedules.removeValue(forKey: name) != nil }
     }
 
-    /// The schedules, by name; see ``CommandJournal/schedules()``.
+    /// The schedules, by name; see ``CommandJournalManagement/schedules()``.
     public func schedules() async throws -> [CommandJournalSchedule] {
         state.withLock { $0.schedules.values.sorted { $0.schedule.name < $1.schedule.name } }
     }
 
     /// Moves the last tick of `name`, compare and set; see
-    /// ``CommandJournal/advanceSchedule(named:revision:from:to:)``.
+    /// ``CommandJournalManagement/advanceSchedule(named:revision:from:to:)``.
     public func advanceSchedule(
         named name: String, revision: Int64, from lastTick: Date?, to tick: Date
     ) async throws -> Bool {

@@ -18,16 +18,16 @@ import Foundation
 /// Each pass reads the schedules (so that one added, changed or removed by any process
 /// counts at the next pass), enqueues the ticks due since each schedule's last tick as its
 /// ``QueueSchedule/missedRuns`` policy says, and moves the last tick on (compare and set:
-/// ``CommandJournal/advanceSchedule(named:revision:from:to:)``). A scheduler that starts
+/// ``CommandJournalManagement/advanceSchedule(named:revision:from:to:)``). A scheduler that starts
 /// after a night without one applies the policy to the ticks missed.
 ///
 /// A tick's record is what keeps it from running twice: two schedulers that find the same tick
 /// due enqueue one record. A scheduler that read a schedule before another moved its last tick
 /// on enqueues that tick again only when its record was pruned in between, so prune settled
-/// records older than a pass takes (``CommandJournal/prune(settledBefore:)``), not newer.
+/// records older than a pass takes (``CommandJournalManagement/prune(settledBefore:)``), not newer.
 public struct QueueScheduler: Sendable {
     /// The journal whose schedules it runs.
-    public let journal: any CommandJournal
+    public let journal: any CommandJournalManagement
     /// The longest ``run()`` sleeps between passes: how soon it notices a schedule added or
     /// changed by another process.
     public let poll: Duration
@@ -38,7 +38,8 @@ public struct QueueScheduler: Sendable {
     /// A scheduler of `journal`'s schedules, telling the time by `wallClock` (the journal's,
     /// for a journal in this process) and sleeping on `clock` (a test's `ManualClock` is both).
     public init<C: Clock<Duration>>(
-        journal: any CommandJournal, wallClock: any WallClock = SystemWallClock(), clock: C = ContinuousClock(),
+        journal: any CommandJournalManagement, wallClock: any WallClock = SystemWallClock(),
+        clock: C = ContinuousClock(),
         poll: Duration = .seconds(1), logger: Logger = Logger(label: "behaviorkit.scheduler")
     ) {
         self.journal = journal
