@@ -40,7 +40,7 @@ struct PostgresDocSamplesTests {
         do {
             _ = try await journal.record(forKey: "order-42/charge")
             Issue.record("a closed journal answered")
-        } catch let error as PostgresCommandJournalError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .closed)
         }
     }

@@ -215,7 +215,7 @@ struct PostgresApplicationTransactionEnqueueTests {
             let records = try await journal.allRecords()
             #expect(records.isEmpty)
             await journal.close()
-            let closed = await #expect(throws: PostgresCommandJournalError.self) {
+            let closed = await #expect(throws: PostgresStoreError.self) {
                 try await client.withConnection { connection in
                     try await journal.enqueue(
                         CommandJournalEntry(idempotencyKey: "x", kind: "test"), queue: "q", on: connection)

@@ -104,7 +104,7 @@ struct PostgresCommandJournalTests {
         do {
             _ = try await journal.begin(entry(incompressible(1)), lease: worker)
             Issue.record("a key longer than an index entry was stored")
-        } catch let error as PostgresCommandJournalError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .queryFailed)
             #expect("\(error)".contains("54000"), "\(error)")
         }

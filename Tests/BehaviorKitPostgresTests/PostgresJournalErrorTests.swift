@@ -7,6 +7,29 @@ import Testing
 /// everywhere. The refusals wait up to a minute (`connect_timeout=60`), so that a busy machine
 /// cannot turn the pool's own failure into a time-out: the reason is what they check.
 struct PostgresJournalErrorTests {
+    @Test func theJournalAndTheMachineStoreThrowOneErrorTypeThatNamesThePart() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bk-nopg-\(UUID())").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let url = "postgres://nobody@localhost/orders?host=\(folder)&connect_timeout=60"
+        let journalError = await #expect(throws: PostgresStoreError.self) {
+            _ = try await PostgresCommandJournal(url: url)
+        }
+        let storeError = await #expect(throws: PostgresStoreError.self) {
+            _ = try await PostgresMachineStore(url: url)
+        }
+        #expect(journalError?.code == .cannotConnect && storeError?.code == .cannotConnect)
+        #expect(journalError?.part == .commandJournal && storeError?.part == .machineStore)
+        #expect(
+            "\(journalError.map { "\($0)" } ?? "")".hasPrefix("PostgreSQL command journal behaviorkit_command_journal"))
+        #expect("\(storeError.map { "\($0)" } ?? "")".hasPrefix("PostgreSQL machine store behaviorkit_machine"))
+        // The machine store's earlier word for a bad prefix is the same code.
+        let prefix = PostgresStoreError(
+            code: .invalidTablePrefix, server: "s", database: "d", tablePrefix: "1x", reason: "r")
+        #expect(prefix.code == .invalidTableName && prefix.tablePrefix == "1x")
+        #expect("\(prefix)" == "PostgreSQL machine store 1x in database d on s: invalid table prefix (r)")
+    }
+
     @Test func aSocketWithNoServerIsRefusedNamingServerDatabaseAndTable() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bk-nopg-\(UUID())").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -78,7 +101,7 @@ struct PostgresJournalErrorTests {
     }
 
     @Test func theDescriptionNamesEverything() {
-        let error = PostgresCommandJournalError(
+        let error = PostgresStoreError(
             code: .notAJournal, server: "db:5432", database: "orders", table: "jobs", reason: "missing columns: key")
         #expect(
             "\(error)"
@@ -116,7 +139,7 @@ struct PostgresJournalServerErrorTests {
         do {
             _ = try await journals.open(table: "jobs")
             Issue.record("a table with other columns was taken for a journal")
-        } catch let error as PostgresCommandJournalError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .notAJournal)
             #expect(error.table == "jobs" && error.database == database)
             #expect(error.server == "\(journals.cluster.folder)/.s.PGSQL.\(journals.cluster.port)")
@@ -154,7 +177,7 @@ struct PostgresJournalServerErrorTests {
                     group.addTask {
                         do {
                             return try await journal.begin(entry("k\(index)"), lease: lease).record.id
-                        } catch let error as PostgresCommandJournalError where error.code == .closed {
+                        } catch let error as PostgresStoreError where error.code == .closed {
                             return nil
                         }
                     }
@@ -168,7 +191,7 @@ struct PostgresJournalServerErrorTests {
         do {
             _ = try await journal.record(forKey: "k0")
             Issue.record("a closed journal answered a read")
-        } catch let error as PostgresCommandJournalError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .closed)
         }
         let reopened = try await journals.open(table: journal.table)

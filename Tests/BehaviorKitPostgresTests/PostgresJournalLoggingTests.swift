@@ -20,7 +20,7 @@ struct PostgresJournalLoggingTests {
 
         _ = try await journals.cluster.psql("DROP TABLE \(table) CASCADE", database: journals.database)
         let lease = JournalLease(owner: "w", duration: .seconds(30))
-        await #expect(throws: PostgresCommandJournalError.self) {
+        await #expect(throws: PostgresStoreError.self) {
             _ = try await journal.begin(entry("k"), lease: lease)
         }
         let failed = try #require(logs.entries.first { $0.message.description == "journal commit failed" })

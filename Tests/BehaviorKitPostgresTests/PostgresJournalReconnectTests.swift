@@ -121,7 +121,7 @@ struct PostgresJournalReconnectTests {
                     do {
                         try await request()
                         Issue.record("\(name) answered with the server stopped")
-                    } catch let error as PostgresCommandJournalError {
+                    } catch let error as PostgresStoreError {
                         let elapsed = started.duration(to: .now)
                         #expect(error.code == .unreachable, "\(name): \(error)")
                         #expect(elapsed >= .seconds(2) && elapsed < .seconds(4), "\(name) failed after \(elapsed)")
@@ -145,7 +145,7 @@ struct PostgresJournalReconnectTests {
             try await bounded(journal, "a read of a stopped server") {
                 try await PostgresTestCluster.offThread { try cluster.stopServer() }
                 let started = ContinuousClock.now
-                await #expect(throws: PostgresCommandJournalError.self) { _ = try await journal.allRecords() }
+                await #expect(throws: PostgresStoreError.self) { _ = try await journal.allRecords() }
                 #expect(started.duration(to: .now) < .seconds(2))
             }
         }

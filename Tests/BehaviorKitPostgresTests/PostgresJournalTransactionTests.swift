@@ -111,7 +111,7 @@ struct PostgresJournalTransactionTests {
                 pid = backend.withLock { $0 }
             }
             write.cancel()
-            await #expect(throws: PostgresCommandJournalError.self) { try await write.value }
+            await #expect(throws: PostgresStoreError.self) { try await write.value }
             // The backend is kept; once the sleep ends it is idle, out of any transaction.
             var state = ""
             for _ in 0..<200 where state != "idle" {

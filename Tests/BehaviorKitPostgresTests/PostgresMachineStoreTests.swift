@@ -81,12 +81,12 @@ struct PostgresMachineStoreTests {
             // A step whose sequence is not the expected version plus one is refused, naming it.
             var skewed = Self.commit(version: 3)
             skewed.expectedVersion = 1
-            await #expect(throws: PostgresMachineStoreError.self) { try await store.commit(skewed) }
+            await #expect(throws: PostgresStoreError.self) { try await store.commit(skewed) }
             let nul = Self.commit(MachineKey(machine: "order", key: "a\u{0}b"), version: 1)
             do {
                 _ = try await store.commit(nul)
                 Issue.record("a key holding U+0000 was committed")
-            } catch let error as PostgresMachineStoreError {
+            } catch let error as PostgresStoreError {
                 #expect(error.code == .invalidValue)
                 #expect("\(error)".contains("U+0000"))
             }
@@ -494,14 +494,14 @@ struct PostgresMachineStoreTests {
             do {
                 _ = try await PostgresMachineStore(url: url, tablePrefix: "shop")
                 Issue.record("a foreign shop_step table was taken for the store's")
-            } catch let error as PostgresMachineStoreError {
+            } catch let error as PostgresStoreError {
                 #expect(error.code == .notAMachineStore)
                 #expect(error.reason.contains("shop_step"))
             }
             do {
                 _ = try await PostgresMachineStore(url: url, tablePrefix: "1-bad")
                 Issue.record("the prefix 1-bad was accepted")
-            } catch let error as PostgresMachineStoreError {
+            } catch let error as PostgresStoreError {
                 #expect(error.code == .invalidTablePrefix)
             }
             let store = try await PostgresMachineStore(url: url, tablePrefix: "shop2")
@@ -509,7 +509,7 @@ struct PostgresMachineStoreTests {
             do {
                 _ = try await store.instance(Self.key)
                 Issue.record("a closed store answered")
-            } catch let error as PostgresMachineStoreError {
+            } catch let error as PostgresStoreError {
                 #expect(error.code == .closed)
             }
         }

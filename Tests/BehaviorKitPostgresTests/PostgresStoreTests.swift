@@ -98,14 +98,14 @@ struct PostgresStoreTests {
         do {
             _ = try await store.machines.instance(MachineKey(machine: "order", key: "k"))
             Issue.record("the machine view answered after the journal view closed")
-        } catch let error as PostgresMachineStoreError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .closed)
             #expect(error.tablePrefix == PostgresMachineStore.defaultTablePrefix)
         }
         do {
             _ = try await store.journal.record(forKey: "k")
             Issue.record("the journal view answered after it closed")
-        } catch let error as PostgresCommandJournalError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .closed)
         }
         await store.close()  // again: nothing more
@@ -114,13 +114,13 @@ struct PostgresStoreTests {
     /// Names are checked before anything connects, each with its own error.
     @Test func aBadTableOrPrefixIsRefusedNamingIt() async throws {
         let url = "postgres://postgres@/nowhere?host=/tmp/bk-no-such-folder"
-        await #expect(throws: PostgresCommandJournalError.self) {
+        await #expect(throws: PostgresStoreError.self) {
             try await PostgresStore(url: url, table: "1journal")
         }
         do {
             _ = try await PostgresStore(url: url, tablePrefix: "machines-of-mine")
             Issue.record("a prefix with a '-' was accepted")
-        } catch let error as PostgresMachineStoreError {
+        } catch let error as PostgresStoreError {
             #expect(error.code == .invalidTablePrefix)
             #expect("\(error)".contains("machines-of-mine"))
         }

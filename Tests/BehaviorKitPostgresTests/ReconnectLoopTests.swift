@@ -88,7 +88,7 @@ struct ReconnectLoopTests {
     @Test func aFinalFailureIsNotRetried() async throws {
         let loop = ReconnectLoop(clock: ImmediateClock(), policy: .init())
         var attempts = 0
-        await #expect(throws: PostgresCommandJournalError.self) {
+        await #expect(throws: PostgresStoreError.self) {
             _ = try await loop.run(
                 { _ throws(AttemptFailure) -> Int in
                     attempts += 1

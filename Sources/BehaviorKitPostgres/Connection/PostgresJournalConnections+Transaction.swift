@@ -47,12 +47,12 @@ extension PostgresJournalConnections {
 
     /// Runs `body` in a transaction whose outcome is resolved; see above.
     ///
-    /// - Throws: ``PostgresCommandJournalError``: `.unreachable` (nothing was written),
+    /// - Throws: ``PostgresStoreError``: `.unreachable` (nothing was written),
     ///   `.outcomeUnknown`, `.timedOut` (nothing was written), `.closed`; what `body` throws,
     ///   mapped, after a rollback.
     func inResolvedTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(PostgresCommandJournalError) -> T {
+    ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
             { deadline throws(AttemptFailure) in try await self.transactionAttempt(until: deadline, body) },

@@ -53,7 +53,7 @@ final class PostgresJournalConnections: Sendable {
     /// lost or the server cannot be reached, runs it again on a new connection until the
     /// reconnection deadline. For requests that can run twice: reads.
     ///
-    /// - Throws: ``PostgresCommandJournalError``: `.closed` after ``close()``, `.unreachable`
+    /// - Throws: ``PostgresStoreError``: `.closed` after ``close()``, `.unreachable`
     ///   once the deadline passed, `.authenticationFailed` or `.cannotConnect` when the server
     ///   refused the connection for good, `.timedOut` when no connection was free or the server
     ///   did not answer in time; and what `body` throws, mapped.
@@ -72,7 +72,7 @@ final class PostgresJournalConnections: Sendable {
     ///   attempts that never reached `body` (no connection) are tried again.
     func retried<T: Sendable>(
         idempotent: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(PostgresCommandJournalError) -> T {
+    ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
             { deadline throws(AttemptFailure) in
@@ -98,7 +98,7 @@ final class PostgresJournalConnections: Sendable {
     /// cannot be reached, so that a wrong URL fails at once.
     func withFirstConnection<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(PostgresCommandJournalError) -> T {
+    ) async throws(PostgresStoreError) -> T {
         try enter()
         defer { leave() }
         do throws(ConnectionAttemptFailure) {
@@ -132,7 +132,7 @@ final class PostgresJournalConnections: Sendable {
 
     var isClosed: Bool { gate.withLock { !$0.open } }
 
-    func enter() throws(PostgresCommandJournalError) {
+    func enter() throws(PostgresStoreError) {
         let open = gate.withLock { gate -> Bool in
             guard gate.open else { return false }
             gate.inFlight += 1

@@ -28,7 +28,7 @@ struct PostgresJournalEndpoint: Sendable {
     /// libpq: only the `verify-` modes check the certificate), `connect_timeout` (seconds),
     /// `application_name`; and the journal's own `reconnect_timeout` (seconds: how long a request
     /// keeps trying to reach the server; see ``PostgresCommandJournal/Reconnection``).
-    init(url: String, table: String) throws(PostgresCommandJournalError) {
+    init(url: String, table: String) throws(PostgresStoreError) {
         let parts = try PostgresURLParts(url, table: table)
         let port = parts.port ?? 5432
         let user = parts.user ?? ProcessInfo.processInfo.userName
@@ -67,7 +67,7 @@ struct PostgresURLParts {
     let masked: String
     let table: String
 
-    init(_ url: String, table: String) throws(PostgresCommandJournalError) {
+    init(_ url: String, table: String) throws(PostgresStoreError) {
         self.table = table
         masked = Self.mask(url)
         let lowered = url.lowercased()
@@ -81,7 +81,7 @@ struct PostgresURLParts {
         if let at = authority.lastIndex(of: "@") {
             let (user, password) = Self.split(authority[..<at], at: ":")
             self.user = try decode(user, "user name")
-            self.password = try password.map { password throws(PostgresCommandJournalError) in
+            self.password = try password.map { password throws(PostgresStoreError) in
                 try decode(password, "password")
             }
             hostPort = authority[authority.index(after: at)...]
@@ -97,7 +97,7 @@ struct PostgresURLParts {
     }
 
     /// The TLS mode `sslmode` asks for, with libpq's meaning.
-    func tls() throws(PostgresCommandJournalError) -> PostgresClient.Configuration.TLS {
+    func tls() throws(PostgresStoreError) -> PostgresClient.Configuration.TLS {
         var unchecked = TLSConfiguration.makeClientConfiguration()
         unchecked.certificateVerification = .none
         switch sslMode {
@@ -116,7 +116,7 @@ struct PostgresURLParts {
         }
     }
 
-    private mutating func parseHostPort(_ text: Substring) throws(PostgresCommandJournalError) {
+    private mutating func parseHostPort(_ text: Substring) throws(PostgresStoreError) {
         guard !text.contains(",") else {
             throw Self.invalid(masked, table, "several hosts in one URL are not supported")
         }
@@ -135,7 +135,7 @@ struct PostgresURLParts {
         if let portText { try apply("port", String(portText)) }
     }
 
-    private mutating func apply(_ name: String, _ value: String) throws(PostgresCommandJournalError) {
+    private mutating func apply(_ name: String, _ value: String) throws(PostgresStoreError) {
         switch name {
         case "host": if !value.isEmpty { host = value }
         case "port":
@@ -167,7 +167,7 @@ struct PostgresURLParts {
         }
     }
 
-    private func decode(_ text: some StringProtocol, _ what: String) throws(PostgresCommandJournalError) -> String {
+    private func decode(_ text: some StringProtocol, _ what: String) throws(PostgresStoreError) -> String {
         guard let decoded = String(text).removingPercentEncoding else {
             throw Self.invalid(masked, table, "the \(what) has a malformed %-escape")
         }
@@ -179,8 +179,8 @@ struct PostgresURLParts {
         return (text[..<index], text[text.index(after: index)...])
     }
 
-    static func invalid(_ url: String, _ table: String, _ reason: String) -> PostgresCommandJournalError {
-        PostgresCommandJournalError(code: .invalidURL, server: url, database: "(unknown)", table: table, reason: reason)
+    static func invalid(_ url: String, _ table: String, _ reason: String) -> PostgresStoreError {
+        PostgresStoreError(code: .invalidURL, server: url, database: "(unknown)", table: table, reason: reason)
     }
 
     /// The URL with its password (in the user part or a parameter) replaced by `***`.

@@ -4,28 +4,28 @@ import Foundation
 import PostgresNIO
 
 /// What a journal's errors name: its server, database and table; and how the errors of
-/// postgres-nio and the server map onto ``PostgresCommandJournalError``.
+/// postgres-nio and the server map onto ``PostgresStoreError``.
 struct PostgresJournalNames: Sendable, Hashable {
     var server: String
     var database: String
     var table: String
 
-    func error(_ code: PostgresCommandJournalError.Code, _ reason: String) -> PostgresCommandJournalError {
-        PostgresCommandJournalError(code: code, server: server, database: database, table: table, reason: reason)
+    func error(_ code: PostgresStoreError.Code, _ reason: String) -> PostgresStoreError {
+        PostgresStoreError(code: code, server: server, database: database, table: table, reason: reason)
     }
 
     /// `error` as the journal throws it: its own as it is, postgres-nio's mapped to a code and
     /// the server's words.
-    func error(_ error: any Error) -> PostgresCommandJournalError {
+    func error(_ error: any Error) -> PostgresStoreError {
         switch error {
-        case let error as PostgresCommandJournalError: return error
+        case let error as PostgresStoreError: return error
         case let error as PSQLError: return self.error(error)
         case is CancellationError: return self.error(.ioFailed, "cancelled")
         default: return self.error(.ioFailed, "\(error)")
         }
     }
 
-    func error(_ error: PSQLError) -> PostgresCommandJournalError {
+    func error(_ error: PSQLError) -> PostgresStoreError {
         if error.code == .server, let state = error.serverInfo?[.sqlState] {
             let message = error.serverInfo?[.message] ?? "SQLSTATE \(state)"
             let reason = "\(message) (SQLSTATE \(state))"
@@ -45,7 +45,7 @@ struct PostgresJournalNames: Sendable, Hashable {
 
     /// The code for a server error: connection and authentication classes apart, every other
     /// refusal is `.queryFailed` (the statement's transaction rolled back).
-    static func code(sqlState state: String) -> PostgresCommandJournalError.Code {
+    static func code(sqlState state: String) -> PostgresStoreError.Code {
         switch state {
         case "28000", "28P01": .authenticationFailed
         case "3D000", "53300", "57P03": .cannotConnect
@@ -56,7 +56,7 @@ struct PostgresJournalNames: Sendable, Hashable {
 
     /// The error for a connection attempt the pool logged as failed (`String(reflecting:)` of
     /// its error): the server's message and SQLSTATE when it answered, or the system's reason.
-    func connectError(_ logged: String) -> PostgresCommandJournalError {
+    func connectError(_ logged: String) -> PostgresStoreError {
         if let state = Self.field("sqlState", in: logged) {
             let message = Self.field("message", in: logged) ?? "the server refused the connection"
             let code = Self.code(sqlState: state)
@@ -116,7 +116,7 @@ struct PostgresJournalNames: Sendable, Hashable {
     }
 
     /// The error of a request that could not reach the server for `deadline`.
-    func unreachable(for deadline: Duration, _ cause: String) -> PostgresCommandJournalError {
+    func unreachable(for deadline: Duration, _ cause: String) -> PostgresStoreError {
         error(.unreachable, "for \(Self.seconds(deadline)): \(cause)")
     }
 

@@ -7,7 +7,7 @@ enum AttemptFailure: Error {
     /// deadline): the reason of an earlier attempt, when there was one, says more.
     case outOfTime(String)
     /// The request failed for good (or its outcome is unknown): tell the caller.
-    case final(PostgresCommandJournalError)
+    case final(PostgresStoreError)
 }
 
 /// Runs a request's attempts until one answers, one fails for good, or the deadline passes,
@@ -21,9 +21,9 @@ struct ReconnectLoop<C: Clock<Duration>>: Sendable {
     /// `cancelled(reason)` when the task was cancelled while it waited to try again.
     func run<T>(
         _ attempt: (C.Instant) async throws(AttemptFailure) -> T,
-        giveUp: (String) -> PostgresCommandJournalError,
-        cancelled: ((String) -> PostgresCommandJournalError)? = nil
-    ) async throws(PostgresCommandJournalError) -> T {
+        giveUp: (String) -> PostgresStoreError,
+        cancelled: ((String) -> PostgresStoreError)? = nil
+    ) async throws(PostgresStoreError) -> T {
         let deadline = clock.now.advanced(by: policy.deadline)
         var backoff = ReconnectBackoff(policy)
         var reason: String?

@@ -35,7 +35,7 @@ extension PostgresCommandJournal {
     ///     (`CommandJournalRecord.traceContext`); `nil` keeps none.
     ///   - connection: the application's connection.
     /// - Throws: `CommandJournalError.conflictingEntry(key:)` when the key holds another entry
-    ///   (nothing is written, and the transaction can go on); a ``PostgresCommandJournalError``
+    ///   (nothing is written, and the transaction can go on); a ``PostgresStoreError``
     ///   when the journal is closed, a text holds U+0000 (refused before anything is sent), or the
     ///   server refuses the write (the transaction is then aborted: roll it back).
     @discardableResult

@@ -48,7 +48,7 @@ extension PostgresCommandJournal {
         // A job the table cannot hold is refused alone.
         var valid: [Int] = []
         for (index, job) in jobs.enumerated() {
-            do throws(PostgresCommandJournalError) {
+            do throws(PostgresStoreError) {
                 try writer.validate(
                     .enqueue(
                         job.entry, queue: queue, after: job.delay, priority: job.priority, partition: job.partition,
@@ -70,7 +70,7 @@ extension PostgresCommandJournal {
     /// server's refusal.
     private enum BulkOutcome: Sendable {
         case answered(records: [String: CommandJournalRecord], inserted: Set<String>)
-        case failed(sqlState: String?, PostgresCommandJournalError)
+        case failed(sqlState: String?, PostgresStoreError)
     }
 
     /// Enqueues one statement's `jobs`. When the server refuses the statement (a value it cannot

@@ -23,7 +23,7 @@ public import PostgresNIO
 /// Opening creates the table (with its indexes, and the PL/pgSQL function that applies a batch
 /// of writes) when it is missing, under an advisory lock so that processes starting together
 /// create it once; a table of that name that is not a journal is refused with
-/// ``PostgresCommandJournalError`` naming it, and left as it is.
+/// ``PostgresStoreError`` naming it, and left as it is.
 ///
 /// Writes arriving together from many tasks go to the server as one call of that function on
 /// one pooled connection (group commit): one round trip, one transaction and one WAL flush for
@@ -78,13 +78,13 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     ///   - logger: where the journal logs (its opening at `debug`, a failed commit at `error`,
     ///     postgres-nio's queries at `debug` and `trace`), with `journal` metadata naming the
     ///     server, database and table; `nil` logs nothing.
-    /// - Throws: ``PostgresCommandJournalError``: `.invalidURL`, `.invalidTableName`,
+    /// - Throws: ``PostgresStoreError``: `.invalidURL`, `.invalidTableName`,
     ///   `.cannotConnect`, `.authenticationFailed`, `.notAJournal`, `.queryFailed`. Opening does
     ///   not wait for a server that cannot be reached.
     public convenience init(
         url: String, table: String = PostgresCommandJournal.defaultTable, clock: (any WallClock)? = nil,
         reconnection: Reconnection = Reconnection(), logger: Logger? = nil
-    ) async throws(PostgresCommandJournalError) {
+    ) async throws(PostgresStoreError) {
         let endpoint = try PostgresJournalEndpoint(url: url, table: table)
         var reconnection = reconnection
         if let timeout = endpoint.reconnectTimeout { reconnection.deadline = timeout }
@@ -103,7 +103,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     public convenience init(
         configuration: PostgresClient.Configuration, table: String = PostgresCommandJournal.defaultTable,
         clock: (any WallClock)? = nil, reconnection: Reconnection = Reconnection(), logger: Logger? = nil
-    ) async throws(PostgresCommandJournalError) {
+    ) async throws(PostgresStoreError) {
         try await self.init(
             endpoint: PostgresJournalEndpoint(configuration: configuration), table: table, clock: clock,
             reconnection: reconnection, logger: logger)
@@ -112,7 +112,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     convenience init(
         endpoint: PostgresJournalEndpoint, table: String, clock: (any WallClock)?, reconnection: Reconnection,
         logger: Logger?
-    ) async throws(PostgresCommandJournalError) {
+    ) async throws(PostgresStoreError) {
         let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: table)
         try Self.validate(table: table, names)
         let connections = PostgresJournalConnections(
@@ -130,7 +130,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     /// the one there.
     static func prepare(
         _ table: String, on connections: PostgresJournalConnections
-    ) async throws(PostgresCommandJournalError) {
+    ) async throws(PostgresStoreError) {
         let names = connections.names
         let logger = connections.logger
         try await connections.withFirstConnection { connection in
@@ -176,7 +176,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
                 var answers: [Result<JournalWriteOutcome, any Error>] = []
                 var valid: [(index: Int, write: JournalWrite)] = []
                 for (index, write) in batch.enumerated() {
-                    do throws(PostgresCommandJournalError) {
+                    do throws(PostgresStoreError) {
                         try Self.admit(write, writer, names)
                         valid.append((index, write))
                         answers.append(.failure(names.error(.ioFailed, "a write went unanswered")))
@@ -197,7 +197,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     /// checks) or one that is not the batch function's (a management write has a transaction of its own).
     private static func admit(
         _ write: JournalWrite, _ writer: PostgresJournalWriter, _ names: PostgresJournalNames
-    ) throws(PostgresCommandJournalError) {
+    ) throws(PostgresStoreError) {
         try writer.validate(write)
         guard write.isBatched else {
             throw names.error(.queryFailed, "a management write runs in a transaction of its own")
@@ -221,7 +221,7 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
         await connections.close()
     }
 
-    static func validate(table: String, _ names: PostgresJournalNames) throws(PostgresCommandJournalError) {
+    static func validate(table: String, _ names: PostgresJournalNames) throws(PostgresStoreError) {
         let letters = table.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
         }

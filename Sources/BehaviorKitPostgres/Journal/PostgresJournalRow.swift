@@ -12,7 +12,7 @@ struct PostgresJournalRow {
         self.names = names
     }
 
-    func value<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws(PostgresCommandJournalError) -> T {
+    func value<T: PostgresDecodable>(_ index: Int, as type: T.Type = T.self) throws(PostgresStoreError) -> T {
         guard index < cells.count else { throw malformed("the statement returned \(cells.count) columns") }
         do {
             return try cells[index].decode(T.self)
@@ -21,13 +21,13 @@ struct PostgresJournalRow {
         }
     }
 
-    func bytes(_ index: Int) throws(PostgresCommandJournalError) -> [UInt8]? {
+    func bytes(_ index: Int) throws(PostgresStoreError) -> [UInt8]? {
         try value(index, as: ByteBuffer?.self).map { Array($0.readableBytesView) }
     }
 
     /// The record in the columns from `first` on (``PostgresJournalColumn``), or `nil` when they
     /// are NULL (an outer join that found nothing).
-    func record(at first: Int) throws(PostgresCommandJournalError) -> CommandJournalRecord? {
+    func record(at first: Int) throws(PostgresStoreError) -> CommandJournalRecord? {
         func at(_ column: PostgresJournalColumn) -> Int { first + column.offset }
         guard let sequence = try value(at(.sequence), as: Int64?.self) else { return nil }
         let statusText = try value(at(.status), as: String.self)
@@ -47,7 +47,7 @@ struct PostgresJournalRow {
             priority: Int(try value(at(.priority), as: Int64.self)))
     }
 
-    private func malformed(_ reason: String) -> PostgresCommandJournalError {
+    private func malformed(_ reason: String) -> PostgresStoreError {
         names.error(.malformedRecord, reason)
     }
 }

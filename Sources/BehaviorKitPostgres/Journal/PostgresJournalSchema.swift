@@ -155,7 +155,7 @@ enum PostgresJournalSchema {
     /// no problem): ``PostgresTableCheck``.
     static func check(
         _ found: (kind: String, columns: [String: String]), names: PostgresJournalNames
-    ) throws(PostgresCommandJournalError) {
+    ) throws(PostgresStoreError) {
         let problems = PostgresTableCheck.problems(
             kind: found.kind, columns: found.columns, expected: columns, addable: Set(addedColumns.map(\.name)))
         guard problems.isEmpty else { throw names.error(.notAJournal, problems.joined(separator: "; ")) }

@@ -21,7 +21,7 @@ extension PostgresJournalWriter {
     /// What one call gave: every write's rows, or the server's refusal.
     enum CallOutcome: Sendable {
         case answered([[Answer]])
-        case failed(sqlState: String?, PostgresCommandJournalError)
+        case failed(sqlState: String?, PostgresStoreError)
     }
 
     func commit(

@@ -161,7 +161,7 @@ struct PostgresJournalWriter: Sendable {
 
     /// Refuses a write whose text PostgreSQL cannot store (the character U+0000), before it
     /// joins a batch.
-    func validate(_ write: JournalWrite) throws(PostgresCommandJournalError) {
+    func validate(_ write: JournalWrite) throws(PostgresStoreError) {
         let texts: [String?] =
             switch write {
             case .begin(let entry, let lease), .append(let entry, let lease):
@@ -259,7 +259,7 @@ struct PostgresJournalWriter: Sendable {
         }
     }
 
-    private func unanswered(_ key: String) -> PostgresCommandJournalError {
+    private func unanswered(_ key: String) -> PostgresStoreError {
         names.error(.ioFailed, "the journal gave no answer for '\(key)' (it may have been pruned meanwhile)")
     }
 }

@@ -25,7 +25,7 @@ struct PostgresMachineCommitter: Sendable {
     /// What one call gave: every commit's answer, or the server's refusal.
     enum CallOutcome: Sendable {
         case answered([MachineCommitResult?])
-        case failed(sqlState: String?, PostgresCommandJournalError)
+        case failed(sqlState: String?, PostgresStoreError)
     }
 
     func commit(
@@ -52,7 +52,7 @@ struct PostgresMachineCommitter: Sendable {
             switch outcome {
             case .answered(let answers):
                 var results = [Result<MachineCommitResult, any Error>](
-                    repeating: .failure(PostgresMachineStoreError(names.error(.ioFailed, "a commit got no answer"))),
+                    repeating: .failure(names.error(.ioFailed, "a commit got no answer").asMachineStore),
                     count: commits.count)
                 for (position, index) in order.enumerated() {
                     if let answer = answers[position] { results[index] = .success(answer) }
@@ -68,7 +68,7 @@ struct PostgresMachineCommitter: Sendable {
                 logger.error(
                     "machine commit failed",
                     metadata: ["commits": "\(commits.count)", "sqlstate": "\(state ?? "-")", "error": "\(error)"])
-                return commits.map { _ in .failure(PostgresMachineStoreError(error)) }
+                return commits.map { _ in .failure(error.asMachineStore) }
             }
         }
     }
@@ -113,7 +113,7 @@ struct PostgresMachineCommitter: Sendable {
 
     /// Refuses a commit the tables cannot hold, before it joins a batch: text with U+0000, a
     /// step whose sequence is not the expected version plus one.
-    func validate(_ commit: MachineCommit) throws(PostgresMachineStoreError) {
+    func validate(_ commit: MachineCommit) throws(PostgresStoreError) {
         guard commit.expectedVersion >= 0, commit.step.sequence == commit.expectedVersion + 1 else {
             throw invalid(
                 "the step of a commit on \(commit.key) has sequence \(commit.step.sequence), not its expected "
@@ -127,14 +127,14 @@ struct PostgresMachineCommitter: Sendable {
     }
 
     /// Refuses text PostgreSQL cannot store (the character U+0000).
-    func validate(_ texts: [String?]) throws(PostgresMachineStoreError) {
+    func validate(_ texts: [String?]) throws(PostgresStoreError) {
         guard let bad = texts.compactMap({ $0 }).first(where: { $0.utf8.contains(0) }) else { return }
         let shown = bad.replacingOccurrences(of: "\u{0}", with: "\\0")
         throw invalid("PostgreSQL text cannot hold the character U+0000, as \"\(shown)\" does")
     }
 
-    func invalid(_ reason: String) -> PostgresMachineStoreError {
-        PostgresMachineStoreError(
+    func invalid(_ reason: String) -> PostgresStoreError {
+        PostgresStoreError(
             code: .invalidValue, server: names.server, database: names.database, tablePrefix: names.table,
             reason: reason)
     }

@@ -134,7 +134,7 @@ enum PostgresMachineSchema {
     /// them are no problem): ``PostgresTableCheck``.
     static func check(
         _ found: (kind: String, columns: [String: String]), _ table: Table, name: String, names: PostgresJournalNames
-    ) throws(PostgresCommandJournalError) {
+    ) throws(PostgresStoreError) {
         let problems = PostgresTableCheck.problems(kind: found.kind, columns: found.columns, expected: table.columns)
         guard problems.isEmpty else {
             throw names.error(.notAJournal, "table \(name): " + problems.joined(separator: "; "))

@@ -8,7 +8,7 @@ extension PostgresMachineStore {
     /// together from many tasks go to the server as one call of the commit function; each is
     /// answered once its batch committed (durable, as the server's `synchronous_commit` says).
     ///
-    /// - Throws: ``PostgresMachineStoreError``: `.invalidValue` for text holding U+0000 or a
+    /// - Throws: ``PostgresStoreError``: `.invalidValue` for text holding U+0000 or a
     ///   step whose sequence is not the expected version plus one; `.closed`, `.unreachable`,
     ///   `.outcomeUnknown` and the server's refusals.
     public func commit(_ commit: MachineCommit) async throws -> MachineCommitResult {
@@ -41,10 +41,10 @@ extension PostgresMachineStore {
     /// REPEATABLE READ or SERIALIZABLE, a commit that races another on its key fails with the
     /// server's serialization failure (`.queryFailed`, SQLSTATE 40001) rather than a conflict.
     ///
-    /// - Throws: ``PostgresMachineStoreError``: `.invalidValue`, `.queryFailed`, `.ioFailed`.
+    /// - Throws: ``PostgresStoreError``: `.invalidValue`, `.queryFailed`, `.ioFailed`.
     public func commit(
         _ commit: MachineCommit, on connection: PostgresConnection
-    ) async throws(PostgresMachineStoreError) -> MachineCommitResult {
+    ) async throws(PostgresStoreError) -> MachineCommitResult {
         try committer.validate(commit)
         do {
             let answers = try await committer.call(PostgresMachineCommitArguments([commit]), count: 1, on: connection)

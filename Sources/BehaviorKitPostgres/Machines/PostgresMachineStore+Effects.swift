@@ -51,7 +51,7 @@ extension PostgresMachineStore {
     private func fenced(
         _ statement: PreparedJournalStatement.Text, _ key: MachineKey, id: String, owner: String, attempts: Int,
         _ leaseExpiresAt: Date?
-    ) async throws(PostgresMachineStoreError) -> Bool {
+    ) async throws(PostgresStoreError) -> Bool {
         try committer.validate([key.machine, key.key, id, owner])
         let logger = connections.logger
         return try await write { connection in

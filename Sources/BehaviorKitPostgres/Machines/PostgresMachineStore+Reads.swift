@@ -53,7 +53,7 @@ extension PostgresMachineStore {
     private func steps(
         _ statement: PreparedJournalStatement.Text, _ key: MachineKey,
         _ more: @escaping @Sendable (inout PostgresBindings) -> Void
-    ) async throws(PostgresMachineStoreError) -> [MachineStepRecord] {
+    ) async throws(PostgresStoreError) -> [MachineStepRecord] {
         let (names, logger) = (connections.names, connections.logger)
         return try await read { connection in
             var bindings = PostgresBindings(capacity: 4)

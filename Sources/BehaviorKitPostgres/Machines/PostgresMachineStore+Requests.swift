@@ -5,7 +5,7 @@ extension PostgresMachineStore {
     /// server went away, until the reconnection deadline.
     func read<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(PostgresMachineStoreError) -> T {
+    ) async throws(PostgresStoreError) -> T {
         do {
             return try await connections.withConnection(body)
         } catch {
@@ -18,7 +18,7 @@ extension PostgresMachineStore {
     /// turned that off), as the journal's batches run.
     func write<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
-    ) async throws(PostgresMachineStoreError) -> T {
+    ) async throws(PostgresStoreError) -> T {
         do {
             try connections.enter()
             defer { connections.leave() }
@@ -29,9 +29,9 @@ extension PostgresMachineStore {
     }
 
     /// `error` as the store throws it.
-    func storeError(_ error: any Error) -> PostgresMachineStoreError {
-        if let error = error as? PostgresMachineStoreError { return error }
-        return PostgresMachineStoreError(connections.names.error(error))
+    func storeError(_ error: any Error) -> PostgresStoreError {
+        if let error = error as? PostgresStoreError { return error.asMachineStore }
+        return connections.names.error(error).asMachineStore
     }
 
     /// `limit` as a statement's `LIMIT`: never negative.

@@ -22,7 +22,7 @@ public import PostgresNIO
 /// (with their indexes, and the PL/pgSQL function that applies a batch of commits) when they are
 /// missing, under an advisory lock so that processes starting together create them once; a
 /// table of one of those names that is not the store's is refused with
-/// ``PostgresMachineStoreError`` naming it, and left as it is.
+/// ``PostgresStoreError`` naming it, and left as it is.
 ///
 /// A commit is one call of that function: the version check (the instance's row locked, so
 /// that commits of one key run one at a time on every connection of every process), the
@@ -79,18 +79,18 @@ public final class PostgresMachineStore: MachineStore {
     /// between the store and the server must pass them on (PgBouncer refuses them unless told
     /// to ignore them; then a serialization failure runs the batch again instead).
     ///
-    /// - Throws: ``PostgresMachineStoreError``: `.invalidURL`, `.invalidTablePrefix`,
+    /// - Throws: ``PostgresStoreError``: `.invalidURL`, `.invalidTablePrefix`,
     ///   `.cannotConnect`, `.authenticationFailed`, `.notAMachineStore`, `.queryFailed`. Opening
     ///   does not wait for a server that cannot be reached.
     public convenience init(
         url: String, tablePrefix: String = PostgresMachineStore.defaultTablePrefix,
         reconnection: Reconnection = Reconnection(), logger: Logger? = nil
-    ) async throws(PostgresMachineStoreError) {
+    ) async throws(PostgresStoreError) {
         let endpoint: PostgresJournalEndpoint
         do {
             endpoint = try PostgresJournalEndpoint(url: url, table: tablePrefix)
         } catch {
-            throw PostgresMachineStoreError(error)
+            throw error.asMachineStore
         }
         var reconnection = reconnection
         if let timeout = endpoint.reconnectTimeout { reconnection.deadline = timeout }
@@ -109,7 +109,7 @@ public final class PostgresMachineStore: MachineStore {
     public convenience init(
         configuration: PostgresClient.Configuration, tablePrefix: String = PostgresMachineStore.defaultTablePrefix,
         reconnection: Reconnection = Reconnection(), logger: Logger? = nil
-    ) async throws(PostgresMachineStoreError) {
+    ) async throws(PostgresStoreError) {
         try await self.init(
             endpoint: PostgresJournalEndpoint(configuration: configuration), tablePrefix: tablePrefix,
             reconnection: reconnection, logger: logger)
@@ -117,7 +117,7 @@ public final class PostgresMachineStore: MachineStore {
 
     convenience init(
         endpoint: PostgresJournalEndpoint, tablePrefix: String, reconnection: Reconnection, logger: Logger?
-    ) async throws(PostgresMachineStoreError) {
+    ) async throws(PostgresStoreError) {
         let names = PostgresJournalNames(server: endpoint.server, database: endpoint.database, table: tablePrefix)
         try Self.validate(tablePrefix: tablePrefix, names)
         let connections = PostgresJournalConnections(
@@ -155,7 +155,7 @@ public final class PostgresMachineStore: MachineStore {
     /// checks those there.
     static func prepare(
         _ tablePrefix: String, on connections: PostgresJournalConnections
-    ) async throws(PostgresMachineStoreError) {
+    ) async throws(PostgresStoreError) {
         let names = connections.names
         let logger = connections.logger
         do {
@@ -163,7 +163,7 @@ public final class PostgresMachineStore: MachineStore {
                 try await PostgresMachineSchema.prepare(tablePrefix, on: connection, names: names, logger: logger)
             }
         } catch {
-            throw PostgresMachineStoreError(error)
+            throw error.asMachineStore
         }
     }
 
@@ -191,14 +191,14 @@ public final class PostgresMachineStore: MachineStore {
 
     static func validate(
         tablePrefix: String, _ names: PostgresJournalNames
-    ) throws(PostgresMachineStoreError) {
+    ) throws(PostgresStoreError) {
         let letters = tablePrefix.unicodeScalars.allSatisfy {
             ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_"
         }
         guard letters, let first = tablePrefix.unicodeScalars.first, !("0"..."9").contains(first),
             tablePrefix.count <= 48
         else {
-            throw PostgresMachineStoreError(
+            throw PostgresStoreError(
                 code: .invalidTablePrefix, server: names.server, database: names.database, tablePrefix: tablePrefix,
                 reason: "'\(tablePrefix)' is not a table prefix: use 1 to 48 letters, digits and _, "
                     + "not starting with a digit")

@@ -12,7 +12,7 @@ public struct PostgresMachineTransaction: AsyncMachineTransaction {
 
     /// The instance of `key` as this transaction sees it.
     ///
-    /// - Throws: ``PostgresMachineStoreError``.
+    /// - Throws: ``PostgresStoreError``.
     public func instance(_ key: MachineKey) async throws -> MachineInstanceRecord? {
         do {
             try store.committer.validate([key.machine, key.key])
@@ -24,7 +24,7 @@ public struct PostgresMachineTransaction: AsyncMachineTransaction {
 
     /// Writes `commit` in this transaction; see ``PostgresMachineStore/commit(_:on:)``.
     ///
-    /// - Throws: ``PostgresMachineStoreError``.
+    /// - Throws: ``PostgresStoreError``.
     public func commit(_ commit: MachineCommit) async throws -> MachineCommitResult {
         try await store.commit(commit, on: connection)
     }

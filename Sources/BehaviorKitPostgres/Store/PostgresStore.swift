@@ -39,9 +39,9 @@ public final class PostgresStore: Sendable {
     ///   - reconnection: how each request of either view rides out a server that restarts or
     ///     goes away for a while.
     ///   - logger: where both views log, each naming its tables; `nil` logs nothing.
-    /// - Throws: ``PostgresCommandJournalError`` for the URL, the connection and the journal's
-    ///   table; ``PostgresMachineStoreError`` for the machine store's tables. Nothing stays open
-    ///   after an error.
+    /// - Throws: ``PostgresStoreError``, whose ``PostgresStoreError/part`` says whether the
+    ///   URL, the connection or the journal's table failed (`.commandJournal`) or the machine
+    ///   store's tables (`.machineStore`). Nothing stays open after an error.
     public convenience init(
         url: String, table: String = PostgresCommandJournal.defaultTable,
         tablePrefix: String = PostgresMachineStore.defaultTablePrefix, clock: (any WallClock)? = nil,

@@ -34,7 +34,7 @@ public enum JournalLocation {
     /// than from a command's own work.
     static func isJournalError(_ error: any Error) -> Bool {
         #if PostgreSQL
-        if error is PostgresCommandJournalError { return true }
+        if error is PostgresStoreError { return true }
         #endif
         return error is SQLiteCommandJournalError || error is CommandJournalError
     }
