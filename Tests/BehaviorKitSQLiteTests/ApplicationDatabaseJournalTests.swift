@@ -47,7 +47,7 @@ struct ApplicationDatabaseJournalTests {
         let path = folder.path("app.sqlite")
         try await Self.applicationDatabase(at: path)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
-        let error = try #require(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournal(path: path) }
+        let error = try #require(throws: SQLiteStoreError.self) { try SQLiteCommandJournal(path: path) }
         #expect(error.code == .notAJournal)
         #expect(error.reason.contains("SQLiteCommandJournal(database:path:)"), "\(error)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
@@ -58,7 +58,7 @@ struct ApplicationDatabaseJournalTests {
         let queue = try DatabaseQueue(path: path)
         try queue.write { db in try db.execute(sql: "CREATE TABLE commandRecord (id INTEGER PRIMARY KEY, note TEXT)") }
         try queue.close()
-        let error = try #require(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournalReader(path: path) }
+        let error = try #require(throws: SQLiteStoreError.self) { try SQLiteCommandJournalReader(path: path) }
         #expect(error.code == .notAJournal)
     }
 }

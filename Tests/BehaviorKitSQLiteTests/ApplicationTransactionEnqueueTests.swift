@@ -191,7 +191,7 @@ struct ApplicationTransactionEnqueueTests {
         let journal = SQLiteCommandJournal(database: bare, path: path)
         let entry = CommandJournalEntry(idempotencyKey: "x", kind: "test")
         let error = try await bare.write { db in
-            #expect(throws: SQLiteCommandJournalError.self) { try journal.enqueue(entry, queue: "q", in: db) }
+            #expect(throws: SQLiteStoreError.self) { try journal.enqueue(entry, queue: "q", in: db) }
         }
         #expect(error?.path == path)
         #expect(error?.reason.contains("commandRecord") == true, "\(String(describing: error))")

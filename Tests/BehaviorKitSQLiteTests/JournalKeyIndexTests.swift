@@ -57,6 +57,6 @@ struct JournalKeyIndexTests {
                 "\(verification): \(String(describing: error))")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes, "the file is left as it is")
-        #expect(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournalReader(path: path) }
+        #expect(throws: SQLiteStoreError.self) { try SQLiteCommandJournalReader(path: path) }
     }
 }

@@ -40,7 +40,7 @@ struct JournalMalformedRecordTests {
             #expect(error?.code == .malformedRecord, "\(verification)")
             #expect(error?.reason == reason, "\(verification): \(String(describing: error))")
         }
-        let error = try #require(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournalReader(path: path) }
+        let error = try #require(throws: SQLiteStoreError.self) { try SQLiteCommandJournalReader(path: path) }
         #expect(error.description == "command journal \(path): malformed record (\(reason))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == bytes)
     }

@@ -54,7 +54,7 @@ struct JournalObservabilityTests {
             SQLiteCommandJournal(database: database, path: path, logger: logger)
         }
         let lease = JournalLease(owner: "me", duration: .seconds(30))
-        await #expect(throws: SQLiteCommandJournalError.self) {
+        await #expect(throws: SQLiteStoreError.self) {
             _ = try await journal.begin(CommandJournalEntry(idempotencyKey: "k", kind: "t"), lease: lease)
         }
         #expect(try metrics.expectCounter("behaviorkit_journal_commit_errors", [("journal", "sqlite")]).totalValue == 1)

@@ -98,7 +98,7 @@ struct JournalRecoveryAndOpeningTests {
         }
         let journalBytes = try Data(contentsOf: URL(fileURLWithPath: path))
         let walBytes = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
-        let error = #expect(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournal(path: path) }
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteCommandJournal(path: path) }
         #expect(error?.description.contains(path + "-wal") == true, "\(String(describing: error))")
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == journalBytes)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path + "-wal")) == walBytes)

@@ -112,7 +112,7 @@ struct SQLiteCommandJournalTests {
     @Test func aFileThatIsNotADatabaseIsAnErrorNamingThePath() throws {
         let path = folder.path("garbage.journal")
         try Data(repeating: 0x5A, count: 8192).write(to: URL(fileURLWithPath: path))
-        let error = #expect(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournal(path: path) }
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteCommandJournal(path: path) }
         #expect(error?.code == .notADatabase)
         #expect(error?.description.hasPrefix("command journal \(path): not a SQLite database") == true)
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x5A, count: 8192))
@@ -134,7 +134,7 @@ struct SQLiteCommandJournalTests {
         let url = URL(fileURLWithPath: path)
         let data = try Data(contentsOf: url)
         try data.prefix(data.count / 2).write(to: url)
-        let error = #expect(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournal(path: path) }
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteCommandJournal(path: path) }
         #expect(error?.code == .corrupt)
         #expect(error?.description.hasPrefix("command journal \(path): corrupt or truncated") == true)
         let after = try Data(contentsOf: url)
@@ -144,7 +144,7 @@ struct SQLiteCommandJournalTests {
     @Test func aDatabaseThatIsNotAJournalIsAnErrorNamingThePath() throws {
         let path = folder.path("cache.sqlite")
         _ = try DiskCache<Int, String>(path: path)
-        let error = #expect(throws: SQLiteCommandJournalError.self) { try SQLiteCommandJournal(path: path) }
+        let error = #expect(throws: SQLiteStoreError.self) { try SQLiteCommandJournal(path: path) }
         #expect(error?.code == .notAJournal)
         #expect(error?.description.contains("\(path): not a command journal (it holds the tables cacheEntry") == true)
     }
@@ -154,7 +154,7 @@ struct SQLiteCommandJournalTests {
         let journal = try SQLiteCommandJournal(path: path, busyTimeout: .milliseconds(50))
         let lock = try WriteLockHolder(path: path)
         await lock.acquire()
-        let error = await #expect(throws: SQLiteCommandJournalError.self) {
+        let error = await #expect(throws: SQLiteStoreError.self) {
             _ = try await journal.begin(CommandJournalEntry(idempotencyKey: "k", kind: "test"), lease: stopped)
         }
         lock.release()

@@ -67,7 +67,7 @@ struct SQLiteJournalIntegrityTests {
 
     static func openingError(
         _ path: String, _ verification: SQLiteCommandJournal.Verification
-    ) -> SQLiteCommandJournalError? {
+    ) -> SQLiteStoreError? {
         do {
             _ = try SQLiteCommandJournal(path: path, verification: verification)
             return nil
@@ -80,7 +80,7 @@ struct SQLiteJournalIntegrityTests {
         #expect {
             try SQLiteCommandJournal(path: "")
         } throws: { error in
-            (error as? SQLiteCommandJournalError)?.code == .cannotOpen
+            (error as? SQLiteStoreError)?.code == .cannotOpen
                 && "\(error)".contains("the path is empty")
         }
     }

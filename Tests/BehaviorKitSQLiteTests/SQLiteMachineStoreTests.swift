@@ -69,11 +69,10 @@ extension SQLiteMachineStoreTests {
         let manager = FileManager.default
         #expect(!manager.fileExists(atPath: path + "-wal") && !manager.fileExists(atPath: path + "-shm"))
         let before = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect {
-            _ = try SQLiteMachineStore(path: path)
-        } throws: { error in
-            "\(error)".contains("it is a command journal") && "\(error)".contains("SQLiteStore(path:)")
-        }
+        let error = #expect(throws: SQLiteStoreError.self) { _ = try SQLiteMachineStore(path: path) }
+        #expect(error?.code == .notAMachineStore && error?.part == .machineStore)
+        #expect("\(error.map { "\($0)" } ?? "")".hasPrefix("machine store \(path): it is a command journal"))
+        #expect("\(error.map { "\($0)" } ?? "")".contains("SQLiteStore(path:)"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
         let beside = try manager.contentsOfDirectory(atPath: (path as NSString).deletingLastPathComponent)
         #expect(beside.filter { $0.hasPrefix("orders.journal") } == ["orders.journal"], "\(beside)")

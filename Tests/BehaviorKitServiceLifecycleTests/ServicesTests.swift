@@ -113,7 +113,7 @@ struct ServicesTests {
             trigger.triggerGracefulShutdown()
             try await running
         }
-        await #expect(throws: SQLiteCommandJournalError.self) {
+        await #expect(throws: SQLiteStoreError.self) {
             _ = try await journal.begin(CommandJournalEntry(idempotencyKey: "k2", kind: "test"), lease: lease)
         }
         let reopened = try SQLiteCommandJournal(path: folder.appendingPathComponent("j.sqlite").path)

@@ -84,11 +84,11 @@ enum CommandJournalSchema {
         of: ", priority", with: ", \(CommandQueue.defaultPriority) AS priority")
 
     /// The record in `row`, or a `.malformedRecord` error naming it.
-    static func record(_ row: Row, path: String) throws(SQLiteCommandJournalError) -> CommandJournalRecord {
+    static func record(_ row: Row, path: String) throws(SQLiteStoreError) -> CommandJournalRecord {
         let sequence: Int64 = row["sequence"]
         let statusText: String = row["status"]
         guard let status = CommandJournalStatus(rawValue: statusText) else {
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .malformedRecord, path: path, reason: "record \(sequence) has the unknown status '\(statusText)'")
         }
         let entry = CommandJournalEntry(
@@ -109,6 +109,6 @@ enum CommandJournalSchema {
     /// The record with `key` in `db`, or `nil`; its statement comes from `db`'s statement cache.
     static func fetch(_ key: String, _ db: Database, path: String) throws -> CommandJournalRecord? {
         try Row.fetchOne(db.cachedStatement(sql: selectByKey), arguments: [key])
-            .map { row throws(SQLiteCommandJournalError) in try record(row, path: path) }
+            .map { row throws(SQLiteStoreError) in try record(row, path: path) }
     }
 }

@@ -28,10 +28,10 @@ struct JournalFileInspection {
 
     /// Inspects the file at `path`.
     ///
-    /// - Throws: ``SQLiteCommandJournalError`` naming the file (or its WAL) and the problem.
+    /// - Throws: ``SQLiteStoreError`` naming the file (or its WAL) and the problem.
     init(
         path: String, verification: SQLiteCommandJournal.Verification, busyTimeout: Duration
-    ) throws(SQLiteCommandJournalError) {
+    ) throws(SQLiteStoreError) {
         self.path = path
         let walSize = Self.size(path + "-wal") ?? 0
         guard let size = Self.size(path) else {
@@ -50,17 +50,17 @@ struct JournalFileInspection {
     }
 
     /// The first 100 bytes of the file, checked to be SQLite's.
-    private static func header(_ path: String) throws(SQLiteCommandJournalError) -> FileHeader {
+    private static func header(_ path: String) throws(SQLiteStoreError) -> FileHeader {
         let bytes: Data
         do {
             let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? handle.close() }
             bytes = try handle.read(upToCount: 100) ?? Data()
         } catch {
-            throw SQLiteCommandJournalError(code: .cannotOpen, path: path, reason: Self.describe(error))
+            throw SQLiteStoreError(code: .cannotOpen, path: path, reason: Self.describe(error))
         }
         guard let header = FileHeader(bytes) else {
-            throw SQLiteCommandJournalError(code: .notADatabase, path: path, reason: "file is not a database")
+            throw SQLiteStoreError(code: .notADatabase, path: path, reason: "file is not a database")
         }
         return header
     }
@@ -68,14 +68,14 @@ struct JournalFileInspection {
     private static func inspectThroughWAL(
         _ path: String, header: FileHeader, walSize: Int, verification: SQLiteCommandJournal.Verification,
         busyTimeout: Duration
-    ) throws(SQLiteCommandJournalError) -> Layout {
+    ) throws(SQLiteStoreError) -> Layout {
         let found: JournalFileContents
         do {
             found = try JournalFileContents.read(path, verification: verification, busyTimeout: busyTimeout)
-        } catch let error as SQLiteCommandJournalError {
+        } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: true)
+            throw SQLiteStoreError(path: path, error, opening: true)
         }
         let ours = CommandJournalSchema.applicationID
         if header.applicationID == ours && walSize > 0
@@ -84,16 +84,16 @@ struct JournalFileInspection {
             throw foreignWAL(path, found)
         }
         guard found.problems.isEmpty else {
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .corrupt, path: path, reason: found.problems.prefix(3).joined(separator: "; "))
         }
         if let malformed = found.malformed {
-            throw SQLiteCommandJournalError(code: .malformedRecord, path: path, reason: malformed)
+            throw SQLiteStoreError(code: .malformedRecord, path: path, reason: malformed)
         }
         if found.applicationID == ours {
             if found.isLayout2 { return .layout2 }
             if walSize > 0 && header.applicationID == ours { throw foreignWAL(path, found) }
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .notAJournal, path: path,
                 reason: "its commandRecord table has the columns \(found.columns.sorted().joined(separator: ", "))")
         }
@@ -101,7 +101,7 @@ struct JournalFileInspection {
             return .applicationDatabase
         }
         if found.applicationID != 0 || header.applicationID != 0 {
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .notAJournal, path: path,
                 reason: "its application id is \(found.applicationID != 0 ? found.applicationID : header.applicationID)"
             )
@@ -117,18 +117,18 @@ struct JournalFileInspection {
             found.tables.contains("commandRecord")
             ? "its commandRecord table has the columns \(found.columns.sorted().joined(separator: ", "))"
             : "it holds the tables " + found.tables.joined(separator: ", ")
-        throw SQLiteCommandJournalError(code: .notAJournal, path: path, reason: reason)
+        throw SQLiteStoreError(code: .notAJournal, path: path, reason: reason)
     }
 
-    private static func foreignWAL(_ path: String, _ found: JournalFileContents) -> SQLiteCommandJournalError {
+    private static func foreignWAL(_ path: String, _ found: JournalFileContents) -> SQLiteStoreError {
         let becomes =
             found.tables.contains("commandRecord")
             ? "another journal" : "a database of the tables " + found.tables.joined(separator: ", ")
         return strayWAL(path, reason: "applied, it would turn the journal into \(becomes)")
     }
 
-    private static func strayWAL(_ path: String, reason: String) -> SQLiteCommandJournalError {
-        SQLiteCommandJournalError(code: .foreignWAL, path: path, reason: reason)
+    private static func strayWAL(_ path: String, reason: String) -> SQLiteStoreError {
+        SQLiteStoreError(code: .foreignWAL, path: path, reason: reason)
     }
 
     /// The size of the file at `path`, or `nil` when there is none.

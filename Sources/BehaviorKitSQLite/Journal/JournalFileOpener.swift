@@ -10,9 +10,9 @@ enum JournalFileOpener {
     static func open(
         _ path: String, inspection: JournalFileInspection, durability: SQLiteCommandJournal.Durability,
         busyTimeout: Duration
-    ) throws(SQLiteCommandJournalError) -> DatabasePool {
+    ) throws(SQLiteStoreError) -> DatabasePool {
         guard inspection.layout != .applicationDatabase else {
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .notAJournal, path: path,
                 reason: "it is an application's database with a journal table: the application opens it with "
                     + "SQLiteCommandJournal(database:path:), and SQLiteCommandJournalReader reads it")
@@ -41,7 +41,7 @@ enum JournalFileOpener {
             }
             return pool
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: true)
+            throw SQLiteStoreError(path: path, error, opening: true)
         }
     }
 
@@ -60,7 +60,7 @@ enum JournalFileOpener {
         } else if tables.isEmpty && applicationID == 0 {
             try CommandJournalSchema.create(db)
         } else {
-            throw SQLiteCommandJournalError(
+            throw SQLiteStoreError(
                 code: .notAJournal, path: path, reason: "it holds the tables " + tables.joined(separator: ", "))
         }
         try db.execute(sql: "PRAGMA application_id = \(CommandJournalSchema.applicationID)")

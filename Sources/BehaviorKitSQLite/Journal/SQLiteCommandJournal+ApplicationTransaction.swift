@@ -35,7 +35,7 @@ extension SQLiteCommandJournal {
     /// - Throws: `CommandJournalError.conflictingEntry(key:)` when the key holds another entry
     ///   (nothing is written; the transaction can go on); `CommandJournalError.unsupported` when
     ///   the journal keeps its own file (``init(path:durability:busyTimeout:clock:verification:logger:)``):
-    ///   its records cannot commit with the application's; a ``SQLiteCommandJournalError`` when
+    ///   its records cannot commit with the application's; a ``SQLiteStoreError`` when
     ///   SQLite refuses the write (no journal table in `db`: the migrations were not run).
     @discardableResult
     public func enqueue(
@@ -66,10 +66,10 @@ extension SQLiteCommandJournal {
         } catch let error as CommandJournalError {
             throw error
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
         guard let record else {
-            throw SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "the enqueue wrote no record")
+            throw SQLiteStoreError(code: .ioFailed, path: path, reason: "the enqueue wrote no record")
         }
         return record
     }

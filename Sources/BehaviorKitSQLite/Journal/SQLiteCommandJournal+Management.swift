@@ -75,7 +75,7 @@ extension SQLiteCommandJournal {
         do {
             return try await database.read(body)
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
     }
 }

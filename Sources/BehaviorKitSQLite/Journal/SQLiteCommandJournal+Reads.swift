@@ -36,7 +36,7 @@ extension SQLiteCommandJournal {
                 }
             }
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
     }
 }

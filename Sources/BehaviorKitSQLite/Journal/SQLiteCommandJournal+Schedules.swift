@@ -26,7 +26,7 @@ extension SQLiteCommandJournal {
         do {
             return try await database.read { db in try CommandJournalSchema.schedules(db) }
         } catch let error as DatabaseError {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
     }
 
@@ -46,7 +46,7 @@ extension SQLiteCommandJournal {
         do {
             return try await database.write(body)
         } catch let error as DatabaseError {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
     }
 }

@@ -50,7 +50,7 @@ extension SQLiteCommandJournal {
                 }
                 try database.close()
             } catch {
-                throw SQLiteCommandJournalError(path: path, error, opening: false)
+                throw SQLiteStoreError(path: path, error, opening: false)
             }
         }
     }
@@ -61,20 +61,20 @@ extension SQLiteCommandJournal {
     ) -> JournalWriteChannel {
         JournalWriteChannel(
             unexpected: {
-                SQLiteCommandJournalError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
+                SQLiteStoreError(code: .ioFailed, path: path, reason: "a write gave back an unexpected answer")
             },
             submit: { write in
                 do {
                     return try await writes.submit(write)
                 } catch is GroupCommit<JournalWrite, JournalWriteOutcome>.Closed {
-                    throw SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+                    throw SQLiteStoreError(code: .closed, path: path, reason: "the journal was closed")
                 }
             },
             submitAll: { batch in
                 await writes.submitAll(batch).map { result in
                     result.mapError { error in
                         guard error is GroupCommit<JournalWrite, JournalWriteOutcome>.Closed else { return error }
-                        return SQLiteCommandJournalError(code: .closed, path: path, reason: "the journal was closed")
+                        return SQLiteStoreError(code: .closed, path: path, reason: "the journal was closed")
                     }
                 }
             })
@@ -100,7 +100,7 @@ extension SQLiteCommandJournal {
             if let started { reporter.committed(operations.count, in: .now - started) }
             return results
         } catch {
-            let failure = SQLiteCommandJournalError(path: path, error, opening: false)
+            let failure = SQLiteStoreError(path: path, error, opening: false)
             reporter.failed(operations.count, in: started.map { .now - $0 }, failure)
             return operations.map { _ in .failure(failure) }
         }

@@ -21,7 +21,7 @@ public import Logging
 /// Opening checks the file before it writes anything: a file that is not a database, is
 /// corrupt or truncated (a damaged index included, as ``Verification`` details), holds a
 /// record no read could decode, is another application's database, or has a WAL beside it
-/// that would turn it into another database is refused with a ``SQLiteCommandJournalError``
+/// that would turn it into another database is refused with a ``SQLiteStoreError``
 /// naming the file, and both files are left as they were. The journal can also live in your
 /// own GRDB database: ``init(database:path:clock:logger:)`` (``SQLiteCommandJournalReader``
 /// reads it there too, by path).
@@ -88,15 +88,15 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
     ///     read the same (the system clock, or a `ManualClock` in tests).
     ///   - verification: how thoroughly the file is checked first.
     ///   - logger: where to log the opening and the commits that fail; `nil` to log nothing.
-    /// - Throws: ``SQLiteCommandJournalError`` naming `path` (or its WAL) when the file cannot be
+    /// - Throws: ``SQLiteStoreError`` naming `path` (or its WAL) when the file cannot be
     ///   opened, is not a database, is corrupt or truncated, is not a command journal, or has a
     ///   WAL that belongs to another database. Nothing is written to a file that fails a check.
     public init(
         path: String, durability: Durability = .full, busyTimeout: Duration = .seconds(10),
         clock: any WallClock = SystemWallClock(), verification: Verification = .quick, logger: Logger? = nil
-    ) throws(SQLiteCommandJournalError) {
+    ) throws(SQLiteStoreError) {
         guard !path.isEmpty else {
-            throw SQLiteCommandJournalError(code: .cannotOpen, path: path, reason: "the path is empty: name a file")
+            throw SQLiteStoreError(code: .cannotOpen, path: path, reason: "the path is empty: name a file")
         }
         self.path = path
         self.durability = durability

@@ -26,12 +26,12 @@ public final class SQLiteCommandJournalReader: Sendable {
     /// ``SQLiteCommandJournal/init(path:durability:busyTimeout:clock:verification:logger:)``
     /// (the default `.quick` verification; in an application's database, of the whole file).
     ///
-    /// - Throws: ``SQLiteCommandJournalError`` naming `path` when there is no such file, or it
+    /// - Throws: ``SQLiteStoreError`` naming `path` when there is no such file, or it
     ///   fails a check.
-    public init(path: String) throws(SQLiteCommandJournalError) {
+    public init(path: String) throws(SQLiteStoreError) {
         self.path = path
         guard FileManager.default.fileExists(atPath: path) else {
-            throw SQLiteCommandJournalError(code: .cannotOpen, path: path, reason: "no such file")
+            throw SQLiteStoreError(code: .cannotOpen, path: path, reason: "no such file")
         }
         do {
             (queue, copy) = (try Self.open(path, as: path), nil)
@@ -47,7 +47,7 @@ public final class SQLiteCommandJournalReader: Sendable {
                 }
             } catch {
                 try? FileManager.default.removeItem(at: folder)
-                throw SQLiteCommandJournalError(
+                throw SQLiteStoreError(
                     code: .cannotOpen, path: path, reason: JournalFileInspection.describe(error))
             }
             do {
@@ -66,21 +66,21 @@ public final class SQLiteCommandJournalReader: Sendable {
         if let copy { try? FileManager.default.removeItem(at: copy) }
     }
 
-    private static func open(_ file: String, as path: String) throws(SQLiteCommandJournalError) -> DatabaseQueue {
+    private static func open(_ file: String, as path: String) throws(SQLiteStoreError) -> DatabaseQueue {
         do {
             let inspection = try JournalFileInspection(path: file, verification: .quick, busyTimeout: .seconds(10))
             guard [.layout1, .layout2, .applicationDatabase].contains(inspection.layout) else {
-                throw SQLiteCommandJournalError(code: .notAJournal, path: file, reason: "it holds no journal table")
+                throw SQLiteStoreError(code: .notAJournal, path: file, reason: "it holds no journal table")
             }
             return try ReadOnlyConnection.open(file, busyTimeout: .seconds(10))
         } catch {
-            let error = SQLiteCommandJournalError(path: file, error, opening: true)
-            throw SQLiteCommandJournalError(code: error.code, path: path, reason: error.reason)
+            let error = SQLiteStoreError(path: file, error, opening: true)
+            throw SQLiteStoreError(code: error.code, path: path, reason: error.reason)
         }
     }
 
     /// Every record, in sequence order.
-    public func allRecords() throws(SQLiteCommandJournalError) -> [CommandJournalRecord] {
+    public func allRecords() throws(SQLiteStoreError) -> [CommandJournalRecord] {
         let path = self.path
         do {
             return try queue.read { db in
@@ -99,7 +99,7 @@ public final class SQLiteCommandJournalReader: Sendable {
                 }
             }
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: false)
+            throw SQLiteStoreError(path: path, error, opening: false)
         }
     }
 }

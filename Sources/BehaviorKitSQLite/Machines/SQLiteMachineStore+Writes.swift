@@ -9,7 +9,8 @@ extension SQLiteMachineStore {
     /// arrive together (group commit), each in a savepoint of its own.
     public func commit(_ commit: MachineCommit) async throws -> MachineCommitResult {
         guard case .result(let result, _) = try await submit(.commit(commit)) else {
-            throw SQLiteMachineStoreError(path: path, reason: "a commit came back without a result")
+            throw SQLiteStoreError(
+                code: .ioFailed, part: .machineStore, path: path, reason: "a commit came back without a result")
         }
         return result
     }
@@ -25,7 +26,9 @@ extension SQLiteMachineStore {
         switch result {
         case .committed:
             guard let planned = made as? Planned else {
-                throw SQLiteMachineStoreError(path: path, reason: "a plan's result came back as another type")
+                throw SQLiteStoreError(
+                    code: .ioFailed, part: .machineStore, path: path,
+                    reason: "a plan's result came back as another type")
             }
             return .committed(planned)
         case .versionConflict(let current): return .versionConflict(current: current)
@@ -38,7 +41,7 @@ extension SQLiteMachineStore {
         do {
             return try await writes.submit(write)
         } catch is GroupCommit<SQLiteMachineWrite, SQLiteMachineWriteOutput>.Closed {
-            throw SQLiteMachineStoreError(path: path, reason: "the store was closed")
+            throw SQLiteStoreError(code: .closed, part: .machineStore, path: path, reason: "close() was called")
         }
     }
 

@@ -33,12 +33,15 @@ public final class SQLiteMachineStore: MachineStore {
     ///   - path: the store's file; its folder must exist.
     ///   - durability: how hard a commit waits for the disk.
     ///   - busyTimeout: how long a write waits for another process's write lock.
-    /// - Throws: ``SQLiteMachineStoreError`` naming the file when it cannot be opened, or holds
+    /// - Throws: ``SQLiteStoreError`` naming the file when it cannot be opened, or holds
     ///   tables of something else (it is then left as it was).
     public init(
         path: String, durability: SQLiteCommandJournal.Durability = .full, busyTimeout: Duration = .seconds(10)
-    ) throws(SQLiteMachineStoreError) {
-        guard !path.isEmpty else { throw SQLiteMachineStoreError(path: path, reason: "the path is empty: name a file") }
+    ) throws(SQLiteStoreError) {
+        guard !path.isEmpty else {
+            throw SQLiteStoreError(
+                code: .cannotOpen, part: .machineStore, path: path, reason: "the path is empty: name a file")
+        }
         self.path = path
         var configuration = Configuration()
         configuration.busyMode = .polling(for: busyTimeout)
@@ -51,10 +54,10 @@ public final class SQLiteMachineStore: MachineStore {
             }
             try pool.write { db in try Self.prepare(db, path: path) }
             database = pool
-        } catch let error as SQLiteMachineStoreError {
+        } catch let error as SQLiteStoreError {
             throw error
         } catch {
-            throw SQLiteMachineStoreError(path: path, reason: "\(error)")
+            throw SQLiteStoreError(path: path, error, opening: true, part: .machineStore)
         }
         ownsDatabase = true
         writes = Self.groupCommit(database)
@@ -101,14 +104,14 @@ public final class SQLiteMachineStore: MachineStore {
                 sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
             if isStoreFile(applicationID, tables) { return }
             if tables.contains("commandRecord") && applicationID == CommandJournalSchema.applicationID {
-                throw SQLiteMachineStoreError(
-                    path: path,
+                throw SQLiteStoreError(
+                    code: .notAMachineStore, part: .machineStore, path: path,
                     reason: "it is a command journal; SQLiteStore(path:) opens it with a machine store beside the "
                         + "journal, in the same file")
             }
             guard tables.isEmpty, applicationID == 0 else {
-                throw SQLiteMachineStoreError(
-                    path: path,
+                throw SQLiteStoreError(
+                    code: .notAMachineStore, part: .machineStore, path: path,
                     reason: "it is not a machine store (it holds the tables \(tables.joined(separator: ", "))); "
                         + "a store in an application's database is opened with SQLiteMachineStore(database:path:)")
             }
@@ -124,8 +127,8 @@ public final class SQLiteMachineStore: MachineStore {
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         if isStoreFile(applicationID, tables) { return }
         guard tables.isEmpty, applicationID == 0 else {
-            throw SQLiteMachineStoreError(
-                path: path,
+            throw SQLiteStoreError(
+                code: .notAMachineStore, part: .machineStore, path: path,
                 reason: "it is not a machine store (it holds the tables \(tables.joined(separator: ", "))); "
                     + "a store in an application's database is opened with SQLiteMachineStore(database:path:)")
         }

@@ -39,20 +39,20 @@ public final class SQLiteStore: Sendable {
     ///     read the same).
     ///   - verification: how thoroughly the file is checked first.
     ///   - logger: where to log the opening and the commits that fail; `nil` to log nothing.
-    /// - Throws: `SQLiteCommandJournalError` naming the file and the problem, as the journal's
+    /// - Throws: `SQLiteStoreError` naming the file and the problem, as the journal's
     ///   opening does.
     public init(
         path: String, durability: SQLiteCommandJournal.Durability = .full, busyTimeout: Duration = .seconds(10),
         clock: any WallClock = SystemWallClock(), verification: SQLiteCommandJournal.Verification = .quick,
         logger: Logger? = nil
-    ) throws(SQLiteCommandJournalError) {
+    ) throws(SQLiteStoreError) {
         let journal = try SQLiteCommandJournal(
             path: path, durability: durability, busyTimeout: busyTimeout, clock: clock, verification: verification,
             logger: logger)
         do {
             try journal.database.write { db in try MachineStoreSchema.create(db) }
         } catch {
-            throw SQLiteCommandJournalError(path: path, error, opening: true)
+            throw SQLiteStoreError(path: path, error, opening: true)
         }
         self.path = path
         self.journal = journal

@@ -36,6 +36,6 @@ public enum JournalLocation {
         #if PostgreSQL
         if error is PostgresStoreError { return true }
         #endif
-        return error is SQLiteCommandJournalError || error is CommandJournalError
+        return error is SQLiteStoreError || error is CommandJournalError
     }
 }

@@ -1,12 +1,18 @@
 import GRDB
 
-extension SQLiteCommandJournalError {
-    /// Classifies an error met while opening, reading or writing the file.
-    init(path: String, _ error: any Error, opening: Bool) {
-        if let error = error as? SQLiteCommandJournalError {
+extension SQLiteStoreError {
+    /// Classifies an error met while opening, reading or writing the file, about `part`.
+    init(path: String, _ error: any Error, opening: Bool, part: Part = .commandJournal) {
+        if let error = error as? SQLiteStoreError {
             self = error
             return
         }
+        self.init(classifying: error, path: path, opening: opening)
+        if part != self.part { self = SQLiteStoreError(code: code, part: part, path: path, reason: reason) }
+    }
+
+    /// Classifies `error` as the journal's.
+    private init(classifying error: any Error, path: String, opening: Bool) {
         guard let error = error as? DatabaseError else {
             self.init(code: opening ? .cannotOpen : .ioFailed, path: path, reason: "\(error)")
             return
