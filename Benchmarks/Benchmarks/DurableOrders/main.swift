@@ -4,27 +4,33 @@ import Commands
 import Foundation
 
 // The durable-orders workload of ../../shared/peers/dbos_orders.py, on BehaviorKit: N orders,
-// each a durable transaction of three steps (reserve, charge, ship) whose bodies do no work, so
-// that the figure is the cost of durability alone; one at a time, or C at a time. Prints the
-// same line as the peer, for a side-by-side run:
+// each three steps (reserve, charge, ship) whose bodies do no work, so that the figure is the
+// cost of durability alone; one at a time, or C at a time. Each order is a durable transaction
+// (`transaction`, the default), or a workflow of three `context.step`s started on a queue, run
+// by a worker of the same process and awaited with `handle.result()` (`workflow`: the peer's
+// shape, a `@DBOS.workflow` of three `@DBOS.step`s). Prints the same line as the peer, for a
+// side-by-side run:
 //
-//     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16
-//     swift run -c release DurableOrders "postgres://postgres@localhost/orders?host=/tmp/pg" 500 16
+//     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16 [transaction|workflow]
+//     swift run -c release DurableOrders "postgres://postgres@localhost/orders?host=/tmp/pg" 500 16 workflow
 //
 // The journal must be fresh for each run.
 
 struct Order: Codable, Sendable { var order: Int }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let count = Int(arguments[2]), let concurrency = Int(arguments[3]), count > 0,
-    concurrency > 0
+guard arguments.count == 4 || arguments.count == 5, let count = Int(arguments[2]),
+    let concurrency = Int(arguments[3]), count > 0, concurrency > 0,
+    ["transaction", "workflow"].contains(arguments.count == 5 ? arguments[4] : "transaction")
 else {
-    FileHandle.standardError.write(Data("usage: DurableOrders sqlite:///PATH|postgres://URL ORDERS CONCURRENCY\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: DurableOrders sqlite:///PATH|postgres://URL ORDERS CONCURRENCY [transaction|workflow]\n".utf8))
     exit(64)
 }
+let asWorkflows = arguments.count == 5 && arguments[4] == "workflow"
 let url = arguments[1]
 let database: String
-let journal: any CommandJournal
+let journal: any CommandJournalManagement
 if url.hasPrefix("sqlite://") {
     database = "sqlite"
     journal = try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count)))
@@ -38,11 +44,30 @@ if url.hasPrefix("sqlite://") {
 let invoker = JournaledInvoker(journal: journal)
 let process = ProcessInfo.processInfo.processIdentifier
 
+// The workflow: three steps that return the order, as the peer's.
+let placeOrder = Workflow("place") { (context, order: Order) -> Int in
+    for name in ["reserve", "charge", "ship"] {
+        _ = try await context.step(name) { _ in order.order }
+    }
+    return order.order
+}
+var registry = WorkflowRegistry()
+registry.register(placeOrder)
+// Woken by each start in this process (no poll in the way); as many runs at once as callers.
+let workflows = Workflows(
+    registry, queue: CommandQueue("orders", journal: journal), invoker: invoker, slots: concurrency)
+let worker = asWorkflows ? Task { await workflows.run() } : nil
+
 func place(_ order: Int) async throws {
+    let key = "order-\(process)-\(order)"
+    if asWorkflows {
+        _ = try await workflows.start(placeOrder, key: key, input: Order(order: order)).result()
+        return
+    }
     let steps = try ["reserve", "charge", "ship"].map { name in
         try DurableStep("orders.\(name)", arguments: Order(order: order), command: ClosureCommand(name) {})
     }
-    try await invoker.transaction("place", key: "order-\(process)-\(order)", steps: steps).run()
+    try await invoker.transaction("place", key: key, steps: steps).run()
 }
 
 let start = ContinuousClock.now
@@ -56,9 +81,11 @@ try await withThrowingTaskGroup(of: Void.self) { group in
 }
 let elapsed = ContinuousClock.now - start
 let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+worker?.cancel()
+_ = await worker?.value
 try await journal.close()
 print(
-    "behaviorkit \(database) orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
+    "behaviorkit \(database) \(asWorkflows ? "workflow " : "")orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
         + "\(Int((seconds / Double(count) * 1e6).rounded())) us/order")
 // The floor, in the same run: one commit's latency by hand (median of as many commits as
 // orders), times the four commits an order costs. One at a time, an order is bound by it.
