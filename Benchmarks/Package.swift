@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "BehaviorKitSQLite", package: "BehaviorKit"),
                 .product(name: "BehaviorKitPostgres", package: "BehaviorKit"),
                 .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/DurableQueue"
         ),

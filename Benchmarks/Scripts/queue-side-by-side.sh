@@ -11,6 +11,8 @@
 #          (the peer: batch 16)
 #   pickup: one worker waits, a producer enqueues 500 stamped jobs at 100 a second; enqueue → start
 #          p50/p99. Ours at the default 1 s poll and at a 50 ms poll.
+#   SQLite: ours (64 callers, then a drain by 1 and 4 processes) beside the queue a team would write
+#          by hand on SQLite (SQLiteQueueFloor: one table, 16 a claim, no leases), the floor.
 #
 # Build first: (cd Benchmarks && swift build -c release --product DurableQueue)
 #
@@ -97,8 +99,13 @@ for round in $(seq "$rounds"); do
     done
     db=$(dsn "$(peerdb)")
     pickup "pgqueuer pickup" "$venv/bin/python $peer produce $db 100 500" -- "$venv/bin/python" "$peer" latency "$db" 500 16
-    file="sqlite://$sqlite_dir/queue-$round.sqlite"
-    "$ours" enqueue "$file" "$jobs" 64 | sed 's/^/sqlite: /'
-    drain "sqlite: behaviorkit run()" 4 work_ours "$file"
+    for workers in 1 4; do
+        file="sqlite://$sqlite_dir/queue-$round-$workers.sqlite"
+        "$ours" enqueue "$file" "$jobs" 64 | sed 's/^/sqlite: /'
+        drain "sqlite: behaviorkit run()" "$workers" work_ours "$file"
+        floor="$sqlite_dir/floor-$round-$workers.sqlite"
+        "$ours" floor-enqueue "$floor" "$jobs" | sed 's/^/sqlite: /'
+        drain "sqlite: hand-written floor" "$workers" "$ours" floor-work "$floor"
+    done
 done
 rm -rf "$sqlite_dir"

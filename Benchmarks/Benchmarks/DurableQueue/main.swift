@@ -14,6 +14,8 @@ import Synchronization
 //                                                    (Unix seconds); prints first/last times
 //     DurableQueue produce URL RATE COUNT            COUNT stamped jobs at RATE a second, one by one
 //     DurableQueue latency URL COUNT SLOTS POLL_MS   a worker until COUNT stamped jobs ran: enqueue → start
+//     DurableQueue floor-enqueue PATH N              SQLite's hand-written queue (SQLiteQueueFloor): N jobs
+//     DurableQueue floor-work PATH START_AT          … drained by one process, 16 a claim
 //
 // URL: sqlite:///PATH or postgres://… . Stamps are CLOCK_REALTIME, as the peer's.
 
@@ -42,7 +44,7 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-func open(_ url: String) async throws -> any CommandJournal {
+func open(_ url: String) async throws -> any CommandJournalManagement {
     if url.hasPrefix("sqlite://") { return try SQLiteCommandJournal(path: String(url.dropFirst("sqlite://".count))) }
     if url.hasPrefix("postgres://") || url.hasPrefix("postgresql://") {
         return try await PostgresCommandJournal(url: url)
@@ -86,6 +88,14 @@ func enqueueInBulk(_ queue: CommandQueue, _ count: Int, process: Int32) async th
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "floor-enqueue", let count = Int(arguments[3]), count > 0 {
+    print(try SQLiteQueueFloor.enqueue(arguments[2], count: count))
+    exit(0)
+}
+if arguments.count == 4, arguments[1] == "floor-work", let startAt = Double(arguments[3]) {
+    print(try SQLiteQueueFloor.work(arguments[2], startAt: startAt))
+    exit(0)
+}
 guard arguments.count >= 5 else {
     fail("usage: DurableQueue enqueue|work|produce|latency URL … (see the source's header)")
 }
