@@ -130,7 +130,9 @@ struct FailingJournal: CommandJournal {
     ) async throws -> CommandJournalRecord {
         try await inner.enqueue(entry, queue: queue, after: delay)
     }
-    func prune(settledBefore date: Date) async throws -> Int { throw Failure(description: message) }
+    func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int { throw Failure(description: message) }
     func record(forKey key: String) async throws -> CommandJournalRecord? { throw Failure(description: message) }
     func unfinished() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
     func records(parentKey: String) async throws -> [CommandJournalRecord] { throw Failure(description: message) }

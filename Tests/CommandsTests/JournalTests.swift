@@ -41,7 +41,11 @@ struct JournalTests {
             {
                 try await base.enqueue(entry, queue: queue, after: delay)
             }
-            func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
+            func prune(
+                settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+            ) async throws -> Int {
+                try await base.prune(settledBefore: date, statuses: statuses, queue: queue, limit: limit)
+            }
             func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
             func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
             func records(parentKey: String) async throws -> [CommandJournalRecord] {

@@ -167,9 +167,20 @@ public protocol CommandJournal: Sendable {
         contentsOf jobs: [QueuedJob], queue: String, traceContext: [String: String]?
     ) async throws -> [Result<CommandJournalRecord, any Error>]
 
-    /// Deletes the root records that settled before `date`, with their children; returns how
-    /// many records were deleted. Pending records are never deleted.
-    func prune(settledBefore date: Date) async throws -> Int
+    /// Deletes the root records that settled before `date` (last changed before it) with one of
+    /// `statuses` (empty: any settled status), on `queue` (`nil`: any, work run by callers
+    /// included), with their children; returns how many records were deleted (children
+    /// included). At most `limit` roots go (`nil`: every one), those that settled first first,
+    /// so that a pass's work is bounded. Pending records are never deleted, nor a settled root
+    /// with a pending child. ``prune(settledBefore:)`` deletes every settled root before `date`.
+    ///
+    /// ```swift
+    /// let week = clock.currentDate.addingTimeInterval(-7 * 86_400)
+    /// try await journal.prune(settledBefore: week, statuses: [.done], queue: "mail", limit: 1_000)
+    /// ```
+    func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int
 
     /// The record with `key`, or `nil`.
     func record(forKey key: String) async throws -> CommandJournalRecord?

@@ -21,8 +21,9 @@ package enum JournalWrite: Sendable {
     case enqueue(
         CommandJournalEntry, queue: String, after: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?)
-    /// ``CommandJournal/prune(settledBefore:)``, the date in milliseconds since 1970.
-    case prune(settledBefore: Int64)
+    /// ``CommandJournal/prune(settledBefore:statuses:queue:limit:)``, the date in milliseconds
+    /// since 1970.
+    case prune(settledBefore: Int64, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?)
     /// ``CommandJournal/release(_:lease:after:failure:)``.
     case releaseFailed(String, JournalLease, after: Duration, failure: String)
     /// ``CommandJournal/cancel(_:reason:)``.
