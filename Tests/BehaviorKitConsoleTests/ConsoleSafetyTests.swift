@@ -133,6 +133,14 @@ struct FailingJournal: CommandJournal {
     func prune(
         settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
     ) async throws -> Int { throw Failure(description: message) }
+    func retry(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws
+        -> JournalBulkResult
+    { throw Failure(description: message) }
+    func cancel(
+        matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
+    ) async throws -> JournalBulkResult { throw Failure(description: message) }
     func record(forKey key: String) async throws -> CommandJournalRecord? { throw Failure(description: message) }
     func unfinished() async throws -> [CommandJournalRecord] { throw Failure(description: message) }
     func records(parentKey: String) async throws -> [CommandJournalRecord] { throw Failure(description: message) }

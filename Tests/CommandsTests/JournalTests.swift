@@ -46,6 +46,16 @@ struct JournalTests {
             ) async throws -> Int {
                 try await base.prune(settledBefore: date, statuses: statuses, queue: queue, limit: limit)
             }
+            func retry(
+                matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+            ) async throws
+                -> JournalBulkResult
+            { try await base.retry(matching: filter, after: cursor, limit: limit) }
+            func cancel(
+                matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
+            ) async throws -> JournalBulkResult {
+                try await base.cancel(matching: filter, reason: reason, after: cursor, limit: limit)
+            }
             func record(forKey key: String) async throws -> CommandJournalRecord? { try await base.record(forKey: key) }
             func unfinished() async throws -> [CommandJournalRecord] { try await base.unfinished() }
             func records(parentKey: String) async throws -> [CommandJournalRecord] {

@@ -5,10 +5,10 @@ public import Commands
 /// by the settlement itself. The handle polls once an hour of the manual clock, which never
 /// moves here, so only the journal's wake-up (``JobSettlementSource``) can make it answer.
 extension CommandJournalConformance {
-    /// Runs the checks of jobs' handles and of queues' retention only (``check(_:)`` runs them with the rest), each on a
+    /// Runs the checks of jobs' handles, queues' retention, dead letters and bulk actions only (``check(_:)`` runs them with the rest), each on a
     /// new journal from `makeJournal`.
     public static func checkJobs(_ makeJournal: (ManualClock) async throws -> any CommandJournal) async throws {
-        try await run(jobChecks + retentionChecks, makeJournal)
+        try await run(jobChecks + retentionChecks + bulkChecks, makeJournal)
     }
 
     static var jobChecks: [Check] {

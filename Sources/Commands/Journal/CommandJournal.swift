@@ -332,4 +332,43 @@ public protocol CommandJournal: Sendable {
     /// gives its time back to the leases. A worker then lets a renewal that is under way answer
     /// before it gives up its work. `false` by default; `true` for SQLite.
     var leasesOutlastWriteStalls: Bool { get }
+
+    // MARK: - Management: bulk actions
+    //
+    // Operator actions on many records at once, bounded per call. Every journal implements
+    // them (no default); they belong with the management requirements.
+
+    /// Retries, as ``retry(_:)`` does one by one, the failed and compensated root records that
+    /// pass `filter` (its statuses narrowed to those two; ``CommandJournalFilter/deadLetters(queue:)``
+    /// for the dead letters), in sequence order after `cursor`, at most `limit` (at least 1) of
+    /// them; answers what it retried, what was refused (a record that changed meanwhile), and
+    /// the cursor to call again with when more may match.
+    ///
+    /// ```swift
+    /// var cursor: Int64?
+    /// repeat {
+    ///     let batch = try await journal.retry(matching: .deadLetters(queue: "mail"), after: cursor, limit: 500)
+    ///     cursor = batch.nextCursor
+    /// } while cursor != nil
+    /// ```
+    ///
+    /// - Throws: ``JournalBulkActionError/nothingToAct(action:statuses:)`` when `filter` lists
+    ///   only statuses that cannot be retried; the journal's error when a read fails.
+    func retry(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws
+        -> JournalBulkResult
+
+    /// Cancels, as ``cancel(_:reason:)`` does one by one, the pending root records that pass
+    /// `filter` (its statuses narrowed to pending), for `reason`, in sequence order after
+    /// `cursor`, at most `limit` (at least 1) of them; answers what it cancelled, what was
+    /// refused (a command a live worker runs now), and the cursor to call again with when more
+    /// may match.
+    ///
+    /// - Throws: ``JournalBulkActionError/nothingToAct(action:statuses:)`` when `filter` lists
+    ///   only settled statuses; the journal's error when a read fails.
+    func cancel(
+        matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
+    )
+        async throws -> JournalBulkResult
 }
