@@ -12,7 +12,8 @@ public enum JobError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The job failed, for good (it used up its retries, or failed without any): the reason
     /// its record keeps.
     case failed(key: String, reason: String)
-    /// An operator cancelled the job (``CommandJournal/cancel(_:reason:)``), for `reason`.
+    /// An operator cancelled the job (``CommandJournal/cancel(_:reason:)``), for `reason`: before
+    /// it ran, or, a transaction, while it ran (its steps were then compensated).
     case cancelled(key: String, reason: String)
     /// The job (a transaction) was undone: its steps compensated.
     case compensated(key: String, reason: String?)

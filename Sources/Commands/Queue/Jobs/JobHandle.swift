@@ -56,7 +56,7 @@ public struct JobHandle: Sendable {
             let seen = signal.generation
             guard let record = try await journal.record(forKey: key) else { throw JobError.unknownKey(key) }
             if record.status == .done { return record }
-            if let error = JobError.settled(record) { throw error }
+            if let error = JobError.settled(record) { throw try await cancellation(of: error) ?? error }
             try Task.checkCancellation()
             await signal.wait(after: seen, upTo: pollInterval, on: clock)
         }
@@ -76,6 +76,24 @@ public struct JobHandle: Sendable {
             return try StepOutput.decode(type, from: output, key: key)
         } catch {
             throw JobError.undecodable(key: key, reason: "\(error)")
+        }
+    }
+
+    /// `error` as a cancellation when an operator cancelled the job while it ran: a transaction
+    /// so taken from its worker is compensated, and its cancellation is kept in a mark
+    /// (``CommandJournalCancellation``) beside its steps.
+    private func cancellation(of error: JobError) async throws -> JobError? {
+        switch error {
+        case .failed, .compensated:
+            guard let mark = try await journal.record(forKey: CommandJournalCancellation.key(of: key)) else {
+                return nil
+            }
+            return JobError.settled(mark).flatMap { marked in
+                guard case .cancelled(_, let reason) = marked else { return nil }
+                return .cancelled(key: key, reason: reason)
+            }
+        default:
+            return nil
         }
     }
 

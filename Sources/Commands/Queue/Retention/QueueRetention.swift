@@ -14,8 +14,9 @@
 /// pruned, nor a settled one with a pending child. Every worker of a queue should be given the
 /// same retention: one given another saves its own, and passes count from that save.
 ///
-/// Oban's `Pruner` and River's job cleaner do the same (River keeps completed jobs 24 hours and
-/// discarded ones 7 days by default, as here).
+/// Oban's `Pruner` and River's job cleaner do the same. River keeps completed jobs 24 hours and
+/// discarded ones 7 days by default, as here; it keeps cancelled ones 24 hours, where here they
+/// count with the failed.
 public struct QueueRetention: Sendable, Hashable, Codable {
     /// How long a record that ended done is kept; `nil`: for ever.
     public var succeeded: Duration?
