@@ -7,7 +7,7 @@ public import Foundation
 extension CommandJournal {
     /// Deletes every root record that settled before `date`, with its children; returns how
     /// many records were deleted. Pending records are never deleted, nor a settled root with a
-    /// pending child: ``prune(settledBefore:statuses:queue:limit:)`` with every status, queue
+    /// pending child: ``CommandJournal/prune(settledBefore:statuses:queue:limit:)`` with every status, queue
     /// and no limit.
     ///
     /// ```swift
