@@ -37,17 +37,35 @@ struct JournalCancelCommand: AsyncParsableCommand {
             A pending record no worker holds settles failed, "cancelled: REASON". A durable transaction a worker \
             runs is taken from it (its next write is refused, so it stops before its next step) and falls due at \
             once: the next worker (its queue's, or a recovery for work run by callers) compensates it.
+
+            With --filter TERM instead of a KEY, cancels every pending record that passes the terms, at most \
+            --limit a call; a command a live worker runs is refused, and the call prints the cursor to go on with \
+            (--after).
             """
     )
 
     @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The record's idempotency key.") var key: String
+    @Argument(help: "The record's idempotency key (or --filter).") var key: String?
     @Option(help: "Why, written into the record.") var reason = "by an operator"
+    @OptionGroup var bulk: JournalBulkOptions
     @OptionGroup var confirmation: JournalConfirmation
+
+    func validate() throws {
+        try bulk.validate(key: key)
+    }
 
     func run() async throws {
         try await journal.run { opened in
-            try confirmation.confirm("Cancel '\(key)' in \(JournalOperations.redacted(journal.location))?")
+            let location = JournalOperations.redacted(journal.location)
+            guard let key else {
+                try confirmation.confirm(
+                    "Cancel the pending records passing \(bulk.terms.joined(separator: ", ")) in \(location)?")
+                try await JournalOperations.act(
+                    .cancel(reason: reason), opened, matching: try bulk.filter(), after: bulk.after,
+                    limit: bulk.limit, format: journal.format, console: .standardOutput)
+                return
+            }
+            try confirmation.confirm("Cancel '\(key)' in \(location)?")
             try await JournalOperations.cancel(
                 opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
         }
@@ -59,6 +77,10 @@ struct JournalRetryCommand: AsyncParsableCommand {
         commandName: "retry",
         abstract: "Retries a failed or compensated record: pending again, due at once, for a new attempt.",
         discussion: """
+            With --filter TERM instead of a KEY, retries every failed or compensated record that passes the \
+            terms, at most --limit a call (--filter dead: the dead letters, failed for good and not cancelled); \
+            the call prints the cursor to go on with (--after).
+
             With --as NEWKEY, forks it instead: its work runs again from the start under NEWKEY, on its queue \
             (or --queue), and the record stays as it was, settled. Any settled record can be forked; forking \
             into the same NEWKEY again changes nothing.
@@ -66,19 +88,30 @@ struct JournalRetryCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The record's idempotency key.") var key: String
+    @Argument(help: "The record's idempotency key (or --filter).") var key: String?
     @Option(name: .customLong("as"), help: "Fork the record into this new key instead of retrying it.")
     var newKey: String?
     @Option(help: "The queue the fork goes to (default: the record's own). Only with --as.") var queue: String?
+    @OptionGroup var bulk: JournalBulkOptions
     @OptionGroup var confirmation: JournalConfirmation
 
     func validate() throws {
         if queue != nil && newKey == nil { throw ValidationError("--queue goes with --as NEWKEY (a fork)") }
+        if bulk.isBulk && newKey != nil { throw ValidationError("--as NEWKEY forks one KEY, not --filter terms") }
+        try bulk.validate(key: key)
     }
 
     func run() async throws {
         try await journal.run { opened in
             let location = JournalOperations.redacted(journal.location)
+            guard let key else {
+                try confirmation.confirm(
+                    "Retry the failed records passing \(bulk.terms.joined(separator: ", ")) in \(location)?")
+                try await JournalOperations.act(
+                    .retry, opened, matching: try bulk.filter(), after: bulk.after, limit: bulk.limit,
+                    format: journal.format, console: .standardOutput)
+                return
+            }
             if let newKey {
                 try confirmation.confirm("Fork '\(key)' as '\(newKey)' in \(location)?")
                 try await JournalOperations.fork(

@@ -106,7 +106,11 @@ final class FailingJournal: ForwardingCommandJournal, @unchecked Sendable {
         super.init(InMemoryCommandJournal())
     }
 
-    override func prune(settledBefore date: Date) async throws -> Int { throw Failure(description: message) }
+    override func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int {
+        throw Failure(description: message)
+    }
     override func record(forKey key: String) async throws -> CommandJournalRecord? {
         throw Failure(description: message)
     }

@@ -19,7 +19,9 @@ struct JournalWriteChannelTests {
     @Test func aCallSubmitsItsWriteAndUnwrapsItsOutcome() async throws {
         let lease = JournalLease(owner: "w", duration: .seconds(1))
         #expect(try await channel(answering: .keys(["a"])).renew(["a": 1], lease: lease) == ["a"])
-        #expect(try await channel(answering: .count(3)).prune(settledBefore: .distantPast) == 3)
+        #expect(
+            try await channel(answering: .count(3)).prune(
+                settledBefore: .distantPast, statuses: [], queue: nil, limit: nil) == 3)
         #expect(submitted.withLock { $0 } == ["renew", "prune"])
     }
 

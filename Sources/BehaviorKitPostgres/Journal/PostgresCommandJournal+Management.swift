@@ -48,6 +48,7 @@ extension PostgresCommandJournal {
     /// Cancels `key`, in one transaction; see `CommandJournal.cancel(_:reason:)`.
     public func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
         try writer.validate(.cancel(key, reason: reason))
+        defer { channel.settlementSignal.signal(key) }
         return try await action { connection, sql, now -> CommandJournalRecord? in
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
             let hasChildren = try await self.rows(sql.hasChildren, [key], connection).first?.decode(Bool.self) ?? false
@@ -101,13 +102,20 @@ extension PostgresCommandJournal {
         } ?? { throw CommandJournalError.unknownKey(key) }()
     }
 
-    /// Deletes settled records with their steps and logged attempts, in one statement; see
-    /// `CommandJournal.prune(settledBefore:)`.
-    public func prune(settledBefore date: Date) async throws -> Int {
+    /// Deletes settled records with their steps and logged attempts, by status and queue, at
+    /// most `limit` roots, in one statement; see
+    /// `CommandJournal.prune(settledBefore:statuses:queue:limit:)`.
+    public func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int {
         let sql = management.prune
         let milliseconds = date.journalMilliseconds.clampedForJournal
+        let settled = statuses.filter { $0 != .pending }.map(\.rawValue).sorted()
+        if !statuses.isEmpty, settled.isEmpty { return 0 }
         let count = try await connections.withConnection { connection async throws -> Int64 in
-            try await self.rows(sql, [milliseconds], connection).first?.decode(Int64.self) ?? 0
+            try await self.rows(
+                sql, [milliseconds, settled, queue, limit.map { Int64(max(1, $0)) }], connection
+            ).first?.decode(Int64.self) ?? 0
         }
         return Int(clamping: count)
     }

@@ -27,6 +27,10 @@ extension PostgresCommandJournal {
         if let since = filter.updatedSince { add({ "updated_at >= \($0)::bigint" }, since.journalMilliseconds) }
         if let before = filter.updatedBefore { add({ "updated_at < \($0)::bigint" }, before.journalMilliseconds) }
         if filter.rootsOnly { conditions.append("parent_key IS NULL") }
+        if let cancelled = filter.cancelled {
+            let cancellation = "(failure_reason = 'cancelled' OR starts_with(failure_reason, 'cancelled: '))"
+            conditions.append(cancelled ? cancellation : "(failure_reason IS NULL OR NOT \(cancellation))")
+        }
         values.append(Int64(limit) + 1)
         let sql = """
             SELECT \(PostgresJournalSQL.columns) FROM "\(table)"

@@ -33,7 +33,9 @@ public import PostgresNIO
 /// that the limit holds across every process.
 /// Reads use the other connections of the pool (a `PostgresClient` the journal runs and
 /// ``close()`` stops).
-public final class PostgresCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
+public final class PostgresCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource,
+    JobSettlementSource
+{
     /// The table a journal uses unless told otherwise.
     public static let defaultTable = "behaviorkit_command_journal"
 
@@ -51,6 +53,8 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
     package let channel: JournalWriteChannel
     /// Listens for the queue notifications of every process, from the first ``wakeups(of:)``.
     let listener: PostgresQueueListener
+    /// Wakes this process's callers waiting on records another process settled.
+    let settlementWatcher: PostgresSettlementWatcher
 
     /// Opens the journal at a libpq-style URL, creating its table when it is missing.
     ///
@@ -190,6 +194,18 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
                 return answers
             })
         self.listener = PostgresQueueListener(connections: connections, table: table, signal: channel.queueSignal)
+        let settledKeys = "SELECT key FROM \"\(table)\" WHERE key = ANY($1::text[]) AND status <> 'pending'"
+        self.settlementWatcher = PostgresSettlementWatcher(
+            settled: channel.settlementSignal, logger: connections.logger
+        ) { keys in
+            try await connections.withConnection { connection in
+                var bindings = PostgresBindings(capacity: 1)
+                bindings.append(keys)
+                return try await connection.query(
+                    PostgresQuery(unsafeSQL: settledKeys, binds: bindings), logger: connections.logger
+                ).collect().map { try $0.decode(String.self) }
+            }
+        }
         connections.logger.debug("journal opened")
     }
 
@@ -212,12 +228,23 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
         return channel.queueSignal.wakeups(of: queue)
     }
 
+    /// Wakes on each settlement or cancellation of the record `key` through this journal, and,
+    /// within a few milliseconds, when any process settled it: while someone waits, one query
+    /// every 10 ms reads which of the records waited on settled. See `JobSettlementSource`
+    /// (Commands).
+    public func settlements(of key: String) -> AsyncStream<Void> {
+        settlementWatcher.start()
+        return channel.settlementSignal.wakeups(of: key)
+    }
+
     /// Waits for the writes under way (every caller is answered), then closes the pool's
     /// connections. Requests made after it throw `.closed`. Call it before the process exits
     /// or the journal is dropped; calling it again does nothing more.
     public func close() async {
         await listener.stop()
+        await settlementWatcher.stop()
         channel.queueSignal.finish()
+        channel.settlementSignal.finish()
         await connections.close()
     }
 

@@ -191,7 +191,13 @@ struct PostgresJournalManagementSQL: Sendable {
     var prune: String {
         """
         WITH roots AS (
-            SELECT key FROM \(table) WHERE parent_key IS NULL AND status <> 'pending' AND updated_at < $1::bigint
+            SELECT r.key FROM \(table) r
+            WHERE r.parent_key IS NULL AND r.status <> 'pending' AND r.updated_at < $1::bigint
+                AND (cardinality($2::text[]) = 0 OR r.status = ANY($2::text[]))
+                AND ($3::text IS NULL OR r.queue = $3::text)
+                AND NOT EXISTS (SELECT 1 FROM \(table) c WHERE c.parent_key = r.key AND c.status = 'pending')
+            ORDER BY r.updated_at, r.sequence LIMIT $4::bigint
+            FOR UPDATE OF r SKIP LOCKED
         ), logged AS (
             DELETE FROM \(attempts)
             WHERE key IN (SELECT key FROM roots)

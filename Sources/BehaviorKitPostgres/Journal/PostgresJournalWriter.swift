@@ -152,7 +152,9 @@ struct PostgresJournalWriter: Sendable {
             operation.partition = partition
             operation.ms = delay.journalMilliseconds.clampedForJournal
             return operation
-        case .prune(let date):
+        case .prune(let date, let statuses, let queue, let limit):
+            // The function prunes every settled root; a narrower prune is a management write.
+            guard statuses.isEmpty, queue == nil, limit == nil else { return Operation(op: .unsupported) }
             return Operation(op: .prune, ms: date)
         case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake:
             return Operation(op: .unsupported)  // never batched: the function refuses it

@@ -184,6 +184,10 @@ extension CommandJournalSchema {
         if let since = filter.updatedSince { add("updatedAt >= ?", [since.journalMilliseconds]) }
         if let before = filter.updatedBefore { add("updatedAt < ?", [before.journalMilliseconds]) }
         if filter.rootsOnly { conditions.append("parentKey IS NULL") }
+        if let cancelled = filter.cancelled {
+            let cancellation = "(failureReason = 'cancelled' OR substr(failureReason, 1, 11) = 'cancelled: ')"
+            conditions.append(cancelled ? cancellation : "(failureReason IS NULL OR NOT \(cancellation))")
+        }
         _ = arguments.append(contentsOf: [limit])
         let sql = """
             SELECT \(selectColumns) FROM commandRecord

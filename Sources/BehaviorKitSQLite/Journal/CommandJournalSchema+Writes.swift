@@ -178,25 +178,51 @@ extension CommandJournalSchema {
         return record
     }
 
-    static func prune(settledBefore date: Int64, _ db: Database) throws -> Int {
-        let roots = """
-            SELECT key FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?
-            """
-        if try db.tableExists("commandAttempt") {
-            try db.cachedStatement(
-                sql: """
-                    DELETE FROM commandAttempt
-                    WHERE key IN (\(roots)) OR key IN (SELECT key FROM commandRecord WHERE parentKey IN (\(roots)))
-                    """
-            ).execute(arguments: [date, date])
+    /// Deletes at most `limit` settled roots (the first settled first) that settled before
+    /// `date`, of `statuses` (empty: any) and `queue` (`nil`: any), none with a pending child,
+    /// with their children and logged attempts; returns how many records went.
+    static func prune(
+        settledBefore date: Int64, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?, _ db: Database
+    ) throws -> Int {
+        var conditions = ["r.parentKey IS NULL", "r.status != 'pending'", "r.updatedAt < ?"]
+        var arguments: StatementArguments = [date]
+        if !statuses.isEmpty {
+            let settled = statuses.filter { $0 != .pending }.map(\.rawValue).sorted()
+            conditions.append("r.status IN (\(settled.map { _ in "?" }.joined(separator: ", ")))")
+            for status in settled { _ = arguments.append(contentsOf: [status]) }
+            if settled.isEmpty { return 0 }
         }
-        try db.cachedStatement(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(roots))").execute(arguments: [date]
-        )
-        var deleted = db.changesCount
-        try db.cachedStatement(
-            sql: "DELETE FROM commandRecord WHERE parentKey IS NULL AND status != 'pending' AND updatedAt < ?"
-        ).execute(arguments: [date])
-        deleted += db.changesCount
+        if let queue {
+            conditions.append("r.queue = ?")
+            _ = arguments.append(contentsOf: [queue])
+        }
+        conditions.append(
+            "NOT EXISTS (SELECT 1 FROM commandRecord c WHERE c.parentKey = r.key AND c.status = 'pending')")
+        _ = arguments.append(contentsOf: [limit.map { Int64($0) } ?? -1])
+        let keys = try String.fetchAll(
+            db,
+            sql: """
+                SELECT r.key FROM commandRecord r WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY r.updatedAt, r.sequence LIMIT ?
+                """, arguments: arguments)
+        var deleted = 0
+        let hasAttempts = try db.tableExists("commandAttempt")
+        for start in stride(from: 0, to: keys.count, by: 400) {
+            let chunk = Array(keys[start..<min(start + 400, keys.count)])
+            let list = chunk.map { _ in "?" }.joined(separator: ", ")
+            let values = StatementArguments(chunk)
+            if hasAttempts {
+                try db.execute(
+                    sql: """
+                        DELETE FROM commandAttempt
+                        WHERE key IN (\(list)) OR key IN (SELECT key FROM commandRecord WHERE parentKey IN (\(list)))
+                        """, arguments: values + values)
+            }
+            try db.execute(sql: "DELETE FROM commandRecord WHERE parentKey IN (\(list))", arguments: values)
+            deleted += db.changesCount
+            try db.execute(sql: "DELETE FROM commandRecord WHERE key IN (\(list))", arguments: values)
+            deleted += db.changesCount
+        }
         return deleted
     }
 

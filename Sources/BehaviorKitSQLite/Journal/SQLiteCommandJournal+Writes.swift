@@ -42,6 +42,7 @@ extension SQLiteCommandJournal {
     public func close() async throws {
         await watcher.stop()
         channel.queueSignal.finish()
+        channel.settlementSignal.finish()
         await writes.close()
         if ownsDatabase {
             do {
@@ -158,8 +159,9 @@ extension SQLiteCommandJournal {
                 try CommandJournalSchema.enqueue(
                     entry, queue: queue, after: delay, priority: priority, partition: partition,
                     traceContext: traceContext, now: now, db, path: path))
-        case .prune(let date):
-            let count = try CommandJournalSchema.prune(settledBefore: date, db)
+        case .prune(let date, let statuses, let queue, let limit):
+            let count = try CommandJournalSchema.prune(
+                settledBefore: date, statuses: statuses, queue: queue, limit: limit, db)
             if count > 0 { try CommandJournalSchema.pruneTraces(db) }
             return .count(count)
         case .releaseFailed(let key, let lease, let delay, let failure):

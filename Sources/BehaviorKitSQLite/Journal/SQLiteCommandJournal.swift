@@ -33,7 +33,8 @@ public import Logging
 /// With a `logger` it logs its opening and every commit that fails; with a swift-metrics
 /// backend bootstrapped before it is opened it times its commits and records their sizes
 /// (`behaviorkit_journal_commit_duration_seconds`, `behaviorkit_journal_commit_batch_size`).
-public final class SQLiteCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
+public final class SQLiteCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource, JobSettlementSource
+{
     /// How hard a commit waits for the disk (SQLite's `synchronous`).
     public enum Durability: Int, Sendable, Hashable, CaseIterable {
         /// Flush at checkpoints only: a power cut may lose the last commits (not a crash).
@@ -110,7 +111,8 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
         self.ownsDatabase = true
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
         self.channel = Self.channel(writes, path: path)
-        self.watcher = SQLiteQueueWatcher(path: path, signal: channel.queueSignal, logger: logger)
+        self.watcher = SQLiteQueueWatcher(
+            path: path, signal: channel.queueSignal, settled: channel.settlementSignal, logger: logger)
         logger?.debug("journal opened", metadata: ["durability": "\(durability)", "verification": "\(verification)"])
     }
 
@@ -137,7 +139,8 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
         self.logger = logger
         self.writes = Self.groupCommit(database, path: path, clock: clock, logger: logger)
         self.channel = Self.channel(writes, path: path)
-        self.watcher = SQLiteQueueWatcher(path: path, signal: channel.queueSignal, logger: logger)
+        self.watcher = SQLiteQueueWatcher(
+            path: path, signal: channel.queueSignal, settled: channel.settlementSignal, logger: logger)
     }
 
     /// Wakes on each enqueue and retry of `queue` through this journal, and, within a few
@@ -147,6 +150,15 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
     public func wakeups(of queue: String) -> AsyncStream<Void> {
         watcher.start()
         return channel.queueSignal.wakeups(of: queue)
+    }
+
+    /// Wakes on each settlement or cancellation of the record `key` through this journal, and,
+    /// within a few milliseconds, on another process's commit to the same file, when the record
+    /// may have settled there: the first call starts the watcher of ``wakeups(of:)``. See
+    /// `JobSettlementSource` (Commands).
+    public func settlements(of key: String) -> AsyncStream<Void> {
+        watcher.start()
+        return channel.settlementSignal.wakeups(of: key)
     }
 
     /// `logger` with the journal's path in its metadata.

@@ -13,6 +13,10 @@ import Logging
 /// the paused queues). The first look at a queue that has records wakes its workers once, since
 /// a record committed just before that look would otherwise wait for their poll.
 ///
+/// While a caller waits on a record (``SQLiteCommandJournal/settlements(of:)``), each change of
+/// the number wakes those waiters too: they read their records, which another process may
+/// have settled.
+///
 /// A read every few milliseconds is the cost. A record made claimable without a new row (a
 /// retry, a release, a lease that ended) is found by the workers' poll, as before.
 final class SQLiteQueueWatcher: Sendable {
@@ -24,15 +28,19 @@ final class SQLiteQueueWatcher: Sendable {
     private let state = LockedValue(State())
     private let path: String
     private let signal: QueueSignal
+    private let settled: QueueSignal
     private let interval: Duration
     private let logger: Logger?
 
     /// How often the watcher looks at the file.
     static let defaultInterval: Duration = .milliseconds(5)
 
-    init(path: String, signal: QueueSignal, interval: Duration = defaultInterval, logger: Logger?) {
+    init(
+        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration = defaultInterval, logger: Logger?
+    ) {
         self.path = path
         self.signal = signal
+        self.settled = settled
         self.interval = interval
         self.logger = logger
     }
@@ -45,8 +53,8 @@ final class SQLiteQueueWatcher: Sendable {
     func start() {
         state.withLock { state in
             guard state.task == nil, !state.stopped else { return }
-            state.task = Task { [path, signal, interval, logger] in
-                await Self.watch(path: path, signal: signal, interval: interval, logger: logger)
+            state.task = Task { [path, signal, settled, interval, logger] in
+                await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
             }
         }
     }
@@ -61,7 +69,9 @@ final class SQLiteQueueWatcher: Sendable {
         await task?.value
     }
 
-    private static func watch(path: String, signal: QueueSignal, interval: Duration, logger: Logger?) async {
+    private static func watch(
+        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration, logger: Logger?
+    ) async {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let connection: DatabaseQueue
         do {
@@ -93,6 +103,8 @@ final class SQLiteQueueWatcher: Sendable {
                     }
                     return (now, newest, try CommandJournalSchema.pausedQueues(db))
                 }
+                // Another connection committed: a record waited on may have settled.
+                if version != seen.0 { settled.signal(nil) }
                 version = seen.0
                 // A queue resumed in another process: its workers claim again at once.
                 if let now = seen.2 {

@@ -61,10 +61,11 @@ public enum CommandJournalConformance {
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
             bulkEnqueueAnswersAKeyTwiceInOneCallOnce,
-        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + scheduleChecks + [
-            queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
-            wakingMakesAWaitingRecordDueAndNoOther,
-        ]
+        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + scheduleChecks + jobChecks
+            + retentionChecks + [
+                queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
+                wakingMakesAWaitingRecordDueAndNoOther,
+            ]
     }
 
     static let lease = JournalLease(owner: "conformance-a", duration: .seconds(30))

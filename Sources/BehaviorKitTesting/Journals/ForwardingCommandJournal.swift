@@ -122,8 +122,26 @@ open class ForwardingCommandJournal: CommandJournalManagement, @unchecked Sendab
     /// Forwards; see `CommandJournal.close()`.
     open func close() async throws { try await base.close() }
 
-    /// Forwards; see `CommandJournalManagement.prune(settledBefore:)`.
-    open func prune(settledBefore date: Date) async throws -> Int { try await base.prune(settledBefore: date) }
+    /// Forwards; see `CommandJournalManagement.prune(settledBefore:statuses:queue:limit:)`.
+    open func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int {
+        try await base.prune(settledBefore: date, statuses: statuses, queue: queue, limit: limit)
+    }
+
+    /// Forwards; see `CommandJournalManagement.retry(matching:after:limit:)`.
+    open func retry(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws -> JournalBulkResult {
+        try await base.retry(matching: filter, after: cursor, limit: limit)
+    }
+
+    /// Forwards; see `CommandJournalManagement.cancel(matching:reason:after:limit:)`.
+    open func cancel(
+        matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
+    ) async throws -> JournalBulkResult {
+        try await base.cancel(matching: filter, reason: reason, after: cursor, limit: limit)
+    }
 
     /// Forwards; see `CommandJournalManagement.details(forKey:)`.
     open func details(forKey key: String) async throws -> CommandJournalRecordDetails? {

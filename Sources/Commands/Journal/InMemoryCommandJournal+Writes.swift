@@ -47,8 +47,11 @@ extension InMemoryCommandJournal.State {
                 insert(
                     entry, now: now, owner: nil, until: now.adding(delay), queue: queue, traceContext: traceContext,
                     priority: priority))
-        case .prune(let milliseconds):
-            return .count(prune(settledBefore: Date(journalMilliseconds: milliseconds)))
+        case .prune(let milliseconds, let statuses, let queue, let limit):
+            return .count(
+                prune(
+                    settledBefore: Date(journalMilliseconds: milliseconds), statuses: statuses, queue: queue,
+                    limit: limit))
         case .releaseFailed(let key, let lease, let delay, let failure):
             guard let index = indexByKey[key], records[index].isHeld(by: lease) else { return .none }
             let record = records[index]
@@ -165,10 +168,17 @@ extension InMemoryCommandJournal.State {
             records: claimed, nextDue: next.map { now.duration(to: $0) }, previousOwners: previousOwners)
     }
 
-    private mutating func prune(settledBefore date: Date) -> Int {
-        let roots = Set(
-            records.filter { $0.entry.parentKey == nil && $0.isSettled && $0.updatedAt < date }
-                .map(\.entry.idempotencyKey))
+    private mutating func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) -> Int {
+        let unfinishedParents = Set(records.lazy.filter { $0.status == .pending }.compactMap(\.entry.parentKey))
+        let candidates = records.filter {
+            $0.entry.parentKey == nil && $0.isSettled && $0.updatedAt < date
+                && (statuses.isEmpty || statuses.contains($0.status)) && (queue == nil || $0.queue == queue)
+                && !unfinishedParents.contains($0.id)
+        }
+        .sorted { ($0.updatedAt, $0.sequence) < ($1.updatedAt, $1.sequence) }
+        let roots = Set(candidates.prefix(limit ?? candidates.count).map(\.entry.idempotencyKey))
         let before = records.count
         for record in records where roots.contains(record.entry.parentKey ?? record.id) {
             attemptLog[record.id] = nil

@@ -14,7 +14,9 @@ import Foundation
 /// let invoker = JournaledInvoker(journal: journal, registry: registry)
 /// try await invoker.perform(Charge(order: 42, cents: 990), key: "order-42/charge")
 /// ```
-public final class InMemoryCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource {
+public final class InMemoryCommandJournal: CommandJournalManagement, JournalWriting, QueueWakeSource,
+    JobSettlementSource
+{
     struct State {
         var records: [CommandJournalRecord] = []
         var indexByKey: [String: Int] = [:]

@@ -31,6 +31,10 @@ public final class QueueWorker: Sendable {
     /// (``CommandRegistry/setRetryPolicy(_:forKind:)``): ``RetryPolicy/never`` by default, so
     /// that a command that throws fails after one attempt, unless it throws ``RetryAfter``.
     public let retryPolicy: RetryPolicy
+    /// How long the queue keeps its settled records, or `nil`: ``run()`` then prunes nothing.
+    public let retention: QueueRetention?
+    /// The time the retention's cut-offs are reckoned from.
+    let wallClock: any WallClock
 
     let counters: LockedValue<QueueWorkerStatistics>
     let instruments: DurableInstruments
@@ -45,10 +49,18 @@ public final class QueueWorker: Sendable {
     ///   - retryPolicy: how often a command whose kind has no policy in the registry is tried.
     ///   - logger: where the worker logs what it claims, how each record settled, and what goes
     ///     wrong; `nil` for the invoker's ``JournaledInvoker/logger``.
+    ///   - retention: how long the queue keeps its settled records: ``run()`` then prunes them
+    ///     every ``QueueRetention/interval``, in passes one worker of the fleet runs at a time;
+    ///     `nil`: it prunes nothing.
+    ///   - wallClock: the time the retention's cut-offs are reckoned from (the journal's, for a
+    ///     journal in this process).
     public init(
         _ queue: CommandQueue, invoker: JournaledInvoker, slots: Int = 1, pollInterval: Duration = .seconds(1),
-        retryPolicy: RetryPolicy = .never, logger: Logger? = nil
+        retryPolicy: RetryPolicy = .never, logger: Logger? = nil, retention: QueueRetention? = nil,
+        wallClock: any WallClock = SystemWallClock()
     ) {
+        self.retention = retention
+        self.wallClock = wallClock
         self.retryPolicy = retryPolicy
         self.queue = queue
         self.invoker = invoker
@@ -110,6 +122,7 @@ public final class QueueWorker: Sendable {
         var claimFailed = false
         var admission = QueueAdmission(slots: slots)
         var iterator = looks.makeAsyncIterator()
+        let pruner = retention.map { retention in Task { await self.keep(retention) } }
         let listener = (queue.journal as? any QueueWakeSource).map { source in
             let wakeups = source.wakeups(of: queue.name)
             return Task {
@@ -167,6 +180,7 @@ public final class QueueWorker: Sendable {
             }
         }
         listener?.cancel()
+        pruner?.cancel()
         sleeper?.task.cancel()
         for task in inFlight.values { await task.value }
         look.finish()

@@ -31,6 +31,9 @@ public struct QueueWorkerStatistics: Sendable, Hashable, CustomStringConvertible
     public var journalErrors = 0
     /// The last journal error, if any.
     public var lastJournalError: String?
+    /// Records deleted by the passes of the queue's retention this worker ran
+    /// (``QueueWorker/retention``).
+    public var pruned = 0
 
     /// Empty statistics of `queue`.
     public init(queue: String) {
@@ -45,6 +48,7 @@ public struct QueueWorkerStatistics: Sendable, Hashable, CustomStringConvertible
         if retried > 0 { text += ", \(retried) retried" }
         if unreadable > 0 { text += ", \(unreadable) unreadable" }
         if lost > 0 { text += ", \(lost) lost" }
+        if pruned > 0 { text += ", \(pruned) pruned" }
         if journalErrors > 0 { text += ", \(journalErrors) journal errors (last: \(lastJournalError ?? ""))" }
         return text
     }

@@ -32,12 +32,18 @@ public struct CommandJournalFilter: Sendable, Hashable, Codable {
     /// Whether to list roots only (commands and transactions, not a transaction's steps): `true`
     /// by default; a record's steps are in ``CommandJournalManagement/details(forKey:)``.
     public var rootsOnly: Bool
+    /// Whether to list only the records an operator cancelled (`true`: their failure reason is
+    /// a cancellation's, ``CommandJournalCancellation/reason(_:)``), only the others (`false`),
+    /// or both (`nil`, the default). See ``deadLetters(queue:)``.
+    public var cancelled: Bool?
 
     /// Creates a filter; every condition left out matches every record.
     public init(
         statuses: Set<CommandJournalStatus> = [], queue: String? = nil, kind: String? = nil, keyPrefix: String? = nil,
-        owner: String? = nil, updatedSince: Date? = nil, updatedBefore: Date? = nil, rootsOnly: Bool = true
+        owner: String? = nil, updatedSince: Date? = nil, updatedBefore: Date? = nil, rootsOnly: Bool = true,
+        cancelled: Bool? = nil
     ) {
+        self.cancelled = cancelled
         self.statuses = statuses
         self.queue = queue
         self.kind = kind
@@ -57,6 +63,18 @@ public struct CommandJournalFilter: Sendable, Hashable, Codable {
             && (updatedSince.map { record.updatedAt >= $0 } ?? true)
             && (updatedBefore.map { record.updatedAt < $0 } ?? true)
             && (!rootsOnly || record.entry.parentKey == nil)
+            && (cancelled.map { CommandJournalCancellation.isCancellation(record.failureReason) == $0 } ?? true)
+    }
+
+    /// The dead letters of `queue` (of every queue when `nil`): the records that failed for
+    /// good — their retries used up, or failing without any — and were not cancelled
+    /// (River's "discarded" jobs). Retry them with ``CommandJournalManagement/retry(matching:after:limit:)``.
+    ///
+    /// ```swift
+    /// let dead = try await journal.records(matching: .deadLetters(queue: "mail"), after: nil, limit: 50)
+    /// ```
+    public static func deadLetters(queue: String?) -> CommandJournalFilter {
+        CommandJournalFilter(statuses: [.failed], queue: queue, cancelled: false)
     }
 }
 

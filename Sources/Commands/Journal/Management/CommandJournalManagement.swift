@@ -17,9 +17,20 @@ public import Foundation
 /// for record in failed.records { _ = try await journal.retry(record.id) }
 /// ```
 public protocol CommandJournalManagement: CommandJournal {
-    /// Deletes the root records that settled before `date`, with their children; returns how
-    /// many records were deleted. Pending records are never deleted.
-    func prune(settledBefore date: Date) async throws -> Int
+    /// Deletes the root records that settled before `date` (last changed before it) with one of
+    /// `statuses` (empty: any settled status), on `queue` (`nil`: any, work run by callers
+    /// included), with their children; returns how many records were deleted (children
+    /// included). At most `limit` roots go (`nil`: every one), those that settled first first,
+    /// so that a pass's work is bounded. Pending records are never deleted, nor a settled root
+    /// with a pending child. ``prune(settledBefore:)`` deletes every settled root before `date`.
+    ///
+    /// ```swift
+    /// let week = clock.currentDate.addingTimeInterval(-7 * 86_400)
+    /// try await journal.prune(settledBefore: week, statuses: [.done], queue: "mail", limit: 1_000)
+    /// ```
+    func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int
 
     /// The record with `key` in full: its children (a transaction's steps), its attempts with
     /// their errors, its due time, why it compensated; `nil` when there is no such key. The
@@ -90,4 +101,38 @@ public protocol CommandJournalManagement: CommandJournal {
     /// the last tick `lastTick` (compare and set); answers whether it did. A scheduler calls it
     /// once it enqueued the ticks up to `tick`.
     func advanceSchedule(named name: String, revision: Int64, from lastTick: Date?, to tick: Date) async throws -> Bool
+
+    /// Retries, as ``retry(_:)`` does one by one, the failed and compensated root records that
+    /// pass `filter` (its statuses narrowed to those two; ``CommandJournalFilter/deadLetters(queue:)``
+    /// for the dead letters), in sequence order after `cursor`, at most `limit` (at least 1) of
+    /// them; answers what it retried, what was refused (a record that changed meanwhile), and
+    /// the cursor to call again with when more may match.
+    ///
+    /// ```swift
+    /// var cursor: Int64?
+    /// repeat {
+    ///     let batch = try await journal.retry(matching: .deadLetters(queue: "mail"), after: cursor, limit: 500)
+    ///     cursor = batch.nextCursor
+    /// } while cursor != nil
+    /// ```
+    ///
+    /// - Throws: ``JournalBulkActionError/nothingToAct(action:statuses:)`` when `filter` lists
+    ///   only statuses that cannot be retried; the journal's error when a read fails.
+    func retry(
+        matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
+    ) async throws
+        -> JournalBulkResult
+
+    /// Cancels, as ``cancel(_:reason:)`` does one by one, the pending root records that pass
+    /// `filter` (its statuses narrowed to pending), for `reason`, in sequence order after
+    /// `cursor`, at most `limit` (at least 1) of them; answers what it cancelled, what was
+    /// refused (a command a live worker runs now), and the cursor to call again with when more
+    /// may match.
+    ///
+    /// - Throws: ``JournalBulkActionError/nothingToAct(action:statuses:)`` when `filter` lists
+    ///   only settled statuses; the journal's error when a read fails.
+    func cancel(
+        matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
+    )
+        async throws -> JournalBulkResult
 }

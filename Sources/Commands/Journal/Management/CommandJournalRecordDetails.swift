@@ -85,4 +85,10 @@ public enum CommandJournalCancellation {
     public static func reason(_ reason: String) -> String {
         reason.isEmpty ? "cancelled" : "cancelled: \(reason)"
     }
+
+    /// Whether `failureReason` is a cancellation's (``reason(_:)``).
+    public static func isCancellation(_ failureReason: String?) -> Bool {
+        guard let failureReason else { return false }
+        return failureReason == "cancelled" || failureReason.hasPrefix("cancelled: ")
+    }
 }

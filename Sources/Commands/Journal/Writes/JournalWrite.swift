@@ -21,8 +21,9 @@ package enum JournalWrite: Sendable {
     case enqueue(
         CommandJournalEntry, queue: String, after: Duration, priority: Int, partition: String?,
         traceContext: [String: String]?)
-    /// ``CommandJournalManagement/prune(settledBefore:)``, the date in milliseconds since 1970.
-    case prune(settledBefore: Int64)
+    /// ``CommandJournalManagement/prune(settledBefore:statuses:queue:limit:)``, the date in milliseconds
+    /// since 1970.
+    case prune(settledBefore: Int64, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?)
     /// ``CommandJournal/release(_:lease:after:failure:)``.
     case releaseFailed(String, JournalLease, after: Duration, failure: String)
     /// ``CommandJournalManagement/cancel(_:reason:)``.

@@ -20,6 +20,9 @@ package struct JournalWriteChannel: Sendable {
     /// Wakes this process's workers of a queue when one of its records became claimable here
     /// (``QueueWakeSource``).
     package let queueSignal = QueueSignal()
+    /// Wakes this process's waiters on a record (``JobHandle/result()``) when it may have
+    /// settled here, by the record's key (``JobSettlementSource``).
+    package let settlementSignal = QueueSignal()
 
     /// A channel submitting to `submit`; `unexpected` is the error of an outcome that does not
     /// answer its write (a store's bug, never a caller's). `submitAll`, when the store has it,
@@ -59,12 +62,14 @@ package struct JournalWriteChannel: Sendable {
     /// ``CommandJournal/settle(_:as:lease:)``.
     package func settle(_ key: String, as settlement: CommandJournalSettlement, lease: JournalLease) async throws {
         _ = try await submit(.settle(key, settlement, lease))
+        settlementSignal.signal(key)
     }
 
     /// ``CommandJournal/settle(_:lease:)``; no write when `changes` is empty.
     package func settle(_ changes: [CommandJournalChange], lease: JournalLease) async throws {
         guard !changes.isEmpty else { return }
         _ = try await submit(.changes(changes, lease))
+        for change in changes { settlementSignal.signal(change.key) }
     }
 
     /// ``CommandJournal/renew(_:lease:)``.
@@ -143,9 +148,13 @@ package struct JournalWriteChannel: Sendable {
         }
     }
 
-    /// ``CommandJournalManagement/prune(settledBefore:)``.
-    package func prune(settledBefore date: Date) async throws -> Int {
-        guard case .count(let count) = try await submit(.prune(settledBefore: date.journalMilliseconds)) else {
+    /// ``CommandJournalManagement/prune(settledBefore:statuses:queue:limit:)``.
+    package func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int {
+        let write = JournalWrite.prune(
+            settledBefore: date.journalMilliseconds, statuses: statuses, queue: queue, limit: limit.map { max(1, $0) })
+        guard case .count(let count) = try await submit(write) else {
             throw unexpected()
         }
         return count
@@ -153,7 +162,9 @@ package struct JournalWriteChannel: Sendable {
 
     /// ``CommandJournalManagement/cancel(_:reason:)``.
     package func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord {
-        try await record(.cancel(key, reason: reason))
+        let record = try await record(.cancel(key, reason: reason))
+        settlementSignal.signal(key)
+        return record
     }
 
     /// ``CommandJournalManagement/retry(_:)``.

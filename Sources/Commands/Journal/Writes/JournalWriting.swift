@@ -67,9 +67,12 @@ extension JournalWriting {
         try await channel.enqueue(contentsOf: jobs, queue: queue, traceContext: traceContext)
     }
 
-    /// Deletes settled records; see ``CommandJournalManagement/prune(settledBefore:)``.
-    public func prune(settledBefore date: Date) async throws -> Int {
-        try await channel.prune(settledBefore: date)
+    /// Deletes settled records, by status and queue, at most `limit` roots; see
+    /// ``CommandJournalManagement/prune(settledBefore:statuses:queue:limit:)``.
+    public func prune(
+        settledBefore date: Date, statuses: Set<CommandJournalStatus>, queue: String?, limit: Int?
+    ) async throws -> Int {
+        try await channel.prune(settledBefore: date, statuses: statuses, queue: queue, limit: limit)
     }
 
     /// Releases `key`, and logs the attempt's `failure` in the same commit; see
@@ -118,5 +121,11 @@ extension JournalWriting {
     /// ``QueueWakeSource/wakeups(of:)``.
     public func wakeups(of queue: String) -> AsyncStream<Void> {
         channel.queueSignal.wakeups(of: queue)
+    }
+
+    /// Wakes on each settlement and cancellation of the record `key` through this journal, in
+    /// this process; see ``JobSettlementSource/settlements(of:)``.
+    public func settlements(of key: String) -> AsyncStream<Void> {
+        channel.settlementSignal.wakeups(of: key)
     }
 }

@@ -80,7 +80,8 @@ public struct QueueScheduler: Sendable {
         var records: [CommandJournalRecord] = []
         var nextTick: Date?
         var firstError: (any Error)?
-        for kept in try await journal.schedules() {
+        // A queue's retention keeps its passes in a schedule of its own: nothing to enqueue.
+        for kept in try await journal.schedules() where kept.schedule.kind != QueueRetention.kind {
             do {
                 let (enqueued, last) = try await fire(kept, now: now)
                 records += enqueued
