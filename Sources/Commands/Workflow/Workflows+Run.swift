@@ -158,6 +158,7 @@ extension Workflows {
         case .failure(let error):
             try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
+        await context.settleConsumedMessages()
         return .settled
     }
 
