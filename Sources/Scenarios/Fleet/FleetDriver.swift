@@ -95,25 +95,25 @@ public enum Fleet {
         return (report, violations)
     }
 
-    /// Waits until no root record of the queue is pending; returns whether that happened.
+    /// Waits until no root record of `queue` is pending; returns whether that happened.
     /// `tick` runs at every look (the pool starts again the workers that exited on their own).
     ///
     /// Each look reads the queue's depth (an index of its pending records); the pending records
     /// themselves are read only when that says none is left, and every 2 s — reading them all
     /// ten times a second took a fifth of a core from the workers.
-    private static func waitUntilSettled(
-        _ journal: any CommandJournal, timeout: Duration, tick: () throws -> Void
+    static func waitUntilSettled(
+        _ journal: any CommandJournal, queue: String = FleetOrders.queue, timeout: Duration, tick: () throws -> Void
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
         while ContinuousClock.now < deadline {
             try tick()
             looks += 1
-            let depth = try await journal.queues().first { $0.name == FleetOrders.queue }
+            let depth = try await journal.queues().first { $0.name == queue }
             let pending = depth.map { $0.due + $0.delayed + $0.running + $0.stalled } ?? 0
             if pending == 0 || looks % 20 == 0 {
                 let open = try await journal.unfinished().contains {
-                    $0.entry.parentKey == nil && $0.queue == FleetOrders.queue
+                    $0.entry.parentKey == nil && $0.queue == queue
                 }
                 if !open { return true }
             }
@@ -229,6 +229,23 @@ final class WorkerPool: Sendable {
             $0.paused.remove(child.pid)
         }
         try start(slot)
+    }
+
+    /// Kills every worker (a paused one too), waits for them all, then starts every slot again:
+    /// a deploy of new code, with no old worker left beside the new ones.
+    func redeploy() async throws {
+        let children = state.withLock { state in
+            state.processes.map { (slot: $0.key, child: $0.value, incarnation: state.incarnations[$0.key, default: 1]) }
+        }
+        for (_, child, _) in children { child.signal(SIGKILL) }
+        for (slot, child, incarnation) in children {
+            _ = await child.exit()
+            state.withLock {
+                $0.killTimes["w\(slot).\(incarnation)"] = FleetLedger.now()
+                $0.paused.remove(child.pid)
+            }
+        }
+        for slot in children.map(\.slot).sorted() { try start(slot) }
     }
 
     /// Kills every worker (a paused one too) and waits for it.

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct WorkflowFleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workflow-fleet",
+        abstract: "Worker processes run durable workflows on one journal; kills, pauses and redeploys them, checks.",
+        discussion: """
+            Starts --workers worker processes on the journal (a SQLite file or a postgres:// URL) and --workflows \
+            orders, each a workflow with fenced steps, a child workflow, a payment message (sent with one id by the \
+            driver and by a worker, again after each restart), a durable sleep and the child's result. Kills a \
+            random worker with SIGKILL (and, with --pause, pauses one past its lease) until --kills, deploys the \
+            patched code half-way, faults the database with --restart-database, waits until every run finished, \
+            and checks: each step's effect once per run (stale attempts refused by the ledger's fence), every \
+            message consumed once, no sleep ended early, every child's result reached its parent once, no run \
+            mixed two code paths, every workflow finished, sound files. Prints the counts; exits 1 on any violation.
+            """
+    )
+
+    @Option(help: "The journal: a SQLite file (created if missing) or a postgres:// URL.")
+    var journal: String?
+
+    @Option(help: "How many worker processes.")
+    var workers = 4
+
+    @Option(help: "How many orders (parent workflows, each with a child) to start.")
+    var workflows = 1_000
+
+    @Option(help: "How many times to kill a worker, at least.")
+    var kills = 30
+
+    @Option(help: "The seed of the kill moments and victims.")
+    var seed: UInt64 = 1
+
+    @Option(help: "The workers' lease in milliseconds: how long a dead worker's runs wait.")
+    var leaseMs = 1_000
+
+    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT, as often as kills.")
+    var pause = false
+
+    @Option(
+        help: ArgumentHelp(
+            "A shell command that faults the PostgreSQL server: run with 'terminate' once and 'restart' twice.",
+            valueName: "command"))
+    var restartDatabase: String?
+
+    @Option(help: "The whole run's deadline in seconds: past it the driver stops the workers and exits 1.")
+    var deadlineS = 900
+
+    @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-workflow-fleet").path
+
+    @Flag(help: .hidden)
+    var worker = false
+
+    @Option(help: .hidden)
+    var slot = 0
+
+    @Option(help: .hidden)
+    var label = "worker"
+
+    @Flag(help: .hidden)
+    var patched = false
+
+    @Option(help: .hidden)
+    var driverPid: Int32?
+
+    func validate() throws {
+        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
+        guard (1...1_000_000).contains(workflows) else {
+            throw ValidationError("--workflows must be between 1 and 1000000")
+        }
+        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        guard (10...600_000).contains(leaseMs) else {
+            throw ValidationError("--lease-ms must be between 10 and 600000")
+        }
+        guard (1...86_400).contains(deadlineS) else {
+            throw ValidationError("--deadline-s must be between 1 and 86400")
+        }
+        guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
+    }
+
+    func run() async throws {
+        let location = journal ?? directory + "/journal.sqlite"
+        do {
+            if worker {
+                try await WorkflowFleet.runWorker(
+                    slot: slot, workers: workers, workflows: workflows, label: label, journal: location,
+                    directory: directory, lease: .milliseconds(leaseMs), patched: patched, driver: driverPid)
+                return
+            }
+            let deadline = deadlineS
+            // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
+            Task.detached {
+                try? await Task.sleep(for: .seconds(deadline))
+                StandardStream.error.writeLine(
+                    "error: the workflow fleet run did not end within its deadline of \(deadline) s")
+                Foundation.exit(1)
+            }
+            let executable =
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+                ?? CommandLine.arguments[0]
+            if journal == nil {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            }
+            var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
+            options.workers = workers
+            options.workflows = workflows
+            options.kills = kills
+            options.seed = seed
+            options.lease = .milliseconds(leaseMs)
+            options.pauses = pause
+            options.restartDatabase = restartDatabase
+            let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
+            if !violations.isEmpty { throw ExitCode.failure }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
