@@ -89,7 +89,10 @@ extension Workflows {
         let keeper = invoker.keeper
         do {
             let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
-            if outcome == .settled { settlements.signal() }
+            if outcome == .settled {
+                settlements.signal()
+                await wakeParent(of: record)
+            }
             return outcome
         } catch {
             keeper.drop(record.id, token: record.attempts)
@@ -150,6 +153,7 @@ extension Workflows {
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
             if let mailbox = context.state.withLock({ $0.mailbox }) { await wakeIfAMessageWaits(key, in: mailbox) }
+            if let child = context.state.withLock({ $0.awaitedChild }) { await wakeIfSettled(key, child: child) }
             return .waiting
         }
         switch result {
