@@ -11,7 +11,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             orders, each a workflow with fenced steps, a child workflow, a payment message (sent with one id by the \
             driver and by a worker, again after each restart), a durable sleep and the child's result. Kills a \
             random worker with SIGKILL (and, with --pause, pauses one past its lease) until --kills, deploys the \
-            patched code half-way, faults the database with --restart-database, waits until every run finished, \
+            patched code once half the orders started (with --kills 4 or more; the other half starts after), faults the database with --restart-database, waits until every run finished, \
             and checks: each step's effect once per run (stale attempts refused by the ledger's fence), every \
             message consumed once, no sleep ended early, every child's result reached its parent once, no run \
             mixed two code paths, every workflow finished, sound files. Prints the counts; exits 1 on any violation.
@@ -51,6 +51,9 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-workflow-fleet").path
 
+    @Flag(help: "Run nothing: check again what a run left in --journal and --directory, for --workflows orders.")
+    var checkOnly = false
+
     @Flag(help: .hidden)
     var worker = false
 
@@ -89,6 +92,12 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
                 try await WorkflowFleet.runWorker(
                     slot: slot, workers: workers, workflows: workflows, label: label, journal: location,
                     directory: directory, lease: .milliseconds(leaseMs), patched: patched, driver: driverPid)
+                return
+            }
+            if checkOnly {
+                let (_, violations) = try await WorkflowFleet.recheck(
+                    journal: location, directory: directory, workflows: workflows, console: .standardOutput)
+                if !violations.isEmpty { throw ExitCode.failure }
                 return
             }
             let deadline = deadlineS

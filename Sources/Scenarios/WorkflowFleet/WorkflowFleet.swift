@@ -5,9 +5,9 @@ import Foundation
 /// The workflow fleet test: worker processes run durable workflows on one journal; the driver
 /// starts the orders (each with a child, a payment message, a durable sleep and fenced
 /// effects), sends every payment message while the workers send theirs too (the same ids),
-/// kills workers with SIGKILL, pauses them past their leases, deploys the patched code half-way
-/// (every worker replaced), and on PostgreSQL restarts the server; then it waits until every
-/// run finished and checks every promise.
+/// kills workers with SIGKILL, pauses them past their leases, deploys the patched code once half
+/// the orders started (every worker replaced; the other half starts after), and on PostgreSQL
+/// restarts the server; then it waits until every run finished and checks every promise.
 public enum WorkflowFleet {
     /// What to run.
     public struct Options: Sendable {
@@ -64,11 +64,17 @@ public enum WorkflowFleet {
         let started = ContinuousClock.now
         let order = FleetWorkflows.order(ledger, worker: "driver", patched: false)
         let acknowledged = LockedValue<[Int]>([])
+        // Half the orders start before the deploy of the patched code, half after: the runs of
+        // the first half that are past the patch keep the first path, under the new code.
+        let deploys = options.kills >= 4
         let starting = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for lane in 0..<16 {
                     group.addTask {
                         for number in stride(from: lane, to: options.workflows, by: 16) {
+                            while deploys && number >= options.workflows / 2 && !patched.withLock({ $0 }) {
+                                try await Task.sleep(for: .milliseconds(10))
+                            }
                             try await driver.start(order, key: FleetWorkflows.key(number), input: number)
                             acknowledged.withLock { $0.append(number) }
                             // The driver's send of the payment (the workers send it too).
@@ -82,9 +88,11 @@ public enum WorkflowFleet {
         var random = SplitMix64(seed: options.seed)
         var faults = DatabaseFaults(command: options.restartDatabase)
         var deployed = false
-        while pool.kills < options.kills {
+        while pool.kills < options.kills || (deploys && !deployed) {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
-            if !deployed && pool.kills >= options.kills / 2 {
+            if deploys && !deployed && pool.kills >= options.kills / 4
+                && acknowledged.withLock({ $0.count }) >= options.workflows / 2
+            {
                 // The patched code's deploy: no worker of the first version is left.
                 patched.withLock { $0 = true }
                 try await pool.redeploy()
