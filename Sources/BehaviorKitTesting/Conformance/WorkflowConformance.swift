@@ -9,7 +9,7 @@ public import Commands
 /// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
 /// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
 /// down the new path, children fan out and in and reach their parent once, a child's
-/// settlement wakes its waiting parent, and a key with a
+/// settlement wakes its waiting parent, cancelling a run cancels its children, and a key with a
 /// `"/"` is refused.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
@@ -39,7 +39,7 @@ public enum WorkflowConformance {
             aSleepUntilADateNeverEndsEarlyAndSurvivesARestart, anEventWakesItsWaiterAndTheLatestValueWins,
             aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld, childrenFanOutAndInAndReachTheirParentOnce,
             aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce, aChildsSettlementWakesItsWaitingParent,
-            aChildKeyStartedBeforeAnswersThatRun,
+            aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
         ]
     }
 

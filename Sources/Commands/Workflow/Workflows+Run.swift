@@ -126,7 +126,14 @@ extension Workflows {
         }
         let children = try await journal.records(parentKey: key)
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
+            await cancelChildren(of: key, among: children)
             try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled"))
+            return .settled
+        }
+        if let parent = try await parentWasCancelled(plan) {
+            await cancelChildren(of: key, among: children)
+            let reason = CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
+            try await settle(key, token: token, as: .failed(reason: reason))
             return .settled
         }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
