@@ -82,17 +82,9 @@ struct FleetCommand: AsyncParsableCommand {
                     lease: .milliseconds(leaseMs), driver: driverPid)
                 return
             }
-            let deadline = deadlineS
-            // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
-            Task.detached {
-                try? await Task.sleep(for: .seconds(deadline))
-                StandardStream.error.writeLine("error: the fleet run did not end within its deadline of \(deadline) s")
-                Foundation.exit(1)
-            }
-            let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            var options = Fleet.Options(journal: location, directory: directory, executable: executable)
+            FleetDriverProcess.exit(after: deadlineS, run: "fleet")
+            var options = Fleet.Options(
+                journal: location, directory: directory, executable: FleetDriverProcess.executable)
             options.workers = workers
             options.orders = orders
             options.kills = kills

@@ -100,17 +100,8 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
                 if !violations.isEmpty { throw ExitCode.failure }
                 return
             }
-            let deadline = deadlineS
-            // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
-            Task.detached {
-                try? await Task.sleep(for: .seconds(deadline))
-                StandardStream.error.writeLine(
-                    "error: the workflow fleet run did not end within its deadline of \(deadline) s")
-                Foundation.exit(1)
-            }
-            let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
+            FleetDriverProcess.exit(after: deadlineS, run: "workflow fleet")
+            let executable = FleetDriverProcess.executable
             if journal == nil {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
             }

@@ -68,13 +68,7 @@ public enum Fleet {
         var faults = DatabaseFaults(options)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
-            let slot = Int(random.next() % UInt64(options.workers))
-            if options.pauses && random.next() % 2 == 0 {
-                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
-            } else {
-                try await pool.killAndRestart(slot)
-            }
-            try pool.reviveExited()
+            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
             try await faults.strike(after: pool.kills, of: options.kills, console: console)
         }
         try await enqueuing.value
@@ -86,8 +80,7 @@ public enum Fleet {
         report.pauses = pool.pauses
         report.databaseFaults = faults.struck
         report.revived = pool.revivals
-        for violation in violations.prefix(20) { console.print("violation: \(violation)") }
-        if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        console.print(violations: violations)
         try await journal.close()
         console.print(
             "fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"

@@ -100,13 +100,7 @@ public enum WorkflowFleet {
                 console.print("workflow fleet: deployed the patched code after \(pool.kills) kills")
                 continue
             }
-            let slot = Int(random.next() % UInt64(options.workers))
-            if options.pauses && random.next() % 2 == 0 {
-                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
-            } else {
-                try await pool.killAndRestart(slot)
-            }
-            try pool.reviveExited()
+            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
             try await faults.strike(after: pool.kills, of: options.kills, console: console)
         }
         try await starting.value
@@ -121,8 +115,7 @@ public enum WorkflowFleet {
         report.pauses = pool.pauses
         report.databaseFaults = faults.struck
         report.revived = pool.revivals
-        for violation in violations.prefix(20) { console.print("violation: \(violation)") }
-        if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        console.print(violations: violations)
         try await journal.close()
         console.print(
             "workflow fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); "
