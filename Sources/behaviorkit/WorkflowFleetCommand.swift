@@ -18,35 +18,13 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The journal: a SQLite file (created if missing) or a postgres:// URL.")
-    var journal: String?
-
-    @Option(help: "How many worker processes.")
-    var workers = 4
+    @OptionGroup var fleet: FleetRunOptions
 
     @Option(help: "How many orders (parent workflows, each with a child) to start.")
     var workflows = 1_000
 
     @Option(help: "How many times to kill a worker, at least.")
     var kills = 30
-
-    @Option(help: "The seed of the kill moments and victims.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The workers' lease in milliseconds: how long a dead worker's runs wait.")
-    var leaseMs = 1_000
-
-    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT, as often as kills.")
-    var pause = false
-
-    @Option(
-        help: ArgumentHelp(
-            "A shell command that faults the PostgreSQL server: run with 'terminate' once and 'restart' twice.",
-            valueName: "command"))
-    var restartDatabase: String?
-
-    @Option(help: "The whole run's deadline in seconds: past it the driver stops the workers and exits 1.")
-    var deadlineS = 900
 
     @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-workflow-fleet").path
@@ -66,32 +44,22 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     @Flag(help: .hidden)
     var patched = false
 
-    @Option(help: .hidden)
-    var driverPid: Int32?
-
     func validate() throws {
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
         guard (1...1_000_000).contains(workflows) else {
             throw ValidationError("--workflows must be between 1 and 1000000")
         }
         guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
-        guard (10...600_000).contains(leaseMs) else {
-            throw ValidationError("--lease-ms must be between 10 and 600000")
-        }
-        guard (1...86_400).contains(deadlineS) else {
-            throw ValidationError("--deadline-s must be between 1 and 86400")
-        }
-        guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
-        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
+        guard (0..<fleet.workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
     }
 
     func run() async throws {
-        let location = journal ?? directory + "/journal.sqlite"
+        let location = fleet.journal ?? directory + "/journal.sqlite"
         do {
             if worker {
                 try await WorkflowFleet.runWorker(
-                    slot: slot, workers: workers, workflows: workflows, label: label, journal: location,
-                    directory: directory, lease: .milliseconds(leaseMs), patched: patched, driver: driverPid)
+                    slot: slot, workers: fleet.workers, workflows: workflows, label: label, journal: location,
+                    directory: directory, lease: .milliseconds(fleet.leaseMs), patched: patched, driver: fleet.driverPid
+                )
                 return
             }
             if checkOnly {
@@ -100,19 +68,19 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
                 if !violations.isEmpty { throw ExitCode.failure }
                 return
             }
-            FleetDriverProcess.exit(after: deadlineS, run: "workflow fleet")
+            FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
             let executable = FleetDriverProcess.executable
-            if journal == nil {
+            if fleet.journal == nil {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
             }
             var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
-            options.workers = workers
+            options.workers = fleet.workers
             options.workflows = workflows
             options.kills = kills
-            options.seed = seed
-            options.lease = .milliseconds(leaseMs)
-            options.pauses = pause
-            options.restartDatabase = restartDatabase
+            options.seed = fleet.seed
+            options.lease = .milliseconds(fleet.leaseMs)
+            options.pauses = fleet.pause
+            options.restartDatabase = fleet.restartDatabase
             let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         } catch let error as ExitCode {
