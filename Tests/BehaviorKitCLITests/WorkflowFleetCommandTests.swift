@@ -37,6 +37,26 @@ import Testing
         }
     }
 
+    @Test(
+        .enabled(
+            if: BuildTraits.postgreSQLUnavailableReason == nil, "skipped: no PostgreSQL here, or no PostgreSQL trait"))
+    func killedPausedAndRedeployedWorkersKeepEveryPromiseOnPostgreSQL() throws {
+        let cluster = try PostgresTestCluster.shared()
+        let url = cluster.url(database: try cluster.makeDatabase("workflowfleet"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "workflow-fleet-\(UUID().uuidString)"
+        )
+        .path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let result = try CLIRunner.run([
+            "workflow-fleet", "--workers", "2", "--workflows", "60", "--kills", "6", "--pause", "--lease-ms", "300",
+            "--seed", "6", "--journal", url, "--directory", folder,
+        ])
+        #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
+        #expect(result.standardOutput.contains("60 started, 60 done"), "\(result.standardOutput)")
+        #expect(result.standardOutput.hasSuffix("; 0 violations\n"), "\(result.standardOutput)")
+    }
+
     /// Alters what the run left so that each check has something to see.
     private static func breakEveryPromise(journal: String, ledger: String) throws {
         try DatabaseQueue(path: ledger).write { db in
