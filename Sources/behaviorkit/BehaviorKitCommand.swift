@@ -22,6 +22,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             JournalCommand.self,
             FleetCommand.self,
             MachineFleetCommand.self,
+            WorkflowFleetCommand.self,
             MachinesCommand.self,
             ConsoleCommand.self,
             CrashTestCommand.self,

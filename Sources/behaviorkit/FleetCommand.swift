@@ -15,35 +15,13 @@ struct FleetCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The journal: a SQLite file (created if missing) or a postgres:// URL.")
-    var journal: String?
-
-    @Option(help: "How many worker processes.")
-    var workers = 4
+    @OptionGroup var fleet: FleetRunOptions
 
     @Option(help: "How many orders to enqueue.")
     var orders = 2_000
 
     @Option(help: "How many times to kill a worker, at least.")
     var kills = 50
-
-    @Option(help: "The seed of the kill moments and victims.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The workers' lease in milliseconds: how long a dead worker's claims wait.")
-    var leaseMs = 1_000
-
-    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT, as often as kills.")
-    var pause = false
-
-    @Option(
-        help: ArgumentHelp(
-            "A shell command that faults the PostgreSQL server: run with 'terminate' once and 'restart' twice.",
-            valueName: "command"))
-    var restartDatabase: String?
-
-    @Option(help: "The whole run's deadline in seconds: past it the driver stops the workers and exits 1.")
-    var deadlineS = 900
 
     @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-fleet").path
@@ -57,49 +35,30 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: .hidden)
     var label: String?
 
-    @Option(help: .hidden)
-    var driverPid: Int32?
-
     func validate() throws {
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
         guard (0...1_000_000).contains(orders) else { throw ValidationError("--orders must be between 0 and 1000000") }
         guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
-        guard (10...600_000).contains(leaseMs) else {
-            throw ValidationError("--lease-ms must be between 10 and 600000")
-        }
-        guard (1...86_400).contains(deadlineS) else {
-            throw ValidationError("--deadline-s must be between 1 and 86400")
-        }
-        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
     }
 
     func run() async throws {
-        let location = journal ?? directory + "/journal.sqlite"
+        let location = fleet.journal ?? directory + "/journal.sqlite"
         do {
             if worker {
                 try await Fleet.runWorker(
                     owner: owner, label: label ?? owner, journal: location, directory: directory,
-                    lease: .milliseconds(leaseMs), driver: driverPid)
+                    lease: .milliseconds(fleet.leaseMs), driver: fleet.driverPid)
                 return
             }
-            let deadline = deadlineS
-            // The driver never hangs: past its deadline it exits, and its workers, orphaned, follow.
-            Task.detached {
-                try? await Task.sleep(for: .seconds(deadline))
-                StandardStream.error.writeLine("error: the fleet run did not end within its deadline of \(deadline) s")
-                Foundation.exit(1)
-            }
-            let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
-            var options = Fleet.Options(journal: location, directory: directory, executable: executable)
-            options.workers = workers
+            FleetDriverProcess.exit(after: fleet.deadlineS, run: "fleet")
+            var options = Fleet.Options(
+                journal: location, directory: directory, executable: FleetDriverProcess.executable)
+            options.workers = fleet.workers
             options.orders = orders
             options.kills = kills
-            options.seed = seed
-            options.lease = .milliseconds(leaseMs)
-            options.pauses = pause
-            options.restartDatabase = restartDatabase
+            options.seed = fleet.seed
+            options.lease = .milliseconds(fleet.leaseMs)
+            options.pauses = fleet.pause
+            options.restartDatabase = fleet.restartDatabase
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         } catch let error as ExitCode {

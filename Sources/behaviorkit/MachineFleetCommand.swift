@@ -81,16 +81,8 @@ struct MachineFleetCommand: AsyncParsableCommand {
                     seed: seed, lease: .milliseconds(leaseMs), driver: driverPid)
                 return
             }
-            let deadline = deadlineS
-            Task.detached {
-                try? await Task.sleep(for: .seconds(deadline))
-                StandardStream.error.writeLine(
-                    "error: the machine fleet run did not end within its deadline of \(deadline) s")
-                Foundation.exit(1)
-            }
-            let executable =
-                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
-                ?? CommandLine.arguments[0]
+            FleetDriverProcess.exit(after: deadlineS, run: "machine fleet")
+            let executable = FleetDriverProcess.executable
             if store == nil {
                 for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
             }

@@ -35,6 +35,8 @@ struct NumericOptionsTests {
         (["fleet", "--workers", "0"], "--workers must be between 1 and 64"),
         (["machine-fleet", "--keys", "0"], "--keys must be between 1 and 1000000"),
         (["machine-fleet", "--workers", "2", "--slot", "2"], "--slot must be below --workers"),
+        (["workflow-fleet", "--workflows", "0"], "--workflows must be between 1 and 1000000"),
+        (["workflow-fleet", "--workers", "2", "--slot", "2"], "--slot must be below --workers"),
         (["fleet", "--worker", "--lease-ms", "1"], "--lease-ms must be between 10 and 600000"),
         (["crossing", "--script", "9223372036854775807:button"], "seconds must be between 0 and 86400"),
     ]

@@ -8,7 +8,8 @@ public import Commands
 /// a sleep (for a duration or until a date) never ends early and survives a restart, a
 /// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
 /// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
-/// down the new path, children fan out and in and reach their parent once, and a key with a
+/// down the new path, children fan out and in and reach their parent once, a child's
+/// settlement wakes its waiting parent, cancelling a run cancels its children, and a key with a
 /// `"/"` is refused.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
@@ -37,7 +38,8 @@ public enum WorkflowConformance {
             aFailedStepIsRecordedAndAnsweredAgain, aKeyWithASlashIsRefusedAndCollidesWithNoRun,
             aSleepUntilADateNeverEndsEarlyAndSurvivesARestart, anEventWakesItsWaiterAndTheLatestValueWins,
             aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld, childrenFanOutAndInAndReachTheirParentOnce,
-            aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce,
+            aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce, aChildsSettlementWakesItsWaitingParent,
+            aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
         ]
     }
 

@@ -18,7 +18,9 @@ public struct WorkflowChild<Output: Codable & Sendable>: Sendable {
     /// The child's output, once it settled, written down at the parent's next position: a
     /// parent taken up again (after a crash or a wait) gets the same answer from its own
     /// journal, so a child's result reaches its parent once. While the child runs, the parent
-    /// waits, released, and looks again every ``Workflows/pollInterval``.
+    /// waits, released; the child's settlement makes it due at once (``CommandJournal/wake(_:)``:
+    /// any worker takes it up, woken by the queue), and it looks again after ten
+    /// ``Workflows/pollInterval``s in case that wake was lost with its worker.
     ///
     /// - Throws: ``WorkflowError/failed(key:reason:)`` naming the child when it failed (the
     ///   parent may catch it); ``WorkflowError/undecodable(key:reason:)`` when its output does

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension WorkflowContext {
     /// Starts `workflow` with `input` as a child run under `key` (a run of its own, on the same
     /// queue, that any worker may take), unless the key was started before; returns its
@@ -34,7 +36,7 @@ extension WorkflowContext {
             throw WorkflowError.invalidKey(key: childKey, reason: "a run cannot start itself as its own child")
         }
         do {
-            _ = try await engine.start(workflow, key: childKey, input: input)
+            _ = try await engine.start(workflow, key: childKey, input: input, parent: key)
         } catch let error as WorkflowError {
             throw error
         } catch CommandJournalError.conflictingEntry(let key) {
@@ -64,7 +66,11 @@ extension WorkflowContext {
             }
             let settlement: CommandJournalSettlement
             switch child.status {
-            case .pending: throw suspend(engine.pollInterval)
+            case .pending:
+                // Woken by the child's settlement (``Workflows/wakeParent(of:)``); the look
+                // after `childPollInterval` is a safety net, for a wake lost with its worker.
+                state.withLock { $0.awaitedChild = childKey }
+                throw suspend(engine.childPollInterval)
             case .done: settlement = .done(output: child.output)
             case .failed, .compensated: settlement = .failed(reason: child.failureReason ?? "\(child.status)")
             }

@@ -63,7 +63,10 @@ extension WorkflowContext {
                 try? await journal.release(message.id, lease: messageLease, after: .zero)
                 throw stop(error)
             }
-            state.withLock { _ = $0.consumed.insert(message.id) }
+            state.withLock {
+                $0.consumed.insert(message.id)
+                $0.receivedFrom.insert(WorkflowRecord.mailbox(key, topic: topic))
+            }
             try? await journal.settle(message.id, as: .done(output: nil), lease: messageLease)
             return try decoded(M.self, message.entry.payload, position)
         }

@@ -29,6 +29,11 @@ public final class WorkflowContext: Sendable {
         var mailbox: String?
         /// The messages this run consumed, by key.
         var consumed: Set<String>
+        /// The child run the run waits for, when it waits in a child's result: after its
+        /// release, the worker looks once more whether the child settled meanwhile.
+        var awaitedChild: String?
+        /// The mailboxes this attempt received from.
+        var receivedFrom: Set<String> = []
         /// The last step's settlement, not yet written: it goes with the next write (before
         /// anything else runs), or with the run's own settlement.
         var unwritten: CommandJournalChange?

@@ -59,10 +59,17 @@ enum WorkflowRecord {
     }
 }
 
-/// The payload of a run's record: the workflow's name and its input, encoded.
+/// The payload of a run's record: the workflow's name and its input, encoded, and for a child
+/// run, its parent's key (woken when the child settles).
 struct WorkflowPlan: Codable, Sendable, Hashable {
     var name: String
     var input: [UInt8]
+    var parent: String? = nil
+
+    /// The plan of the run `record`, or `nil` when it does not decode.
+    static func of(_ record: CommandJournalRecord) -> WorkflowPlan? {
+        try? JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
+    }
 }
 
 /// The output of a receive's record: the message it consumed, or none (its timeout passed).

@@ -89,7 +89,10 @@ extension Workflows {
         let keeper = invoker.keeper
         do {
             let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
-            if outcome == .settled { settlements.signal() }
+            if outcome == .settled {
+                settlements.signal()
+                await wakeParent(of: record)
+            }
             return outcome
         } catch {
             keeper.drop(record.id, token: record.attempts)
@@ -123,7 +126,14 @@ extension Workflows {
         }
         let children = try await journal.records(parentKey: key)
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
+            await cancelChildren(of: key, among: children)
             try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled"))
+            return .settled
+        }
+        if let parent = try await parentWasCancelled(plan) {
+            await cancelChildren(of: key, among: children)
+            let reason = CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
+            try await settle(key, token: token, as: .failed(reason: reason))
             return .settled
         }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
@@ -150,6 +160,7 @@ extension Workflows {
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
             if let mailbox = context.state.withLock({ $0.mailbox }) { await wakeIfAMessageWaits(key, in: mailbox) }
+            if let child = context.state.withLock({ $0.awaitedChild }) { await wakeIfSettled(key, child: child) }
             return .waiting
         }
         switch result {
@@ -158,6 +169,7 @@ extension Workflows {
         case .failure(let error):
             try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
+        await context.settleConsumedMessages()
         return .settled
     }
 

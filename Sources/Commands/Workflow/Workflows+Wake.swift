@@ -32,3 +32,31 @@ extension Workflows {
         await wake(key, for: "a message that came while it was held")
     }
 }
+
+extension Workflows {
+    /// The safety net of a parent waiting for a child's result: it looks again after ten
+    /// ``pollInterval``s, in case the wake of the child's settlement was lost (the child's worker
+    /// stopped between settling it and waking the parent).
+    var childPollInterval: Duration { pollInterval * 10 }
+
+    /// Wakes the parent of the child run `record`, just settled: a parent waiting in the child's
+    /// result is taken up at once, by any worker.
+    func wakeParent(of record: CommandJournalRecord) async {
+        guard let parent = WorkflowPlan.of(record)?.parent else { return }
+        await wake(parent, for: "its child '\(record.id)' settled")
+    }
+
+    /// Wakes the run `key`, just released to wait for the child run `child`, when the child
+    /// settled meanwhile: its settlement found the run held, and could not wake it.
+    func wakeIfSettled(_ key: String, child: String) async {
+        do {
+            guard let record = try await journal.record(forKey: child), record.status != .pending else { return }
+        } catch {
+            invoker.logger?.warning(
+                "reading a workflow's child failed; the run looks again when it falls due",
+                metadata: ["key": "\(key)", "child": "\(child)", "error": "\(error)"])
+            return
+        }
+        await wake(key, for: "its child '\(child)' settled while it was held")
+    }
+}

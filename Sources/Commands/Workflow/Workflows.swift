@@ -60,14 +60,31 @@ public final class Workflows: Sendable {
     public func start<Input, Output>(
         _ workflow: Workflow<Input, Output>, key: String, input: Input
     ) async throws -> WorkflowHandle<Output> {
+        try await start(workflow, key: key, input: input, parent: nil)
+    }
+
+    /// Starts `workflow` as ``start(_:key:input:)`` does; a child run names its `parent`, which
+    /// its settlement wakes. A key started before with the same workflow and input, without
+    /// this parent (a run of its own, say), answers that run: its parent then finds its outcome
+    /// at its next look.
+    @discardableResult
+    func start<Input, Output>(
+        _ workflow: Workflow<Input, Output>, key: String, input: Input, parent: String?
+    ) async throws -> WorkflowHandle<Output> {
         _ = try WorkflowRecord.checked(key, as: "run's key")
         let plan: WorkflowPlan
         do {
-            plan = WorkflowPlan(name: workflow.name, input: try StepOutput.encode(input, key: key))
+            plan = WorkflowPlan(name: workflow.name, input: try StepOutput.encode(input, key: key), parent: parent)
         } catch {
             throw WorkflowError.undecodable(key: key, reason: "its input: \(error)")
         }
-        try await queue.enqueue(CommandRegistry.entry(kind: WorkflowRecord.runKind, arguments: plan, key: key))
+        do {
+            try await queue.enqueue(CommandRegistry.entry(kind: WorkflowRecord.runKind, arguments: plan, key: key))
+        } catch CommandJournalError.conflictingEntry(let conflicting) where parent != nil {
+            guard let existing = try await journal.record(forKey: key).flatMap(WorkflowPlan.of),
+                existing.name == plan.name, existing.input == plan.input
+            else { throw CommandJournalError.conflictingEntry(key: conflicting) }
+        }
         return handle(workflow, key: key)
     }
 

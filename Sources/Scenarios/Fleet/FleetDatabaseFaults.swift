@@ -1,7 +1,7 @@
 import BehaviorKitSync
 import Foundation
 
-/// The database faults of a fleet run on PostgreSQL: the journal's backends terminated once, a
+/// The database faults of a fleet run (`fleet`, `workflow-fleet`) on PostgreSQL: the journal's backends terminated once, a
 /// quarter into the kills, and the server restarted twice, at a half and three quarters. Each
 /// fault is a shell command the run is given (`--restart-database`), run with `terminate` or
 /// `restart` as its last argument: `Scripts/postgres-cluster.sh fault FOLDER DATABASE`, say.
@@ -12,7 +12,12 @@ struct DatabaseFaults {
     private(set) var struck = 0
 
     init(_ options: Fleet.Options) {
-        command = options.restartDatabase
+        self.init(command: options.restartDatabase)
+    }
+
+    /// The faults `command` strikes (`nil`: none).
+    init(command: String?) {
+        self.command = command
     }
 
     /// A fault that failed to strike: the command's exit status and what it printed.

@@ -68,13 +68,7 @@ public enum Fleet {
         var faults = DatabaseFaults(options)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
-            let slot = Int(random.next() % UInt64(options.workers))
-            if options.pauses && random.next() % 2 == 0 {
-                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
-            } else {
-                try await pool.killAndRestart(slot)
-            }
-            try pool.reviveExited()
+            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
             try await faults.strike(after: pool.kills, of: options.kills, console: console)
         }
         try await enqueuing.value
@@ -86,8 +80,7 @@ public enum Fleet {
         report.pauses = pool.pauses
         report.databaseFaults = faults.struck
         report.revived = pool.revivals
-        for violation in violations.prefix(20) { console.print("violation: \(violation)") }
-        if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        console.print(violations: violations)
         try await journal.close()
         console.print(
             "fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
@@ -95,25 +88,26 @@ public enum Fleet {
         return (report, violations)
     }
 
-    /// Waits until no root record of the queue is pending; returns whether that happened.
+    /// Waits until no root record of `queue` is pending; returns whether that happened.
     /// `tick` runs at every look (the pool starts again the workers that exited on their own).
     ///
     /// Each look reads the queue's depth (an index of its pending records); the pending records
     /// themselves are read only when that says none is left, and every 2 s — reading them all
     /// ten times a second took a fifth of a core from the workers.
-    private static func waitUntilSettled(
-        _ journal: any CommandJournalManagement, timeout: Duration, tick: () throws -> Void
+    static func waitUntilSettled(
+        _ journal: any CommandJournalManagement, queue: String = FleetOrders.queue, timeout: Duration,
+        tick: () throws -> Void
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
         while ContinuousClock.now < deadline {
             try tick()
             looks += 1
-            let depth = try await journal.queues().first { $0.name == FleetOrders.queue }
+            let depth = try await journal.queues().first { $0.name == queue }
             let pending = depth.map { $0.due + $0.delayed + $0.running + $0.stalled } ?? 0
             if pending == 0 || looks % 20 == 0 {
                 let open = try await journal.unfinished().contains {
-                    $0.entry.parentKey == nil && $0.queue == FleetOrders.queue
+                    $0.entry.parentKey == nil && $0.queue == queue
                 }
                 if !open { return true }
             }
@@ -229,6 +223,23 @@ final class WorkerPool: Sendable {
             $0.paused.remove(child.pid)
         }
         try start(slot)
+    }
+
+    /// Kills every worker (a paused one too), waits for them all, then starts every slot again:
+    /// a deploy of new code, with no old worker left beside the new ones.
+    func redeploy() async throws {
+        let children = state.withLock { state in
+            state.processes.map { (slot: $0.key, child: $0.value, incarnation: state.incarnations[$0.key, default: 1]) }
+        }
+        for (_, child, _) in children { child.signal(SIGKILL) }
+        for (slot, child, incarnation) in children {
+            _ = await child.exit()
+            state.withLock {
+                $0.killTimes["w\(slot).\(incarnation)"] = FleetLedger.now()
+                $0.paused.remove(child.pid)
+            }
+        }
+        for slot in children.map(\.slot).sorted() { try start(slot) }
     }
 
     /// Kills every worker (a paused one too) and waits for it.

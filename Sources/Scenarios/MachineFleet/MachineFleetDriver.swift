@@ -76,13 +76,7 @@ public enum MachineFleet {
         var random = SplitMix64(seed: options.seed)
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
-            let slot = Int(random.next() % UInt64(options.workers))
-            if options.pauses && random.next() % 2 == 0 {
-                pool.pause(slot, for: options.lease * Int(1 + random.next() % 5))
-            } else {
-                try await pool.killAndRestart(slot)
-            }
-            try pool.reviveExited()
+            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
         }
         try await resending.value
         let settled = try await waitUntilSettled(
@@ -102,8 +96,7 @@ public enum MachineFleet {
         report.kills = pool.kills
         report.pauses = pool.pauses
         report.revived = pool.revivals
-        for violation in violations.prefix(20) { console.print("violation: \(violation)") }
-        if violations.count > 20 { console.print("violation: … \(violations.count - 20) more") }
+        console.print(violations: violations)
         try await durable.close()
         console.print(
             "machine fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"

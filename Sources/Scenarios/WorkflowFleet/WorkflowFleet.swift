@@ -1,0 +1,138 @@
+import BehaviorKitSync
+import Commands
+import Foundation
+
+/// The workflow fleet test: worker processes run durable workflows on one journal; the driver
+/// starts the orders (each with a child, a payment message, a durable sleep and fenced
+/// effects), sends every payment message while the workers send theirs too (the same ids),
+/// kills workers with SIGKILL, pauses them past their leases, deploys the patched code once half
+/// the orders started (every worker replaced; the other half starts after), and on PostgreSQL
+/// restarts the server; then it waits until every run finished and checks every promise.
+public enum WorkflowFleet {
+    /// What to run.
+    public struct Options: Sendable {
+        /// How many worker processes run the workflows at once.
+        public var workers = 4
+        /// How many orders (parent workflows) the driver starts.
+        public var workflows = 1_000
+        /// How many workers to kill, at least (the deploy's kills count).
+        public var kills = 30
+        /// The seed of the kill moments and victims.
+        public var seed: UInt64 = 1
+        /// The journal: a SQLite path, or a `postgres://` URL.
+        public var journal: String
+        /// Where the ledger and the workers' logs go.
+        public var directory: String
+        /// The workers' lease: how long a dead worker's runs wait before another takes them.
+        public var lease: Duration = .seconds(1)
+        /// The `behaviorkit` binary, run as `workflow-fleet --worker`.
+        public var executable: String
+        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
+        public var pauses = false
+        /// A shell command that faults the PostgreSQL server (``Fleet/Options/restartDatabase``).
+        public var restartDatabase: String?
+
+        /// Options for a run on `journal`, with the ledger in `directory`.
+        public init(journal: String, directory: String, executable: String) {
+            self.journal = journal
+            self.directory = directory
+            self.executable = executable
+        }
+    }
+
+    /// Runs the fleet; prints the counts and every violation; returns them.
+    public static func run(
+        _ options: Options, console: Console
+    ) async throws -> (WorkflowFleetReport, violations: [String]) {
+        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.removeItem(atPath: Fleet.ledgerPath(options.directory) + suffix)
+        }
+        let journal = try await JournalLocation.open(options.journal)
+        let ledger = try FleetLedger(path: Fleet.ledgerPath(options.directory))
+        let driver = engine(journal, ledger, owner: "driver", label: "driver", lease: options.lease, patched: false)
+        let patched = LockedValue(false)
+        let pool = WorkerPool(executable: options.executable, directory: options.directory) { slot, label in
+            [
+                "workflow-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(options.workers)",
+                "--workflows", "\(options.workflows)", "--label", label, "--journal", options.journal,
+                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--driver-pid", "\(getpid())",
+            ] + (patched.withLock { $0 } ? ["--patched"] : [])
+        }
+        for slot in 0..<options.workers { try pool.start(slot) }
+        let started = ContinuousClock.now
+        let order = FleetWorkflows.order(ledger, worker: "driver", patched: false)
+        let acknowledged = LockedValue<[Int]>([])
+        // Half the orders start before the deploy of the patched code, half after: the runs of
+        // the first half that are past the patch keep the first path, under the new code.
+        let deploys = options.kills >= 4
+        let starting = Task {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for lane in 0..<16 {
+                    group.addTask {
+                        for number in stride(from: lane, to: options.workflows, by: 16) {
+                            while deploys && number >= options.workflows / 2 && !patched.withLock({ $0 }) {
+                                try await Task.sleep(for: .milliseconds(10))
+                            }
+                            try await driver.start(order, key: FleetWorkflows.key(number), input: number)
+                            acknowledged.withLock { $0.append(number) }
+                            // The driver's send of the payment (the workers send it too).
+                            try await FleetWorkflows.sendPayment(number, driver)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+        var random = SplitMix64(seed: options.seed)
+        var faults = DatabaseFaults(command: options.restartDatabase)
+        var deployed = false
+        while pool.kills < options.kills || (deploys && !deployed) {
+            try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
+            if deploys && !deployed && pool.kills >= options.kills / 4
+                && acknowledged.withLock({ $0.count }) >= options.workflows / 2
+            {
+                // The patched code's deploy: no worker of the first version is left.
+                patched.withLock { $0 = true }
+                try await pool.redeploy()
+                deployed = true
+                console.print("workflow fleet: deployed the patched code after \(pool.kills) kills")
+                continue
+            }
+            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
+            try await faults.strike(after: pool.kills, of: options.kills, console: console)
+        }
+        try await starting.value
+        let settled = try await Fleet.waitUntilSettled(journal, queue: FleetWorkflows.queue, timeout: .seconds(300)) {
+            try pool.reviveExited()
+        }
+        await pool.stopAll()
+        let elapsed = ContinuousClock.now - started
+        var (report, violations) = try await check(
+            journal, ledger, acknowledged: acknowledged.withLock { $0 }, settled: settled)
+        report.kills = pool.kills
+        report.pauses = pool.pauses
+        report.databaseFaults = faults.struck
+        report.revived = pool.revivals
+        console.print(violations: violations)
+        try await journal.close()
+        console.print(
+            "workflow fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); "
+                + "\(violations.count) violations")
+        return (report, violations)
+    }
+
+    /// The workflows of a process on `journal`: the orders' queue, a worker identity `owner`
+    /// (stable across a worker's restarts) and the code version `patched`.
+    static func engine(
+        _ journal: any CommandJournal, _ ledger: FleetLedger, owner: String, label: String, lease: Duration,
+        patched: Bool
+    ) -> Workflows {
+        Workflows(
+            FleetWorkflows.registry(ledger, worker: label, patched: patched),
+            queue: CommandQueue(FleetWorkflows.queue, journal: journal),
+            invoker: JournaledInvoker(journal: journal, owner: owner, leaseDuration: lease),
+            pollInterval: .milliseconds(500))
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct WorkflowFleetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workflow-fleet",
+        abstract: "Worker processes run durable workflows on one journal; kills, pauses and redeploys them, checks.",
+        discussion: """
+            Starts --workers worker processes on the journal (a SQLite file or a postgres:// URL) and --workflows \
+            orders, each a workflow with fenced steps, a child workflow, a payment message (sent with one id by the \
+            driver and by a worker, again after each restart), a durable sleep and the child's result. Kills a \
+            random worker with SIGKILL (and, with --pause, pauses one past its lease) until --kills, deploys the \
+            patched code once half the orders started (with --kills 4 or more; the other half starts after), faults the database with --restart-database, waits until every run finished, \
+            and checks: each step's effect once per run (stale attempts refused by the ledger's fence), every \
+            message consumed once, no sleep ended early, every child's result reached its parent once, no run \
+            mixed two code paths, every workflow finished, sound files. Prints the counts; exits 1 on any violation.
+            """
+    )
+
+    @OptionGroup var fleet: FleetRunOptions
+
+    @Option(help: "How many orders (parent workflows, each with a child) to start.")
+    var workflows = 1_000
+
+    @Option(help: "How many times to kill a worker, at least.")
+    var kills = 30
+
+    @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
+    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-workflow-fleet").path
+
+    @Flag(help: "Run nothing: check again what a run left in --journal and --directory, for --workflows orders.")
+    var checkOnly = false
+
+    @Flag(help: .hidden)
+    var worker = false
+
+    @Option(help: .hidden)
+    var slot = 0
+
+    @Option(help: .hidden)
+    var label = "worker"
+
+    @Flag(help: .hidden)
+    var patched = false
+
+    func validate() throws {
+        guard (1...1_000_000).contains(workflows) else {
+            throw ValidationError("--workflows must be between 1 and 1000000")
+        }
+        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        guard (0..<fleet.workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+    }
+
+    func run() async throws {
+        let location = fleet.journal ?? directory + "/journal.sqlite"
+        do {
+            if worker {
+                try await WorkflowFleet.runWorker(
+                    slot: slot, workers: fleet.workers, workflows: workflows, label: label, journal: location,
+                    directory: directory, lease: .milliseconds(fleet.leaseMs), patched: patched, driver: fleet.driverPid
+                )
+                return
+            }
+            if checkOnly {
+                let (_, violations) = try await WorkflowFleet.recheck(
+                    journal: location, directory: directory, workflows: workflows, console: .standardOutput)
+                if !violations.isEmpty { throw ExitCode.failure }
+                return
+            }
+            FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
+            let executable = FleetDriverProcess.executable
+            if fleet.journal == nil {
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            }
+            var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
+            options.workers = fleet.workers
+            options.workflows = workflows
+            options.kills = kills
+            options.seed = fleet.seed
+            options.lease = .milliseconds(fleet.leaseMs)
+            options.pauses = fleet.pause
+            options.restartDatabase = fleet.restartDatabase
+            let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
+            if !violations.isEmpty { throw ExitCode.failure }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            throw failure("\(error)")
+        }
+    }
+}
