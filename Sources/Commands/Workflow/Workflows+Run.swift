@@ -9,8 +9,8 @@ import Foundation
 
 /// How a worker's attempt at a run ended.
 enum WorkflowAttemptOutcome: Sendable, Hashable {
-    /// The run finished: done or failed, settled.
-    case settled
+    /// The run finished, settled so: done or failed.
+    case settled(CommandJournalSettlement)
     /// The run waits (a sleep, a receive): released until it is due.
     case waiting
     /// The attempt stopped without settling (a lost lease, a journal error, a cancellation,
@@ -83,13 +83,16 @@ extension Workflows {
         return (claim.records.count, claim.nextDue)
     }
 
-    /// Runs the claimed `record` until it finishes or waits, under its lease.
+    /// Runs the claimed `record` until it finishes or waits, under its lease; a `fresh` record
+    /// (just written down by this attempt) has no children to read.
     @discardableResult
-    func attempt(_ record: CommandJournalRecord) async -> WorkflowAttemptOutcome {
+    func attempt(_ record: CommandJournalRecord, fresh: Bool = false) async -> WorkflowAttemptOutcome {
         let keeper = invoker.keeper
         do {
-            let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
-            if outcome == .settled {
+            let outcome = try await keeper.hold(record.id, token: record.attempts) {
+                try await self.drive(record, fresh: fresh)
+            }
+            if case .settled = outcome {
                 settlements.signal()
                 await wakeParent(of: record)
             }
@@ -105,7 +108,7 @@ extension Workflows {
 
     /// Runs the workflow of `record` from its start, answering from the journal what it
     /// recorded, then settles the run, or releases it while it waits.
-    private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
+    private func drive(_ record: CommandJournalRecord, fresh: Bool) async throws -> WorkflowAttemptOutcome {
         let key = record.id
         let token = record.attempts
         let lease = invoker.lease(token)
@@ -113,9 +116,10 @@ extension Workflows {
         do {
             plan = try JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
         } catch {
-            try await settle(
-                key, token: token, as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))"))
-            return .settled
+            return .settled(
+                try await settle(
+                    key, token: token,
+                    as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))")))
         }
         guard let runner = registry.runners[plan.name] else {
             // Left for a worker that knows the workflow.
@@ -124,17 +128,17 @@ extension Workflows {
             try await journal.release(key, lease: lease, after: invoker.lease.duration)
             return .stopped
         }
-        let children = try await journal.records(parentKey: key)
+        // A record this attempt just wrote down has no children yet: no read.
+        let children = fresh ? [] : try await journal.records(parentKey: key)
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
             await cancelChildren(of: key, among: children)
-            try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled"))
-            return .settled
+            return .settled(
+                try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled")))
         }
         if let parent = try await parentWasCancelled(plan) {
             await cancelChildren(of: key, among: children)
             let reason = CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
-            try await settle(key, token: token, as: .failed(reason: reason))
-            return .settled
+            return .settled(try await settle(key, token: token, as: .failed(reason: reason)))
         }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
         let context = WorkflowContext(
@@ -154,8 +158,7 @@ extension Workflows {
         }
         let unwritten = context.takeUnwritten().map { [$0] } ?? []
         if let stop {
-            try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten)
-            return .settled
+            return .settled(try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten))
         }
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
@@ -163,23 +166,26 @@ extension Workflows {
             if let child = context.state.withLock({ $0.awaitedChild }) { await wakeIfSettled(key, child: child) }
             return .waiting
         }
+        let settlement: CommandJournalSettlement
         switch result {
         case .success(let output):
-            try await settle(key, token: token, as: .done(output: output), after: unwritten)
+            settlement = try await settle(key, token: token, as: .done(output: output), after: unwritten)
         case .failure(let error):
-            try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
+            settlement = try await settle(
+                key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
         await context.settleConsumedMessages()
-        return .settled
+        return .settled(settlement)
     }
 
     /// Settles the run `key` at the attempt `token`, in one commit with `changes` (its last
-    /// step's settlement, when it waits).
+    /// step's settlement, when it waits); answers `settlement`.
     private func settle(
         _ key: String, token: Int, as settlement: CommandJournalSettlement, after changes: [CommandJournalChange] = []
-    ) async throws {
+    ) async throws -> CommandJournalSettlement {
         try await invoker.keeper.settling(key, token: token) {
             try await journal.settle(changes + [.settle(key, as: settlement)], lease: invoker.lease(token))
         }
+        return settlement
     }
 }
