@@ -83,15 +83,12 @@ extension Workflows {
         return (claim.records.count, claim.nextDue)
     }
 
-    /// Runs the claimed `record` until it finishes or waits, under its lease; a `fresh` record
-    /// (just written down by this attempt) has no children to read.
+    /// Runs the claimed `record` until it finishes or waits, under its lease.
     @discardableResult
-    func attempt(_ record: CommandJournalRecord, fresh: Bool = false) async -> WorkflowAttemptOutcome {
+    func attempt(_ record: CommandJournalRecord) async -> WorkflowAttemptOutcome {
         let keeper = invoker.keeper
         do {
-            let outcome = try await keeper.hold(record.id, token: record.attempts) {
-                try await self.drive(record, fresh: fresh)
-            }
+            let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
             if case .settled = outcome {
                 settlements.signal()
                 await wakeParent(of: record)
@@ -108,7 +105,7 @@ extension Workflows {
 
     /// Runs the workflow of `record` from its start, answering from the journal what it
     /// recorded, then settles the run, or releases it while it waits.
-    private func drive(_ record: CommandJournalRecord, fresh: Bool) async throws -> WorkflowAttemptOutcome {
+    private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
         let key = record.id
         let token = record.attempts
         let lease = invoker.lease(token)
@@ -128,8 +125,9 @@ extension Workflows {
             try await journal.release(key, lease: lease, after: invoker.lease.duration)
             return .stopped
         }
-        // A record this attempt just wrote down has no children yet: no read.
-        let children = fresh ? [] : try await journal.records(parentKey: key)
+        // The first attempt has no children to read: they are written under a lease (a run's
+        // steps, sleeps, receives), and a cancellation of a run no worker holds settles it.
+        let children = token == 1 ? [] : try await journal.records(parentKey: key)
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
             await cancelChildren(of: key, among: children)
             return .settled(

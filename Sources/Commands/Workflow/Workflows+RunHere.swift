@@ -37,15 +37,13 @@ extension Workflows {
         let keeper = invoker.keeper
         let sent = keeper.now
         let record: CommandJournalRecord
-        let fresh: Bool
         switch try await journal.begin(entry, queue: queue.name, lease: invoker.lease) {
-        case .started(let started): (record, fresh) = (started, true)
-        case .resumed(let resumed): (record, fresh) = (resumed, false)
+        case .started(let started), .resumed(let started): record = started
         case .settled(let settled): return try WorkflowHandle<Output>.output(of: settled)
         case .busy: return try await handle(workflow, key: key).result()
         }
         keeper.adopt([record], confirmedAt: sent)
-        if case .settled(let settlement) = await attempt(record, fresh: fresh) {
+        if case .settled(let settlement) = await attempt(record) {
             return try WorkflowHandle<Output>.output(key, settlement)
         }
         // Released to wait, or stopped: a worker finishes it.
