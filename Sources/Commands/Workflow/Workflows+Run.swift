@@ -61,7 +61,9 @@ extension Workflows {
             let wait = min(nextDue ?? pollInterval, pollInterval)
             let clock = invoker.keeper.clock
             let sleeper = Task {
-                try? await clock.sleep(for: wait)
+                // Cancelled, as something else woke the worker: it must not wake it once more
+                // (its look would wake the next wait at once, and the worker would claim in a loop).
+                guard (try? await clock.sleep(for: wait)) != nil else { return }
                 look.yield()
             }
             _ = await iterator.next()
