@@ -8,7 +8,7 @@ extension Workflows {
     /// ```
     ///
     /// A new key is written down on the workflows' queue, held under this process's lease (its
-    /// invoker's ``LeaseKeeper`` renews it), and the run goes on here until it settles: the
+    /// invoker's lease keeper renews it), and the run goes on here until it settles: the
     /// journal then holds what a run started with ``start(_:key:input:)`` holds, and
     /// ``handle(_:key:)``, the console and ``run()`` workers see it the same. A key that ran
     /// before answers how it ran, without running; a key another live worker holds is waited
