@@ -8,10 +8,11 @@ import Foundation
 // cost of durability alone; one at a time, or C at a time. Each order is a durable transaction
 // (`transaction`, the default), or a workflow of three `context.step`s started on a queue, run
 // by a worker of the same process and awaited with `handle.result()` (`workflow`: the peer's
-// shape, a `@DBOS.workflow` of three `@DBOS.step`s). Prints the same line as the peer, for a
-// side-by-side run:
+// shape, a `@DBOS.workflow` of three `@DBOS.step`s), or that workflow run in the caller's task
+// with `workflows.run(_:key:input:)` (`inline`: as DBOS runs a workflow function called directly;
+// the process's worker only stands by). Prints the same line as the peer, for a side-by-side run:
 //
-//     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16 [transaction|workflow]
+//     swift run -c release DurableOrders sqlite:///tmp/orders.sqlite 500 16 [transaction|workflow|inline]
 //     swift run -c release DurableOrders "postgres://postgres@localhost/orders?host=/tmp/pg" 500 16 workflow
 //
 // The journal must be fresh for each run.
@@ -21,13 +22,16 @@ struct Order: Codable, Sendable { var order: Int }
 let arguments = CommandLine.arguments
 guard arguments.count == 4 || arguments.count == 5, let count = Int(arguments[2]),
     let concurrency = Int(arguments[3]), count > 0, concurrency > 0,
-    ["transaction", "workflow"].contains(arguments.count == 5 ? arguments[4] : "transaction")
+    ["transaction", "workflow", "inline"].contains(arguments.count == 5 ? arguments[4] : "transaction")
 else {
     FileHandle.standardError.write(
-        Data("usage: DurableOrders sqlite:///PATH|postgres://URL ORDERS CONCURRENCY [transaction|workflow]\n".utf8))
+        Data(
+            "usage: DurableOrders sqlite:///PATH|postgres://URL ORDERS CONCURRENCY [transaction|workflow|inline]\n".utf8
+        ))
     exit(64)
 }
-let asWorkflows = arguments.count == 5 && arguments[4] == "workflow"
+let mode = arguments.count == 5 ? arguments[4] : "transaction"
+let asWorkflows = mode != "transaction"
 let url = arguments[1]
 let database: String
 let journal: any CommandJournalManagement
@@ -60,9 +64,14 @@ let worker = asWorkflows ? Task { await workflows.run() } : nil
 
 func place(_ order: Int) async throws {
     let key = "order-\(process)-\(order)"
-    if asWorkflows {
+    switch mode {
+    case "workflow":
         _ = try await workflows.start(placeOrder, key: key, input: Order(order: order)).result()
         return
+    case "inline":
+        _ = try await workflows.run(placeOrder, key: key, input: Order(order: order))
+        return
+    default: break
     }
     let steps = try ["reserve", "charge", "ship"].map { name in
         try DurableStep("orders.\(name)", arguments: Order(order: order), command: ClosureCommand(name) {})
@@ -85,7 +94,7 @@ worker?.cancel()
 _ = await worker?.value
 try await journal.close()
 print(
-    "behaviorkit \(database) \(asWorkflows ? "workflow " : "")orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
+    "behaviorkit \(database) \(asWorkflows ? "\(mode) " : "")orders=\(count) concurrency=\(concurrency): \(Int((Double(count) / seconds).rounded())) orders/s, "
         + "\(Int((seconds / Double(count) * 1e6).rounded())) us/order")
 // The floor, in the same run: one commit's latency by hand (median of as many commits as
 // orders), times the four commits an order costs. One at a time, an order is bound by it.

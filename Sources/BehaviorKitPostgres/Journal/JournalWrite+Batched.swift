@@ -5,7 +5,7 @@ extension JournalWrite {
     /// run in a transaction of their own (`PostgresCommandJournal+Management`).
     var isBatched: Bool {
         switch self {
-        case .begin, .append, .settle, .changes, .renew, .release, .claim, .enqueue, .prune: true
+        case .begin, .beginOnQueue, .append, .settle, .changes, .renew, .release, .claim, .enqueue, .prune: true
         case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake: false
         }
     }

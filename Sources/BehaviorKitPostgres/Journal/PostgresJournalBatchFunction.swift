@@ -20,11 +20,12 @@ enum PostgresJournalBatchFunction {
     /// v3 fences every write of an attempt by its token, and renews attempts, not keys; v4 takes
     /// the writes as typed arrays, not JSON; v5 enqueues at a priority, and claims the highest
     /// priority first; v6 claims nothing from a paused queue, enqueues in a partition, and claims
-    /// under a limit per partition). The earlier versions stay in the
+    /// under a limit per partition; v7 begins a new record on a queue, `p_queues`, when the
+    /// begin names one). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue.
-    static func name(_ table: String) -> String { "\(table)_batch_v6" }
+    static func name(_ table: String) -> String { "\(table)_batch_v7" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -108,9 +109,10 @@ enum PostgresJournalBatchFunction {
                     v_payload := COALESCE(p_payloads[v_i], ''::bytea);
                     r := NULL;
                     IF \(PostgresJournalOperationCode.begin.test) THEN
-                        INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, attempts,
-                            created_at, updated_at)
-                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, 1, v_now, v_now)
+                        INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, queue,
+                            attempts, created_at, updated_at)
+                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, p_queues[v_i], 1,
+                            v_now, v_now)
                         ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
                         v_out := \(PostgresJournalOutcome.started.literal);
                         IF NOT FOUND THEN

@@ -104,6 +104,13 @@ struct PostgresJournalWriter: Sendable {
             operation.owner = lease.owner
             operation.ms = lease.duration.journalMilliseconds.clampedForJournal
             return operation
+        case .beginOnQueue(let journalEntry, let queue, let lease):
+            // A begin whose new record goes on `queue` (v7 of the batch function).
+            var operation = entry(.begin, journalEntry)
+            operation.owner = lease.owner
+            operation.ms = lease.duration.journalMilliseconds.clampedForJournal
+            operation.queue = queue
+            return operation
         case .append(let journalEntry, let lease):
             var operation = entry(.append, journalEntry)
             operation.owner = lease.owner
@@ -168,6 +175,8 @@ struct PostgresJournalWriter: Sendable {
             switch write {
             case .begin(let entry, let lease), .append(let entry, let lease):
                 [entry.idempotencyKey, entry.kind, entry.parentKey, lease.owner]
+            case .beginOnQueue(let entry, let queue, let lease):
+                [entry.idempotencyKey, entry.kind, entry.parentKey, queue, lease.owner]
             case .settle(let key, let settlement, let lease):
                 if case .failed(let reason) = settlement { [key, reason, lease.owner] } else { [key, lease.owner] }
             case .changes(let changes, let lease):
@@ -195,7 +204,7 @@ struct PostgresJournalWriter: Sendable {
     /// What `write` gives its caller, from the rows it got back.
     func result(of write: JournalWrite, _ answers: [Answer]) throws -> JournalWriteOutcome {
         switch write {
-        case .begin(let entry, _):
+        case .begin(let entry, _), .beginOnQueue(let entry, _, _):
             return .begun(try begun(entry, answers.first))
         case .append(let entry, _), .enqueue(let entry, _, _, _, _, _):
             guard let answer = answers.first else { throw unanswered(entry.idempotencyKey) }

@@ -10,11 +10,12 @@ import GRDB
 /// write: its text is a constant, and values go in as arguments only.
 extension CommandJournalSchema {
     static func begin(
-        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Int64, _ db: Database, path: String
+        _ entry: CommandJournalEntry, _ lease: JournalLease, queue: String? = nil, now: Int64, _ db: Database,
+        path: String
     ) throws -> CommandJournalBegin {
         let until = saturating(now, lease.duration)
         guard let existing = try fetch(entry.idempotencyKey, db, path: path) else {
-            return .started(try insert(entry, owner: lease.owner, until: until, queue: nil, now: now, db))
+            return .started(try insert(entry, owner: lease.owner, until: until, queue: queue, now: now, db))
         }
         guard existing.entry == entry else { throw CommandJournalError.conflictingEntry(key: entry.idempotencyKey) }
         if existing.isSettled { return .settled(existing) }

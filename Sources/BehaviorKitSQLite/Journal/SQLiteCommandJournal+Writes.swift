@@ -135,6 +135,8 @@ extension SQLiteCommandJournal {
         switch operation {
         case .begin(let entry, let lease):
             return .begun(try CommandJournalSchema.begin(entry, lease, now: now, db, path: path))
+        case .beginOnQueue(let entry, let queue, let lease):
+            return .begun(try CommandJournalSchema.begin(entry, lease, queue: queue, now: now, db, path: path))
         case .append(let entry, let lease):
             return .record(try CommandJournalSchema.append(entry, lease, now: now, db, path: path))
         case .settle(let key, let settlement, let lease):

@@ -64,7 +64,7 @@ public enum CommandJournalConformance {
         ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + scheduleChecks + jobChecks
             + retentionChecks + [
                 queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
-                wakingMakesAWaitingRecordDueAndNoOther,
+                wakingMakesAWaitingRecordDueAndNoOther, beginningOnAQueueHoldsARecordItsWorkersTakeOnceTheLeaseLapses,
             ]
     }
 

@@ -9,8 +9,10 @@ public import Commands
 /// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
 /// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
 /// down the new path, children fan out and in and reach their parent once, a child's
-/// settlement wakes its waiting parent, cancelling a run cancels its children, and a key with a
-/// `"/"` is refused.
+/// settlement wakes its waiting parent, cancelling a run cancels its children, a key with a
+/// `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`) is written
+/// as a started run, waits for a key held elsewhere, is finished by a worker once its caller
+/// stopped, and is released while it waits.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases and end sleeps); it throws a
@@ -40,6 +42,8 @@ public enum WorkflowConformance {
             aPatchSendsNewRunsDownTheNewPathAndOldRunsDownTheOld, childrenFanOutAndInAndReachTheirParentOnce,
             aSendWakesTheRunWaitingInReceive, aFailedChildFailsItsResultOnce, aChildsSettlementWakesItsWaitingParent,
             aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
+            aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
+            aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
         ]
     }
 

@@ -37,6 +37,13 @@ open class ForwardingCommandJournal: CommandJournalManagement, @unchecked Sendab
         try await base.begin(entry, lease: lease)
     }
 
+    /// Forwards; see `CommandJournal.begin(_:queue:lease:)`.
+    open func begin(
+        _ entry: CommandJournalEntry, queue: String, lease: JournalLease
+    ) async throws -> CommandJournalBegin {
+        try await base.begin(entry, queue: queue, lease: lease)
+    }
+
     /// Forwards; see `CommandJournal.append(_:lease:)`.
     open func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         try await base.append(entry, lease: lease)

@@ -9,6 +9,17 @@ extension CommandJournal {
     /// that can make a waiting record due early implements it.
     public func wake(_ key: String) async throws -> Bool { false }
 
+    /// Enqueues `entry` on `queue`, due now, then begins it: correct, and two writes; see
+    /// ``CommandJournal/begin(_:queue:lease:)``.
+    public func begin(
+        _ entry: CommandJournalEntry, queue: String, lease: JournalLease
+    ) async throws -> CommandJournalBegin {
+        _ = try await enqueue(
+            entry, queue: queue, after: .zero, priority: CommandQueue.defaultPriority, partition: nil,
+            traceContext: nil)
+        return try await begin(entry, lease: lease)
+    }
+
     /// Filters ``allRecords()``: correct, and a read of the whole journal.
     public func records(
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int

@@ -49,6 +49,16 @@ public protocol CommandJournal: Sendable {
     /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another entry.
     func begin(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalBegin
 
+    /// Begins `entry` as ``begin(_:lease:)`` does, except that a new record is written down on
+    /// `queue`, held under `lease`: once the lease ends (its owner died, or released it), the
+    /// queue's workers claim it as they claim an enqueued record. A workflow run in its caller's
+    /// task starts so (``Workflows/run(_:key:input:)``). The default enqueues `entry` on `queue`,
+    /// then begins it: two writes, between which a worker may claim it (then `.busy`); the
+    /// in-memory, SQLite and PostgreSQL journals make it one.
+    ///
+    /// - Throws: ``CommandJournalError/conflictingEntry(key:)`` when the key holds another entry.
+    func begin(_ entry: CommandJournalEntry, queue: String, lease: JournalLease) async throws -> CommandJournalBegin
+
     /// Writes down `entry`, a child of a root record that `lease` holds (a transaction's step),
     /// as pending; returns the existing record when the key is already there.
     ///

@@ -12,6 +12,8 @@ extension InMemoryCommandJournal.State {
         switch write {
         case .begin(let entry, let lease):
             return .begun(try begin(entry, lease, now: now))
+        case .beginOnQueue(let entry, let queue, let lease):
+            return .begun(try begin(entry, lease, queue: queue, now: now))
         case .append(let entry, let lease):
             return .record(try append(entry, lease, now: now))
         case .settle(let key, let settlement, let lease):
@@ -80,10 +82,11 @@ extension InMemoryCommandJournal.State {
     }
 
     private mutating func begin(
-        _ entry: CommandJournalEntry, _ lease: JournalLease, now: Date
+        _ entry: CommandJournalEntry, _ lease: JournalLease, queue: String? = nil, now: Date
     ) throws(CommandJournalError) -> CommandJournalBegin {
         guard let index = indexByKey[entry.idempotencyKey] else {
-            return .started(insert(entry, now: now, owner: lease.owner, until: now.adding(lease.duration), queue: nil))
+            return .started(
+                insert(entry, now: now, owner: lease.owner, until: now.adding(lease.duration), queue: queue))
         }
         let existing = records[index]
         guard existing.entry == entry else { throw .conflictingEntry(key: entry.idempotencyKey) }

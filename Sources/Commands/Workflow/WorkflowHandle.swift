@@ -21,20 +21,38 @@ public struct WorkflowHandle<Output: Codable & Sendable>: Sendable {
             guard let record = try await workflows.journal.record(forKey: key) else {
                 throw CommandJournalError.unknownKey(key)
             }
-            switch record.status {
-            case .done:
-                do {
-                    return try StepOutput.decode(Output.self, from: record.output ?? [], key: key)
-                } catch {
-                    throw WorkflowError.undecodable(key: key, reason: "its output: \(error)")
-                }
-            case .failed, .compensated:
-                throw WorkflowError.failed(key: key, reason: record.failureReason ?? "\(record.status)")
-            case .pending:
-                try Task.checkCancellation()
-                await workflows.settlements.wait(
-                    after: seen, upTo: workflows.pollInterval, on: workflows.invoker.keeper.clock)
+            if record.isSettled { return try Self.output(of: record) }
+            try Task.checkCancellation()
+            await workflows.settlements.wait(
+                after: seen, upTo: workflows.pollInterval, on: workflows.invoker.keeper.clock)
+        }
+    }
+
+    /// The output of the settled run `record`.
+    static func output(of record: CommandJournalRecord) throws -> Output {
+        switch record.status {
+        case .done, .pending: try output(record.id, .done(output: record.output))
+        case .failed, .compensated:
+            throw WorkflowError.failed(key: record.id, reason: record.failureReason ?? "\(record.status)")
+        }
+    }
+
+    /// The output of the run `key`, settled as `settlement`.
+    ///
+    /// - Throws: ``WorkflowError/failed(key:reason:)`` for a run that failed;
+    ///   ``WorkflowError/undecodable(key:reason:)`` when its output does not decode as `Output`.
+    static func output(_ key: String, _ settlement: CommandJournalSettlement) throws -> Output {
+        switch settlement {
+        case .done(let output):
+            do {
+                return try StepOutput.decode(Output.self, from: output ?? [], key: key)
+            } catch {
+                throw WorkflowError.undecodable(key: key, reason: "its output: \(error)")
             }
+        case .failed(let reason):
+            throw WorkflowError.failed(key: key, reason: reason)
+        case .compensated:
+            throw WorkflowError.failed(key: key, reason: "\(CommandJournalStatus.compensated)")
         }
     }
 

@@ -9,8 +9,8 @@ import Foundation
 
 /// How a worker's attempt at a run ended.
 enum WorkflowAttemptOutcome: Sendable, Hashable {
-    /// The run finished: done or failed, settled.
-    case settled
+    /// The run finished, settled so: done or failed.
+    case settled(CommandJournalSettlement)
     /// The run waits (a sleep, a receive): released until it is due.
     case waiting
     /// The attempt stopped without settling (a lost lease, a journal error, a cancellation,
@@ -61,7 +61,9 @@ extension Workflows {
             let wait = min(nextDue ?? pollInterval, pollInterval)
             let clock = invoker.keeper.clock
             let sleeper = Task {
-                try? await clock.sleep(for: wait)
+                // Cancelled, as something else woke the worker: it must not wake it once more
+                // (its look would wake the next wait at once, and the worker would claim in a loop).
+                guard (try? await clock.sleep(for: wait)) != nil else { return }
                 look.yield()
             }
             _ = await iterator.next()
@@ -89,7 +91,7 @@ extension Workflows {
         let keeper = invoker.keeper
         do {
             let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
-            if outcome == .settled {
+            if case .settled = outcome {
                 settlements.signal()
                 await wakeParent(of: record)
             }
@@ -113,9 +115,10 @@ extension Workflows {
         do {
             plan = try JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
         } catch {
-            try await settle(
-                key, token: token, as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))"))
-            return .settled
+            return .settled(
+                try await settle(
+                    key, token: token,
+                    as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))")))
         }
         guard let runner = registry.runners[plan.name] else {
             // Left for a worker that knows the workflow.
@@ -124,17 +127,18 @@ extension Workflows {
             try await journal.release(key, lease: lease, after: invoker.lease.duration)
             return .stopped
         }
-        let children = try await journal.records(parentKey: key)
+        // The first attempt has no children to read: they are written under a lease (a run's
+        // steps, sleeps, receives), and a cancellation of a run no worker holds settles it.
+        let children = token == 1 ? [] : try await journal.records(parentKey: key)
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
             await cancelChildren(of: key, among: children)
-            try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled"))
-            return .settled
+            return .settled(
+                try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled")))
         }
         if let parent = try await parentWasCancelled(plan) {
             await cancelChildren(of: key, among: children)
             let reason = CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
-            try await settle(key, token: token, as: .failed(reason: reason))
-            return .settled
+            return .settled(try await settle(key, token: token, as: .failed(reason: reason)))
         }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
         let context = WorkflowContext(
@@ -154,8 +158,7 @@ extension Workflows {
         }
         let unwritten = context.takeUnwritten().map { [$0] } ?? []
         if let stop {
-            try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten)
-            return .settled
+            return .settled(try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten))
         }
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
@@ -163,23 +166,26 @@ extension Workflows {
             if let child = context.state.withLock({ $0.awaitedChild }) { await wakeIfSettled(key, child: child) }
             return .waiting
         }
+        let settlement: CommandJournalSettlement
         switch result {
         case .success(let output):
-            try await settle(key, token: token, as: .done(output: output), after: unwritten)
+            settlement = try await settle(key, token: token, as: .done(output: output), after: unwritten)
         case .failure(let error):
-            try await settle(key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
+            settlement = try await settle(
+                key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
         await context.settleConsumedMessages()
-        return .settled
+        return .settled(settlement)
     }
 
     /// Settles the run `key` at the attempt `token`, in one commit with `changes` (its last
-    /// step's settlement, when it waits).
+    /// step's settlement, when it waits); answers `settlement`.
     private func settle(
         _ key: String, token: Int, as settlement: CommandJournalSettlement, after changes: [CommandJournalChange] = []
-    ) async throws {
+    ) async throws -> CommandJournalSettlement {
         try await invoker.keeper.settling(key, token: token) {
             try await journal.settle(changes + [.settle(key, as: settlement)], lease: invoker.lease(token))
         }
+        return settlement
     }
 }

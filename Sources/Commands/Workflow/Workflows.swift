@@ -8,6 +8,7 @@
 /// let handle = try await workflows.start(checkout, key: "order-42", input: order)
 /// try await workflows.send(Payment(id: "p-1"), to: "order-42", topic: "paid", id: "p-1")
 /// let receipt = try await handle.result()                // waits for the outcome
+/// let other = try await workflows.run(checkout, key: "order-43", input: order)  // runs it here
 /// ```
 ///
 /// A run is a record on the queue under its key (starting the key again starts nothing and

@@ -4,6 +4,9 @@ extension JournalWrite {
     package func checkKeys() throws(InvalidKeyError) {
         switch self {
         case .begin(let entry, _), .append(let entry, _): try entry.checkKeys()
+        case .beginOnQueue(let entry, let queue, _):
+            try entry.checkKeys()
+            try StoredKey.check(queue, "queue name")
         case .enqueue(let entry, let queue, _, _, let partition, _):
             try entry.checkKeys()
             try StoredKey.check(queue, "queue name")

@@ -5,6 +5,8 @@
 package enum JournalWrite: Sendable {
     /// ``CommandJournal/begin(_:lease:)``.
     case begin(CommandJournalEntry, JournalLease)
+    /// ``CommandJournal/begin(_:queue:lease:)``.
+    case beginOnQueue(CommandJournalEntry, queue: String, JournalLease)
     /// ``CommandJournal/append(_:lease:)``.
     case append(CommandJournalEntry, JournalLease)
     /// ``CommandJournal/settle(_:as:lease:)``.

@@ -54,6 +54,16 @@ package struct JournalWriteChannel: Sendable {
         return begun
     }
 
+    /// ``CommandJournal/begin(_:queue:lease:)``.
+    package func begin(
+        _ entry: CommandJournalEntry, queue: String, lease: JournalLease
+    ) async throws -> CommandJournalBegin {
+        guard case .begun(let begun) = try await submit(.beginOnQueue(entry, queue: queue, lease)) else {
+            throw unexpected()
+        }
+        return begun
+    }
+
     /// ``CommandJournal/append(_:lease:)``.
     package func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         try await record(.append(entry, lease))

@@ -18,6 +18,13 @@ extension JournalWriting {
         try await channel.begin(entry, lease: lease)
     }
 
+    /// Begins `entry` on `queue` under `lease`, in one write; see ``CommandJournal/begin(_:queue:lease:)``.
+    public func begin(
+        _ entry: CommandJournalEntry, queue: String, lease: JournalLease
+    ) async throws -> CommandJournalBegin {
+        try await channel.begin(entry, queue: queue, lease: lease)
+    }
+
     /// Appends a child of a root `lease` holds; see ``CommandJournal/append(_:lease:)``.
     public func append(_ entry: CommandJournalEntry, lease: JournalLease) async throws -> CommandJournalRecord {
         try await channel.append(entry, lease: lease)
