@@ -53,7 +53,8 @@ struct DurableMachineRunLoopTests {
         // beside the loop, it waited for this one: the steps below then never happen, and the
         // test fails at its time limit.)
         await gate.started(1)
-        await clock.waitForSleepers(count: 1)
+        // The loop and the heartbeat that keeps the effect's lease wait on the clock.
+        await clock.waitForSleepers(count: 2)
 
         // Another key's effect starts while the first still runs…
         try await machine.start("second", context: 0)
@@ -63,7 +64,7 @@ struct DurableMachineRunLoopTests {
         // …and another key's timer fires.
         try await machine.start("timed", context: 0)
         try await machine.send(.wait, to: "timed")
-        await clock.waitForSleepers(count: 1)
+        await clock.waitForSleepers(count: 2)
         await clock.advance(by: .seconds(6))
         while try await machine.instance("timed")?.state != .expired { try await Task.sleep(for: .milliseconds(1)) }
         #expect(try await machine.instance("slow")?.state == .fetching, "the slow effect still runs")

@@ -1,4 +1,4 @@
-import BehaviorKitSync
+package import BehaviorKitSync
 
 /// Keeps a worker's leases alive: while the worker holds root records, a heartbeat renews
 /// their leases every third of the lease; a record whose renewal comes back without it was
@@ -11,8 +11,12 @@ import BehaviorKitSync
 /// When the worker claims a record again (its lease lapsed while the worker stalled), the new
 /// attempt replaces the old one, whose work is cancelled and whose checks fail from then on.
 ///
+/// What the keeper holds is named by a string key and renewed by ``LeaseRenewal``: a journal's
+/// root records for a ``JournaledInvoker``, a machine's effects for `DurableMachine`'s loop —
+/// one lease system, one watchdog, one clock.
+///
 /// No task runs while the worker holds nothing.
-final class LeaseKeeper: Sendable {
+package final class LeaseKeeper: Sendable {
     private struct Hold {
         /// The fencing token of the attempt.
         var token: Int
@@ -41,37 +45,51 @@ final class LeaseKeeper: Sendable {
     }
 
     private let state = LockedValue(State())
-    let journal: any CommandJournal
-    let lease: JournalLease
-    let clock: ElapsedClock
+    let renewal: LeaseRenewal
+    package let lease: JournalLease
+    package let clock: ElapsedClock
     let instruments: DurableInstruments
 
-    init(journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock, instruments: DurableInstruments) {
-        self.journal = journal
+    /// A keeper of what `renewal` renews, for `lease`'s owner and duration, on `clock`.
+    package init(renewal: LeaseRenewal, lease: JournalLease, clock: ElapsedClock, instruments: DurableInstruments) {
+        self.renewal = renewal
         self.lease = lease
         self.clock = clock
         self.instruments = instruments
+    }
+
+    /// A keeper of `journal`'s root records that `lease`'s owner begins or claims.
+    convenience init(
+        journal: any CommandJournal, lease: JournalLease, clock: ElapsedClock, instruments: DurableInstruments
+    ) {
+        self.init(renewal: .journal(journal, lease), lease: lease, clock: clock, instruments: instruments)
     }
 
     /// How often the heartbeat renews.
     var interval: Duration { lease.duration / 3 }
 
     /// The time now, on the keeper's clock: pass it as `confirmedAt` for a claim sent now.
-    var now: Duration { clock.now }
+    package var now: Duration { clock.now }
 
     /// Registers `records`, begun or claimed by a request sent at `confirmedAt`, as held at
     /// their fencing tokens. An earlier attempt at one of them that this worker still runs is
     /// lost: the new claim shows its lease lapsed, so its work is cancelled.
     func adopt(_ records: [CommandJournalRecord], confirmedAt: Duration) {
+        adopt(records.map { ($0.id, $0.attempts) }, confirmedAt: confirmedAt)
+    }
+
+    /// Registers `attempts` (key and fencing token), begun or claimed by a request sent at
+    /// `confirmedAt`, as held; see ``adopt(_:confirmedAt:)-([CommandJournalRecord],_)``.
+    package func adopt(_ attempts: [(key: String, token: Int)], confirmedAt: Duration) {
         let (start, stale) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             var stale: [@Sendable () -> Void] = []
-            for record in records {
-                if let old = state.holds[record.id], old.token != record.attempts, let cancel = old.cancel {
+            for (key, token) in attempts {
+                if let old = state.holds[key], old.token != token, let cancel = old.cancel {
                     stale.append(cancel)
                 }
-                state.holds[record.id] = Hold(token: record.attempts, confirmedAt: confirmedAt)
+                state.holds[key] = Hold(token: token, confirmedAt: confirmedAt)
             }
-            if !records.isEmpty { state.everHeld = true }
+            if !attempts.isEmpty { state.everHeld = true }
             return (Self.claimHeartbeat(&state), stale)
         }
         stale.forEach { $0() }
@@ -120,7 +138,7 @@ final class LeaseKeeper: Sendable {
     /// have committed), or a lease that lapses, neither cancels the work nor makes it lost: the
     /// write is fenced by the attempt's token, so its own answer tells. When it fails, such a
     /// loss counts then.
-    func settling<T>(_ key: String, token: Int, _ write: () async throws -> T) async throws -> T {
+    package func settling<T>(_ key: String, token: Int, _ write: () async throws -> T) async throws -> T {
         state.withLock { state in
             if state.holds[key]?.token == token { state.holds[key]?.settling = true }
         }
@@ -149,7 +167,7 @@ final class LeaseKeeper: Sendable {
     /// Whether the attempt `token` at `key` was lost: to another worker, to a later claim by
     /// this one, or because its lease could not be renewed in time; never once this worker
     /// settled it (``settling(_:token:_:)``).
-    func isLost(_ key: String, token: Int) -> Bool {
+    package func isLost(_ key: String, token: Int) -> Bool {
         state.withLock { state in
             guard let hold = state.holds[key], hold.token == token else { return true }
             return hold.lost && !hold.settled
@@ -164,7 +182,7 @@ final class LeaseKeeper: Sendable {
     ///
     /// - Throws: what `work` throws, or ``CommandJournalError/leaseLost(key:owner:)`` when the
     ///   lease was lost while it ran.
-    func hold<T: Sendable>(
+    package func hold<T: Sendable>(
         _ key: String, token: Int, _ work: @escaping @Sendable () async throws -> T
     ) async throws -> T {
         let task = Task { try await work() }
@@ -195,7 +213,7 @@ final class LeaseKeeper: Sendable {
     /// and stops without acting.
     ///
     /// - Throws: ``CommandJournalError/leaseLost(key:owner:)``.
-    func check(_ key: String, token: Int) async throws {
+    package func check(_ key: String, token: Int) async throws {
         let age = state.withLock { state -> Duration? in
             guard let hold = state.holds[key], hold.token == token, !hold.lost else { return nil }
             return clock.now - hold.confirmedAt
@@ -203,7 +221,7 @@ final class LeaseKeeper: Sendable {
         guard let age else { throw CommandJournalError.leaseLost(key: key, owner: nil) }
         if age <= interval { return }
         let sent = clock.now
-        let kept = try await journal.renew([key: token], lease: lease)
+        let kept = try await renewal.renew([key: token])
         let answered = clock.now
         try state.withLock { state throws(CommandJournalError) in
             guard kept.contains(key), let hold = state.holds[key], hold.token == token, !hold.lost else {
@@ -237,7 +255,7 @@ final class LeaseKeeper: Sendable {
                 return
             }
             let now = clock.now
-            let (stale, renewal, done) = state.withLock { state -> ([@Sendable () -> Void], [String: Int]?, Bool) in
+            let (stale, due, done) = state.withLock { state -> ([@Sendable () -> Void], [String: Int]?, Bool) in
                 if state.holds.isEmpty && !state.renewing {
                     state.heartbeat = false
                     return ([], nil, true)
@@ -245,7 +263,7 @@ final class LeaseKeeper: Sendable {
                 var stale: [@Sendable () -> Void] = []
                 // On a journal whose write stalls cannot cost a lease, a renewal under way
                 // answers first: until then, no other worker can have claimed the records.
-                let waitForRenewal = state.renewing && journal.leasesOutlastWriteStalls
+                let waitForRenewal = state.renewing && renewal.outlastsWriteStalls
                 for (key, hold) in state.holds
                 where !waitForRenewal && !hold.lost && !hold.settled
                     && now - hold.confirmedAt >= lease.duration - interval
@@ -257,20 +275,20 @@ final class LeaseKeeper: Sendable {
                     state.holds[key]?.lost = true
                     if let cancel = hold.cancel { stale.append(cancel) }
                 }
-                var renewal: [String: Int]?
+                var due: [String: Int]?
                 if !state.renewing, state.lastRenewal.map({ now - $0 >= interval }) ?? true {
                     let live = state.holds.filter { !$0.value.lost && !$0.value.settled }.mapValues(\.token)
                     if !live.isEmpty {
                         state.renewing = true
                         state.lastRenewal = now
-                        renewal = live
+                        due = live
                     }
                 }
-                return (stale, renewal, false)
+                return (stale, due, false)
             }
             stale.forEach { $0() }
             if done { return }
-            if let renewal { Task { await self.renew(renewal, sent: now) } }
+            if let due { Task { await self.renew(due, sent: now) } }
         }
     }
 
@@ -278,7 +296,7 @@ final class LeaseKeeper: Sendable {
     private func renew(_ attempts: [String: Int], sent: Duration) async {
         let kept: [String]?
         do {
-            kept = try await journal.renew(attempts, lease: lease)
+            kept = try await renewal.renew(attempts)
         } catch {
             kept = nil
             instruments.journalFailed("renewing leases", keys: attempts.keys.sorted(), error: error)

@@ -10,31 +10,68 @@ import Foundation
 
 extension DurableMachine {
     /// Claims up to `limit` effects that no live worker holds and runs them, each under a lease
-    /// of `leaseDuration` renewed while it runs, until they finish; returns how many ran to the
-    /// end (or until their state was left) while this worker held them.
+    /// of `leaseDuration` that a ``LeaseKeeper``-style heartbeat renews while it runs, until
+    /// they finish; returns how many ran to the end (or until their state was left) while this
+    /// worker held them.
     ///
     /// Each event an effect sends is delivered to its instance at most once (a run taken over
     /// after a crash sends its events again under the same ids), and only while the visit that
     /// started the effect lasts. An effect whose state is left stops being renewed, is
-    /// cancelled, and its later events are dropped.
+    /// cancelled, and its later events are dropped; so is one whose lease this worker could not
+    /// renew for two thirds of its duration (a paused process, an unreachable store), before
+    /// another worker may take it over.
     @discardableResult
     public func runEffects(owner: String, leaseDuration: Duration = .seconds(30), limit: Int = 16) async throws -> Int {
-        let claimed = try await claimEffects(owner: owner, leaseDuration: leaseDuration, limit: limit)
+        let keeper = effectKeeper(owner: owner, leaseDuration: leaseDuration, clock: ContinuousClock())
+        let claimed = try await claimEffects(keeper, limit: limit)
         var finished = 0
         try await withThrowingTaskGroup(of: Bool.self) { group in
             for record in claimed {
-                group.addTask { try await self.run(record, owner: owner, leaseDuration: leaseDuration) }
+                group.addTask { try await self.run(record, keeper: keeper) }
             }
             for try await ran in group where ran { finished += 1 }
         }
         return finished
     }
 
-    /// Takes up to `limit` effects no live worker holds, for `owner`, under a lease of `leaseDuration`.
-    func claimEffects(owner: String, leaseDuration: Duration, limit: Int) async throws -> [MachineEffectRecord] {
+    /// The keeper of the effects `owner` runs, under leases of `leaseDuration` renewed on
+    /// `clock`: the journal's lease system (heartbeat, watchdog, fencing token), renewing
+    /// through the machine store.
+    func effectKeeper(owner: String, leaseDuration: Duration, clock: some Clock<Duration>) -> LeaseKeeper {
+        let lease = JournalLease(owner: owner, duration: max(leaseDuration, .milliseconds(3)))
+        let renewal = LeaseRenewal { attempts in
+            try await withThrowingTaskGroup(of: String?.self) { group in
+                for (hold, token) in attempts {
+                    guard let separator = hold.firstIndex(of: "\u{0}") else { continue }
+                    let key = MachineKey(machine: self.name, key: String(hold[..<separator]))
+                    let id = String(hold[hold.index(after: separator)...])
+                    group.addTask {
+                        let kept = try await self.store.renewEffect(
+                            key, id: id, owner: owner, attempts: token, leaseExpiresAt: self.now.adding(lease.duration))
+                        return kept ? hold : nil
+                    }
+                }
+                return try await group.reduce(into: []) { kept, hold in if let hold { kept.append(hold) } }
+            }
+        }
+        return LeaseKeeper(renewal: renewal, lease: lease, clock: ElapsedClock(clock), instruments: instruments)
+    }
+
+    /// The name of an effect's hold in its keeper: the instance key and the effect id, apart by
+    /// a NUL (which no instance key holds: ``InvalidKeyError``).
+    func hold(of record: MachineEffectRecord) -> String { "\(record.key.key)\u{0}\(record.id)" }
+
+    /// Takes up to `limit` effects no live worker holds, for the keeper's owner, under its
+    /// lease; the keeper keeps them from the moment the claim was sent (an outbox record, relayed
+    /// at once, is not kept).
+    func claimEffects(_ keeper: LeaseKeeper, limit: Int) async throws -> [MachineEffectRecord] {
+        let sent = keeper.now
         let now = self.now
-        return try await store.claimEffects(
-            machine: name, owner: owner, now: now, leaseExpiresAt: now.adding(leaseDuration), limit: limit)
+        let claimed = try await store.claimEffects(
+            machine: name, owner: keeper.lease.owner, now: now, leaseExpiresAt: now.adding(keeper.lease.duration),
+            limit: limit)
+        keeper.adopt(claimed.filter { !$0.isOutbox }.map { (hold(of: $0), $0.attempts) }, confirmedAt: sent)
+        return claimed
     }
 
     /// Enqueues an outbox record's command on its queue (again after a crash: the enqueue of a
@@ -111,9 +148,25 @@ extension DurableMachine {
         try await apply(.effect(effect, event), to: record.key, eventID: "effect:\(record.id):\(ordinal)")
     }
 
-    /// Runs one claimed effect; `true` when it finished while its worker still held it.
-    func run(_ record: MachineEffectRecord, owner: String, leaseDuration: Duration) async throws -> Bool {
-        if record.id.hasPrefix("outbox:") { return try await relay(record, owner: owner) }
+    /// Runs one claimed effect under `keeper`; `true` when it finished while its worker still
+    /// held it, `false` when its lease was lost (the state was left, another worker took it
+    /// over, or the renewals failed for too long).
+    func run(_ record: MachineEffectRecord, keeper: LeaseKeeper) async throws -> Bool {
+        if record.isOutbox { return try await relay(record, owner: keeper.lease.owner) }
+        do {
+            return try await keeper.hold(hold(of: record), token: record.attempts) {
+                try await self.runHeld(record, keeper: keeper)
+            }
+        } catch CommandJournalError.leaseLost {
+            return false
+        }
+    }
+
+    /// Runs the effect `record`, which `keeper` holds; its events are delivered while the hold
+    /// lasts, each after the lease was checked.
+    private func runHeld(_ record: MachineEffectRecord, keeper: LeaseKeeper) async throws -> Bool {
+        let hold = hold(of: record)
+        let owner = keeper.lease.owner
         let body: EffectBody<State, Context>
         do {
             body = try JSONDecoder().decode(EffectBody<State, Context>.self, from: Data(record.body))
@@ -123,37 +176,22 @@ extension DurableMachine {
         let effects = definition.effects(of: body.effect.state)
         guard body.effect.index >= 0, body.effect.index < effects.count else {
             // The definition no longer has this effect: nothing to run.
-            return try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            return try await keeper.settling(hold, token: record.attempts) {
+                try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            }
         }
         let effect = effects[body.effect.index]
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         let sender = EventSender<Event> { sink.yield($0) }
-        let lost = LockedValue(false)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await effect.run(body.context, sending: sender)
                 sink.finish()
             }
-            group.addTask {
-                // Renews the lease while the effect runs; a renewal refused means the state was
-                // left or another worker took over: stop.
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: leaseDuration / 3)
-                    if Task.isCancelled { return }
-                    let renewed =
-                        (try? await self.store.renewEffect(
-                            record.key, id: record.id, owner: owner, attempts: record.attempts,
-                            leaseExpiresAt: self.now.adding(leaseDuration))) ?? false
-                    if !renewed {
-                        lost.withLock { $0 = true }
-                        sink.finish()
-                        return
-                    }
-                }
-            }
             var ordinal = 0
+            // Ends early when the keeper cancels the hold (its lease was lost).
             for await event in events {
-                if lost.withLock({ $0 }) { break }
+                try await keeper.check(hold, token: record.attempts)
                 ordinal += 1
                 let id = "effect:\(record.id):\(ordinal)"
                 if try await apply(.effect(body.effect, event), to: record.key, eventID: id) == nil {
@@ -162,10 +200,17 @@ extension DurableMachine {
                 }
             }
             group.cancelAll()
-            if lost.withLock({ $0 }) { return false }
+            try Task.checkCancellation()
             // `false` when the effect's own event left its state: the commit that did so deleted it.
-            _ = try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            _ = try await keeper.settling(hold, token: record.attempts) {
+                try await store.finishEffect(record.key, id: record.id, owner: owner, attempts: record.attempts)
+            }
             return true
         }
     }
+}
+
+extension MachineEffectRecord {
+    /// Whether the record is a step's outbox command, relayed to the journal, not an effect.
+    var isOutbox: Bool { id.hasPrefix("outbox:") }
 }

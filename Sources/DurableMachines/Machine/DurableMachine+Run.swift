@@ -30,6 +30,7 @@ extension DurableMachine {
         owner: String, pollInterval: Duration = .milliseconds(100), leaseDuration: Duration = .seconds(30),
         maxRunningEffects: Int = 16, clock: some Clock<Duration> = ContinuousClock()
     ) async throws {
+        let keeper = effectKeeper(owner: owner, leaseDuration: leaseDuration, clock: clock)
         let running = LockedValue(0)
         let capacity = max(1, maxRunningEffects)
         await withDiscardingTaskGroup { group in
@@ -40,12 +41,12 @@ extension DurableMachine {
                     worked = try await !fireDueTimers().isEmpty
                     let free = capacity - running.withLock { $0 }
                     if free > 0 {
-                        let claimed = try await claimEffects(owner: owner, leaseDuration: leaseDuration, limit: free)
+                        let claimed = try await claimEffects(keeper, limit: free)
                         for record in claimed {
                             running.withLock { $0 += 1 }
                             group.addTask {
                                 defer { running.withLock { $0 -= 1 } }
-                                await self.runLogged(record, owner: owner, leaseDuration: leaseDuration)
+                                await self.runLogged(record, keeper: keeper)
                             }
                         }
                         worked = worked || !claimed.isEmpty
@@ -73,9 +74,9 @@ extension DurableMachine {
 
     /// Runs one claimed effect, logging the error that ends it (its lease lapses; a worker takes
     /// it over).
-    func runLogged(_ record: MachineEffectRecord, owner: String, leaseDuration: Duration) async {
+    func runLogged(_ record: MachineEffectRecord, keeper: LeaseKeeper) async {
         do {
-            _ = try await run(record, owner: owner, leaseDuration: leaseDuration)
+            _ = try await run(record, keeper: keeper)
         } catch {
             if Task.isCancelled { return }
             instruments.logger?.warning(
