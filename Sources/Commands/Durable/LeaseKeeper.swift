@@ -79,7 +79,7 @@ package final class LeaseKeeper: Sendable {
     }
 
     /// Registers `attempts` (key and fencing token), begun or claimed by a request sent at
-    /// `confirmedAt`, as held; see ``adopt(_:confirmedAt:)-([CommandJournalRecord],_)``.
+    /// `confirmedAt`, as held, as the journal records' overload does.
     package func adopt(_ attempts: [(key: String, token: Int)], confirmedAt: Duration) {
         let (start, stale) = state.withLock { state -> (Bool, [@Sendable () -> Void]) in
             var stale: [@Sendable () -> Void] = []

@@ -10,7 +10,7 @@ import Foundation
 
 extension DurableMachine {
     /// Claims up to `limit` effects that no live worker holds and runs them, each under a lease
-    /// of `leaseDuration` that a ``LeaseKeeper``-style heartbeat renews while it runs, until
+    /// of `leaseDuration` that a heartbeat renews while it runs (as a command's is), until
     /// they finish; returns how many ran to the end (or until their state was left) while this
     /// worker held them.
     ///
