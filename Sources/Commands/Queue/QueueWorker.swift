@@ -130,6 +130,27 @@ public final class QueueWorker: Sendable {
             }
         }
         while !Task.isCancelled {
+            // Every event that came meanwhile first, so that a claim asks for every slot they freed.
+            for event in mailbox.withLock({ events in
+                defer { events = [] }; return events
+            }) {
+                switch event {
+                case .ended(let attempt): running.remove(attempt)
+                case .settled(let attempt, let outcome):
+                    inFlight[attempt] = nil
+                    running.remove(attempt)
+                    admission.settled(outcome)
+                    counters.withLock { $0.openSlots = admission.limit }
+                case .woke(let number): if sleeper?.number == number { sleeper = nil }
+                case .notified:
+                    // Claim now rather than at the end of the sleep; a claim that failed waits its
+                    // poll interval all the same, so that a journal in trouble is not hammered.
+                    if let current = sleeper, !claimFailed {
+                        current.task.cancel()
+                        sleeper = nil
+                    }
+                }
+            }
             if running.count < admission.limit, sleeper == nil {
                 let claimed = await claim(admission.limit - running.count)
                 claimFailed = claimed.failed
@@ -157,26 +178,6 @@ public final class QueueWorker: Sendable {
             }
             if mailbox.withLock({ $0.isEmpty }) {
                 guard await iterator.next() != nil else { break }
-            }
-            for event in mailbox.withLock({ events in
-                defer { events = [] }; return events
-            }) {
-                switch event {
-                case .ended(let attempt): running.remove(attempt)
-                case .settled(let attempt, let outcome):
-                    inFlight[attempt] = nil
-                    running.remove(attempt)
-                    admission.settled(outcome)
-                    counters.withLock { $0.openSlots = admission.limit }
-                case .woke(let number): if sleeper?.number == number { sleeper = nil }
-                case .notified:
-                    // Claim now rather than at the end of the sleep; a claim that failed waits its
-                    // poll interval all the same, so that a journal in trouble is not hammered.
-                    if let current = sleeper, !claimFailed {
-                        current.task.cancel()
-                        sleeper = nil
-                    }
-                }
             }
         }
         listener?.cancel()
