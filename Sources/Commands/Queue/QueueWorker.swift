@@ -121,6 +121,7 @@ public final class QueueWorker: Sendable {
         var sleeps = 0
         var claimFailed = false
         var admission = QueueAdmission(slots: slots)
+        var gathered = 0
         var iterator = looks.makeAsyncIterator()
         let pruner = retention.map { retention in Task { await self.keep(retention) } }
         let listener = (queue.journal as? any QueueWakeSource).map { source in
@@ -152,6 +153,14 @@ public final class QueueWorker: Sendable {
                 }
             }
             if running.count < admission.limit, sleeper == nil {
+                // Commands about to end free their slots in a moment: let them first, so that one
+                // claim takes every slot (and joins their settlements' commit) rather than one each.
+                if !running.isEmpty, gathered < Self.gatheringYields {
+                    gathered += 1
+                    await Task.yield()
+                    continue
+                }
+                gathered = 0
                 let claimed = await claim(admission.limit - running.count)
                 claimFailed = claimed.failed
                 for record in claimed.records {
@@ -186,6 +195,10 @@ public final class QueueWorker: Sendable {
         for task in inFlight.values { await task.value }
         look.finish()
     }
+
+    /// How often ``run()`` yields, before a claim, to the commands still running, so that those
+    /// about to end are in the claim.
+    static let gatheringYields = 2
 
     /// Claims and runs what is due now, until nothing is; returns how many records it settled.
     ///
