@@ -3,7 +3,8 @@
 /// The SQLite and PostgreSQL journals share it.
 ///
 /// One drain task runs at a time; it takes everything waiting, commits it, answers, and takes
-/// again until nothing waits.
+/// again until nothing waits. A submitter that asks (``WriteQueued``) is told once its write
+/// waits in the queue.
 package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
     package typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
 
@@ -84,7 +85,8 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
                 continuation.resume(throwing: Closed())
                 return
             }
-            if startsDrain { Task { await self.drain() } }
+            if startsDrain { startDrain() }
+            WriteQueued.signal?()
         }
     }
 
@@ -109,8 +111,15 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
                 continuation.resume(returning: operations.map { _ in .failure(Closed()) })
                 return
             }
-            if startsDrain { Task { await self.drain() } }
+            if startsDrain { startDrain() }
+            WriteQueued.signal?()
         }
+    }
+
+    /// Starts the drain task, detached: it carries no submitter's task-local values (a
+    /// ``WriteQueued`` signal is its submitter's alone).
+    private func startDrain() {
+        Task.detached { await self.drain() }
     }
 
     /// Refuses new writes (they throw ``Closed``) and returns once every write already

@@ -24,7 +24,7 @@ struct PostgresJournalBatchFunctionTests {
         await first.close()
         // As an earlier release left it: its own version of the function, not this one.
         try await journals.cluster.psql(
-            "DROP FUNCTION \"\(table)_batch_v7\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
+            "DROP FUNCTION \"\(table)_batch_v8\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
                 + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'", database: journals.database)
         #expect(try await functions(journals, table).count == 1)
         let reopened = try await journals.open(table: table)
@@ -32,7 +32,7 @@ struct PostgresJournalBatchFunctionTests {
         #expect(try await reopened.record(forKey: "k")?.output == [7])
         let present = try await functions(journals, table)
         #expect(present.contains("\(table)_batch_v3(bigint,jsonb)"), "\(present)")
-        #expect(present.contains { $0.hasPrefix("\(table)_batch_v7(bigint,smallint[],text[]") }, "\(present)")
+        #expect(present.contains { $0.hasPrefix("\(table)_batch_v8(bigint,smallint[],text[]") }, "\(present)")
         await journals.closeAll()
     }
 

@@ -136,19 +136,25 @@ case "work", "latency":
     let running = Task { await worker.run() }
     // Drain: stop once nothing is due, delayed or running (as the peer's drain mode); latency:
     // once COUNT stamped jobs ran. Looked at every 10 ms; the queue's counts (a query over the
-    // table) are read only when this worker claimed nothing since the last look.
-    var claimed = -1
+    // table's pending records) are read only when this worker neither claimed nor ran anything
+    // for five looks in a row, so that workers starved of a core for a moment while the fleet
+    // drains do not load the server with them (the rate is reckoned from the last job's end).
+    var progress = (claimed: -1, ran: -1)
+    var quiet = 0
     while true {
         try await Task.sleep(for: .milliseconds(10))
         if arguments[1] == "latency" {
             if latencies.withLock({ $0.count }) >= Int(number) { break }
             continue
         }
-        let now = worker.statistics.claimed
-        if now != claimed {
-            claimed = now
+        let now = (claimed: worker.statistics.claimed, ran: settled.withLock { $0.count })
+        if now != progress {
+            progress = now
+            quiet = 0
             continue
         }
+        quiet += 1
+        if quiet < 5 { continue }
         let statistics = try await journal.queues().first { $0.name == queue.name }
         if let statistics, statistics.due + statistics.delayed + statistics.running > 0 { continue }
         break

@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// The trace context a queued record carries from the caller that enqueued it to the worker that
 /// claims it (``CommandJournalRecord/traceContext``): one row per key in `<table>_traces`,
-/// written before the record (so that no claim can come first), read with each claim that took
-/// records, and pruned with the record.
+/// written before the record (so that no claim can come first), read by each claim in the batch
+/// function (v8), and pruned with the record.
 extension PostgresCommandJournal {
     /// Enqueues `entry` at `priority` in `partition`, keeping `traceContext`; see
     /// `CommandJournal.enqueue(_:queue:after:priority:partition:traceContext:)`.
@@ -59,24 +59,6 @@ extension PostgresCommandJournal {
             answers[index] = .success(record)
         }
         return answers
-    }
-
-    /// Claims due records, at most `perPartition` running per partition, with the trace
-    /// contexts kept for them; see `CommandJournal.claim(_:from:concurrency:perPartition:takingOverFrom:lease:)`.
-    public func claim(
-        _ limit: Int, from queue: String?, concurrency: Int?, perPartition: Int?, takingOverFrom deadOwner: String?,
-        lease: JournalLease
-    ) async throws -> CommandJournalClaim {
-        var claim = try await channel.claim(
-            limit, from: queue, concurrency: concurrency, perPartition: perPartition, takingOverFrom: deadOwner,
-            lease: lease)
-        guard !claim.records.isEmpty else { return claim }
-        // A trace is never a reason for a claim to fail: without it, the worker starts a trace.
-        guard let traces = try? await traces(of: claim.records.map(\.id)), !traces.isEmpty else { return claim }
-        for index in claim.records.indices {
-            claim.records[index].traceContext = traces[claim.records[index].id]
-        }
-        return claim
     }
 
     /// The trace contexts kept for `keys`, by key.

@@ -4,14 +4,20 @@ import Foundation
 // oldest (the index `open_priority`), taken with `FOR UPDATE SKIP LOCKED` (answered in no order:
 // the writer sorts them), under
 // the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
-// taken from; then when the next one falls due.
+// taken from and its trace context (v8); then when the next one falls due.
 
 extension PostgresJournalBatchFunction {
     /// A claimed record's columns, with the owner it was taken from beside them.
     static let claimedColumns = PostgresJournalColumn.list("v_rec.")
 
+    /// The trace context kept for the claimed record `key` (an SQL expression), as text, or NULL
+    /// (``PostgresJournalManagementSQL/tracesTable(_:)``; v8).
+    static func traceContext(_ table: String, _ key: String) -> String {
+        "(SELECT c.context::text FROM \"\(PostgresJournalManagementSQL.tracesTable(table))\" AS c WHERE c.key = \(key))"
+    }
+
     /// Takes up to `v_room` due roots of `queue` (an SQL condition on `t`) for `v_owner`.
-    static func claim(_ t: String, _ queue: String) -> String {
+    static func claim(_ t: String, _ table: String, _ queue: String) -> String {
         """
         FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
                 attempts = t.attempts + 1, updated_at = v_now
@@ -22,8 +28,8 @@ extension PostgresJournalBatchFunction {
                 ORDER BY s.priority DESC, s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
             WHERE t.key = o.o_key
             RETURNING t.*, o.o_previous LOOP
-            RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.o_previous::text, NULL::text, NULL::bigint,
-                \(claimedColumns);
+            RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.o_previous::text,
+                \(traceContext(table, "v_rec.key")), NULL::bigint, \(claimedColumns);
         END LOOP;
         """
     }
@@ -49,7 +55,7 @@ extension PostgresJournalBatchFunction {
         IF v_room > 0 AND v_plimit IS NOT NULL THEN
             \(partitionedClaim(t, table, queue))
         ELSIF v_room > 0 THEN
-            \(claim(t, queue))
+            \(claim(t, table, queue))
         END IF;
         SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
         WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
@@ -99,7 +105,7 @@ extension PostgresJournalBatchFunction {
                 WHERE t.key = v_rec.c_key RETURNING t.* INTO r;
                 v_taken := v_taken + 1;
                 RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.c_owner::text,
-                    NULL::text, NULL::bigint, \(recordColumns);
+                    \(traceContext(table, "v_rec.c_key")), NULL::bigint, \(recordColumns);
             END LOOP;
             """
     }

@@ -21,11 +21,12 @@ enum PostgresJournalBatchFunction {
     /// the writes as typed arrays, not JSON; v5 enqueues at a priority, and claims the highest
     /// priority first; v6 claims nothing from a paused queue, enqueues in a partition, and claims
     /// under a limit per partition; v7 begins a new record on a queue, `p_queues`, when the
-    /// begin names one). The earlier versions stay in the
+    /// begin names one; v8 answers each claimed record with its trace context, `o_aux2`, so that a
+    /// claim is one round trip). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue.
-    static func name(_ table: String) -> String { "\(table)_batch_v7" }
+    static func name(_ table: String) -> String { "\(table)_batch_v8" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 

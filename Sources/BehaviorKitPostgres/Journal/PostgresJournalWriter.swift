@@ -239,8 +239,10 @@ struct PostgresJournalWriter: Sendable {
             return .none
         case .claim:
             let claimed = answers.filter { $0.outcome == .claimed }
-            // In the order of the claim: the highest priority first, then the oldest.
-            let records = claimed.compactMap(\.record).sorted {
+            // In the order of the claim: the highest priority first, then the oldest; each with the
+            // trace context kept for it (v8: `o_aux2`). A context that does not read is no reason for
+            // a claim to fail: without it, the worker starts a trace.
+            let records = claimed.compactMap(tracedRecord).sorted {
                 $0.priority != $1.priority ? $0.priority > $1.priority : $0.sequence < $1.sequence
             }
             var previousOwners: [String: String] = [:]
@@ -257,6 +259,15 @@ struct PostgresJournalWriter: Sendable {
         case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake:
             throw unanswered("a management write")
         }
+    }
+
+    /// A claimed record with the trace context its answer read (v8: `o_aux2`).
+    private func tracedRecord(_ answer: Answer) -> CommandJournalRecord? {
+        guard var record = answer.record else { return nil }
+        if let text = answer.aux2 {
+            record.traceContext = try? JSONDecoder().decode([String: String].self, from: Data(text.utf8))
+        }
+        return record
     }
 
     private func begun(_ entry: CommandJournalEntry, _ answer: Answer?) throws -> CommandJournalBegin {

@@ -34,6 +34,23 @@ extension CommandJournalConformance {
             "a key enqueued again after pruning carried the pruned record's context: \(again)")
     }
 
+    static func aClaimUnderAPartitionLimitKeepsTheTraceContext(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
+        let check = "a claim under a limit per partition reads each record's trace context too"
+        let context = ["traceparent": "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"]
+        _ = try await journal.enqueue(
+            entry("a1"), queue: "q", after: .zero, priority: 0, partition: "a", traceContext: context)
+        _ = try await journal.enqueue(
+            entry("a2"), queue: "q", after: .zero, priority: 0, partition: "a", traceContext: nil)
+        _ = try await journal.enqueue(
+            entry("none"), queue: "q", after: .zero, priority: 0, partition: nil, traceContext: nil)
+        let claimed = try await journal.claim(10, from: "q", concurrency: nil, perPartition: 1, lease: lease).records
+        let contexts = claimed.map { "\($0.id): \($0.traceContext ?? [:])" }
+        try expect(
+            contexts == ["a1: \(context)", "none: [:]"], check, "the claim read the trace contexts \(contexts)")
+    }
+
     static func bulkEnqueuedRecordsKeepTheirCallersTraceContext(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {

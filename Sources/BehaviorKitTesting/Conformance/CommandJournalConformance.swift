@@ -63,7 +63,8 @@ public enum CommandJournalConformance {
             bulkEnqueueAnswersAKeyTwiceInOneCallOnce,
         ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + scheduleChecks + jobChecks
             + retentionChecks + [
-                queuedRecordsKeepTheirCallersTraceContext, bulkEnqueuedRecordsKeepTheirCallersTraceContext,
+                queuedRecordsKeepTheirCallersTraceContext, aClaimUnderAPartitionLimitKeepsTheTraceContext,
+                bulkEnqueuedRecordsKeepTheirCallersTraceContext,
                 wakingMakesAWaitingRecordDueAndNoOther, beginningOnAQueueHoldsARecordItsWorkersTakeOnceTheLeaseLapses,
             ]
     }

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Tracing
 
 extension JournaledInvoker {
@@ -102,8 +103,9 @@ extension JournaledInvoker {
     /// With a `retry` policy, a failure the policy retries releases the record to be claimed
     /// again after its backoff, writing the attempt's error, and throws ``RescheduledAttempt``.
     ///
-    /// `commandEnded`, when given, is called once the command's `execute` returned or threw,
-    /// before its settlement is written (a ``QueueWorker`` frees its slot then).
+    /// `commandEnded`, when given, is called once the command's `execute` returned or threw and
+    /// its settlement is queued for its commit, before it is durable (a ``QueueWorker`` frees its
+    /// slot then).
     func execute(
         _ step: DurableStep, _ record: CommandJournalRecord, span: (any Span)? = nil, retry: RetryPolicy? = nil,
         commandEnded: (@Sendable () -> Void)? = nil
@@ -143,6 +145,10 @@ extension JournaledInvoker {
 
     /// Runs `step` under `record` and settles the record; `outcome` says `.failed` when the step
     /// threw and its failure was written down.
+    ///
+    /// `commandEnded` is called once the settling write (or the release) is queued for its
+    /// commit (``WriteQueued``), or once it returned or threw when it never was: the worker's next
+    /// claim, made then, is queued after it and joins its commit.
     private func settle(
         _ step: DurableStep, _ record: CommandJournalRecord, _ outcome: inout DurableOutcome?, retry: RetryPolicy?,
         commandEnded: (@Sendable () -> Void)?
@@ -151,28 +157,34 @@ extension JournaledInvoker {
         let attempt = lease.fenced(by: record)
         try await keeper.check(key, token: record.attempts)
         let context = DurableContext(key: key, owner: owner, attempt: max(1, record.attempts))
+        let ended = commandEnded.map(CallOnce.init)
+        defer { ended?() }
         let output: [UInt8]?
         do {
             output = try await DurableContext.$current.withValue(context) { try await step.run(context) }
         } catch {
-            commandEnded?()
             if keeper.isLost(key, token: record.attempts) { throw CommandJournalError.leaseLost(key: key, owner: nil) }
             if let delay = retry?.delay(after: max(1, record.attempts), of: key, failedWith: error) {
                 try await keeper.settling(key, token: record.attempts) {
-                    try await journal.release(key, lease: attempt, after: delay, failure: Self.reason(error))
+                    try await WriteQueued.$signal.withValue(ended) {
+                        try await journal.release(key, lease: attempt, after: delay, failure: Self.reason(error))
+                    }
                 }
                 outcome = .retried
                 throw RescheduledAttempt(delay: delay, error: error)
             }
             try await keeper.settling(key, token: record.attempts) {
-                try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
+                try await WriteQueued.$signal.withValue(ended) {
+                    try await journal.settle(key, as: .failed(reason: Self.reason(error)), lease: attempt)
+                }
             }
             outcome = .failed
             throw error
         }
-        commandEnded?()
         try await keeper.settling(key, token: record.attempts) {
-            try await journal.settle(key, as: .done(output: output), lease: attempt)
+            try await WriteQueued.$signal.withValue(ended) {
+                try await journal.settle(key, as: .done(output: output), lease: attempt)
+            }
         }
         return output
     }

@@ -43,6 +43,8 @@ public final class InMemoryCommandJournal: CommandJournalManagement, JournalWrit
         // `apply` answers every write with the outcome of its kind: `unexpected` never runs.
         channel = JournalWriteChannel(unexpected: { CommandJournalError.unknownKey("") }) { write in
             let now = Date(journalMilliseconds: clock.currentDate.journalMilliseconds)
+            // Applied at once: queued and committed in one step (``WriteQueued``).
+            defer { WriteQueued.signal?() }
             return try state.withLock { state throws(CommandJournalError) in try state.apply(write, now: now) }
         }
     }

@@ -6,10 +6,11 @@ extension QueueWorker {
     /// Runs a claimed record to its settlement, counts how it ended and returns that; never
     /// throws (a journal error leaves the record to be taken over once its lease expires).
     ///
-    /// `commandEnded`, when given, is called once a queued command's `execute` returned or threw,
-    /// before its settlement commits, so that the worker's slot is free while it commits (the next
-    /// claim then joins the settlement in one commit of the journal's group commit, as PgQueuer's
-    /// buffered completions do); never for a transaction, which holds its slot until it settled.
+    /// `commandEnded`, when given, is called once a queued command's `execute` returned or threw
+    /// and its settlement is queued in the journal's group commit, before it commits, so that the
+    /// worker's slot is free while it commits (the next claim, queued after it, then joins the
+    /// settlement in one commit, as PgQueuer's buffered completions do); never for a transaction,
+    /// which holds its slot until it settled.
     @discardableResult
     func settle(_ record: CommandJournalRecord, commandEnded: (@Sendable () -> Void)? = nil) async -> DurableOutcome {
         guard instruments.isOn else { return await settleCounted(record, commandEnded).0 }

@@ -84,7 +84,9 @@ public final class QueueWorker: Sendable {
     /// process). A journal error is counted and retried after `pollInterval`.
     ///
     /// It runs up to `slots` records at once while they settle in time (a command's slot is free
-    /// once it ended, so that the next claim joins its settlement in one commit). Each attempt
+    /// once it ended and its settlement is queued for the journal's commit; before a claim the
+    /// loop lets the commands about to end do so, so that one claim takes their slots and joins
+    /// their settlements in one commit: about one commit for every `slots` no-op jobs). Each attempt
     /// it loses (its lease lapsed before the journal renewed it: the journal or the machine is too slow
     /// for the lease) or the journal fails halves that, down to one; as many settled in time as
     /// it runs at once give one slot back (``QueueWorkerStatistics/openSlots``). An overloaded
@@ -121,6 +123,7 @@ public final class QueueWorker: Sendable {
         var sleeps = 0
         var claimFailed = false
         var admission = QueueAdmission(slots: slots)
+        var gathered = 0
         var iterator = looks.makeAsyncIterator()
         let pruner = retention.map { retention in Task { await self.keep(retention) } }
         let listener = (queue.journal as? any QueueWakeSource).map { source in
@@ -130,7 +133,36 @@ public final class QueueWorker: Sendable {
             }
         }
         while !Task.isCancelled {
+            // Every event that came meanwhile first, so that a claim asks for every slot they freed.
+            for event in mailbox.withLock({ events in
+                defer { events = [] }; return events
+            }) {
+                switch event {
+                case .ended(let attempt): running.remove(attempt)
+                case .settled(let attempt, let outcome):
+                    inFlight[attempt] = nil
+                    running.remove(attempt)
+                    admission.settled(outcome)
+                    counters.withLock { $0.openSlots = admission.limit }
+                case .woke(let number): if sleeper?.number == number { sleeper = nil }
+                case .notified:
+                    // Claim now rather than at the end of the sleep; a claim that failed waits its
+                    // poll interval all the same, so that a journal in trouble is not hammered.
+                    if let current = sleeper, !claimFailed {
+                        current.task.cancel()
+                        sleeper = nil
+                    }
+                }
+            }
             if running.count < admission.limit, sleeper == nil {
+                // Commands about to end free their slots in a moment: let them first, so that one
+                // claim takes every slot (and joins their settlements' commit) rather than one each.
+                if !running.isEmpty, gathered < Self.gatheringYields {
+                    gathered += 1
+                    await Task.yield()
+                    continue
+                }
+                gathered = 0
                 let claimed = await claim(admission.limit - running.count)
                 claimFailed = claimed.failed
                 for record in claimed.records {
@@ -158,26 +190,6 @@ public final class QueueWorker: Sendable {
             if mailbox.withLock({ $0.isEmpty }) {
                 guard await iterator.next() != nil else { break }
             }
-            for event in mailbox.withLock({ events in
-                defer { events = [] }; return events
-            }) {
-                switch event {
-                case .ended(let attempt): running.remove(attempt)
-                case .settled(let attempt, let outcome):
-                    inFlight[attempt] = nil
-                    running.remove(attempt)
-                    admission.settled(outcome)
-                    counters.withLock { $0.openSlots = admission.limit }
-                case .woke(let number): if sleeper?.number == number { sleeper = nil }
-                case .notified:
-                    // Claim now rather than at the end of the sleep; a claim that failed waits its
-                    // poll interval all the same, so that a journal in trouble is not hammered.
-                    if let current = sleeper, !claimFailed {
-                        current.task.cancel()
-                        sleeper = nil
-                    }
-                }
-            }
         }
         listener?.cancel()
         pruner?.cancel()
@@ -185,6 +197,10 @@ public final class QueueWorker: Sendable {
         for task in inFlight.values { await task.value }
         look.finish()
     }
+
+    /// How often ``run()`` yields, before a claim, to the commands still running, so that those
+    /// about to end are in the claim.
+    static let gatheringYields = 2
 
     /// Claims and runs what is due now, until nothing is; returns how many records it settled.
     ///
