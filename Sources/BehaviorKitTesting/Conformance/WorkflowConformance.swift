@@ -9,7 +9,8 @@ public import Commands
 /// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
 /// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
 /// down the new path, children fan out and in and reach their parent once, a child's
-/// settlement wakes its waiting parent, cancelling a run cancels its children, a key with a
+/// settlement wakes its waiting parent, cancelling a run cancels its children (and stops a run
+/// its caller holds at its next step), a key with a
 /// `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`) is written
 /// as a started run, waits for a key held elsewhere, is finished by a worker once its caller
 /// stopped, and is released while it waits.
@@ -44,6 +45,7 @@ public enum WorkflowConformance {
             aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
             aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
+            cancellingARunItsCallerHoldsStopsItAtItsNextStep,
         ]
     }
 

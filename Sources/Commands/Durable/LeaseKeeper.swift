@@ -156,6 +156,18 @@ final class LeaseKeeper: Sendable {
         }
     }
 
+    /// Marks the attempt this worker holds at `key` lost if its fencing token is below `token`
+    /// (the record's token once something took it, as a cancellation does), as a renewal that
+    /// found the record taken would, but leaves its work running: its next ``check(_:token:)``
+    /// fails, so that it stops before its next step.
+    func lose(_ key: String, below token: Int) {
+        state.withLock { state in
+            guard var hold = state.holds[key], hold.token < token, !hold.settled else { return }
+            if hold.settling { hold.lostWhileSettling = true } else { hold.lost = true }
+            state.holds[key] = hold
+        }
+    }
+
     /// Whether a renewal is under way: sent, its answer not yet taken in.
     var isRenewing: Bool { state.withLock { $0.renewing } }
 

@@ -1,0 +1,75 @@
+import Commands
+
+extension WorkflowConformance {
+    /// DBOS: cancelling a workflow that is running stops it "at the start of its next step"
+    /// (https://docs.dbos.dev/python/tutorials/workflow-management, "Cancelling Workflows"),
+    /// and cancels its children. Here two runs in their callers' tasks
+    /// (``Workflows/run(_:key:input:)``), each in a step, with a child started, are cancelled:
+    /// one through ``Workflows/cancel(_:reason:)``, one through the journal (as the console
+    /// does, from another process). Each run's code stops at its next step with
+    /// ``WorkflowError/cancelled(key:reason:)``, runs no further step, and settles failed,
+    /// cancelled, with its child; its caller answers so, with no worker running.
+    static func cancellingARunItsCallerHoldsStopsItAtItsNextStep(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
+        let check = "cancelling a run its caller holds stops it at its next step, with its children (DBOS cancel)"
+        let effects = WorkflowEffects()
+        let gates = ["here": WorkflowGate(), "elsewhere": WorkflowGate()]
+        let child = Workflow("picking") { (context, _: Int) -> Int in
+            try await context.step("pick") { _ in effects.record("\(context.key) picked") }
+            return 1
+        }
+        let order = Workflow("held order") { (context, number: Int) -> Int in
+            _ = try await context.start(child, key: "\(context.key)-pick", input: number)
+            try await context.step("charge") { _ in
+                effects.record("\(context.key) charged")
+                await gates[context.key]?.pass()
+            }
+            do {
+                try await context.step("ship") { _ in effects.record("\(context.key) shipped") }
+            } catch {
+                effects.record("\(context.key) stopped: \(error)")
+                throw error
+            }
+            return number
+        }
+        let workflows = worker(journal, clock, registered(child, order), owner: "process-1")
+        for (key, gate) in gates.sorted(by: { $0.key < $1.key }) {
+            let caller = Task { try await workflows.run(order, key: key, input: 1) }
+            try await waitUntil(check, "'\(key)' never reached its step") { gate.reached }
+            let cancelled = await error {
+                if key == "here" {
+                    try await workflows.cancel(key, reason: "the customer left")
+                } else {
+                    _ = try await journal.cancel(key, reason: "an operator's cancel")
+                }
+            }
+            try expect(cancelled == nil, check, "cancelling '\(key)' threw \(String(describing: cancelled))")
+            gate.open()
+            let answer = await error { _ = try await caller.value }
+            guard case WorkflowError.failed(key, let reason)? = answer as? WorkflowError,
+                CommandJournalCancellation.isCancellation(reason)
+            else {
+                throw WorkflowConformanceFailure(
+                    check: check, detail: "the caller of '\(key)' answered \(String(describing: answer))")
+            }
+        }
+        try expect(
+            effects.log.allSatisfy { !$0.hasSuffix("shipped") && !$0.hasSuffix("picked") }, check,
+            "cancelled runs went on: \(effects.log)")
+        let stops = effects.log.filter { $0.contains("stopped") }
+        try expect(
+            stops == [
+                "elsewhere stopped: \(WorkflowError.cancelled(key: "elsewhere", reason: "an operator's cancel"))",
+                "here stopped: \(WorkflowError.cancelled(key: "here", reason: "the customer left"))",
+            ], check, "the runs' code stopped with \(stops)")
+        for key in ["here", "here-pick", "elsewhere", "elsewhere-pick"] {
+            let record = try await journal.record(forKey: key)
+            try expect(
+                record?.status == .failed && CommandJournalCancellation.isCancellation(record?.failureReason), check,
+                "\(key) is \(record.map { "\($0.status) \($0.failureReason ?? "")" } ?? "missing")")
+        }
+        let pick = try await journal.record(forKey: "elsewhere-pick")?.failureReason ?? ""
+        try expect(pick.contains("elsewhere"), check, "the child's cancellation does not name its parent: \(pick)")
+    }
+}
