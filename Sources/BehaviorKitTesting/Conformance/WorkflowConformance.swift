@@ -45,7 +45,7 @@ public enum WorkflowConformance {
             aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
             aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
-            cancellingARunItsCallerHoldsStopsItAtItsNextStep,
+            cancellingARunItsCallerHoldsStopsItAtItsNextStep, aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
         ]
     }
 

@@ -75,9 +75,11 @@ extension Workflows {
     func claimAndRun() async throws -> (claimed: Int, nextDue: Duration?) {
         let keeper = invoker.keeper
         let sent = keeper.now
-        let claim = try await journal.claim(
-            slots, from: queue.name, concurrency: queue.concurrency,
-            takingOverFrom: keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+        let claim = try await keeper.claiming { takingOver in
+            try await journal.claim(
+                slots, from: queue.name, concurrency: queue.concurrency,
+                takingOverFrom: takingOver ? invoker.owner : nil, lease: invoker.lease)
+        }
         keeper.adopt(claim.records, confirmedAt: sent)
         // Each attempt in a task of its own: cancelling the caller stops no attempt half-way.
         let attempts = claim.records.map { record in Task { await self.attempt(record) } }
