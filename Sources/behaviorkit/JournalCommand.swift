@@ -16,6 +16,7 @@ struct JournalCommand: AsyncParsableCommand {
             JournalAllCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalWorkersCommand.self,
             JournalQueuesCommand.self, JournalCancelCommand.self, JournalRetryCommand.self, JournalPruneCommand.self,
             JournalPauseCommand.self, JournalResumeCommand.self, JournalSchedulesCommand.self,
+            JournalWorkflowsCommand.self,
         ],
         defaultSubcommand: JournalAllCommand.self
     )

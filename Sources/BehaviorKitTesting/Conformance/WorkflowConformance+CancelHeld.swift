@@ -4,17 +4,18 @@ extension WorkflowConformance {
     /// DBOS: cancelling a workflow that is running stops it "at the start of its next step"
     /// (https://docs.dbos.dev/python/tutorials/workflow-management, "Cancelling Workflows"),
     /// and cancels its children. Here two runs in their callers' tasks
-    /// (``Workflows/run(_:key:input:)``), each in a step, with a child started, are cancelled:
-    /// one through ``Workflows/cancel(_:reason:)``, one through the journal (as the console
-    /// does, from another process). Each run's code stops at its next step with
+    /// (``Workflows/run(_:key:input:)``) and one a worker runs, each in a step, with a child
+    /// started, are cancelled: one through ``Workflows/cancel(_:reason:)``, the others through
+    /// the journal (as the console does, from another process). Each run's code stops at its next step with
     /// ``WorkflowError/cancelled(key:reason:)``, runs no further step, and settles failed,
-    /// cancelled, with its child; its caller answers so, with no worker running.
+    /// cancelled, with its child; its caller answers so, with no other worker running.
     static func cancellingARunItsCallerHoldsStopsItAtItsNextStep(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
-        let check = "cancelling a run its caller holds stops it at its next step, with its children (DBOS cancel)"
+        let check =
+            "cancelling a run its caller or a worker holds stops it at its next step, with its children (DBOS cancel)"
         let effects = WorkflowEffects()
-        let gates = ["here": WorkflowGate(), "elsewhere": WorkflowGate()]
+        let gates = ["here": WorkflowGate(), "elsewhere": WorkflowGate(), "worker": WorkflowGate()]
         let child = Workflow("picking") { (context, _: Int) -> Int in
             try await context.step("pick") { _ in effects.record("\(context.key) picked") }
             return 1
@@ -35,7 +36,12 @@ extension WorkflowConformance {
         }
         let workflows = worker(journal, clock, registered(child, order), owner: "process-1")
         for (key, gate) in gates.sorted(by: { $0.key < $1.key }) {
-            let caller = Task { try await workflows.run(order, key: key, input: 1) }
+            let caller = Task {
+                guard key == "worker" else { return try await workflows.run(order, key: key, input: 1) }
+                try await workflows.start(order, key: key, input: 1)
+                try await workflows.runDue()
+                return try await workflows.handle(order, key: key).result()
+            }
             try await waitUntil(check, "'\(key)' never reached its step") { gate.reached }
             let cancelled = await error {
                 if key == "here" {
@@ -62,8 +68,9 @@ extension WorkflowConformance {
             stops == [
                 "elsewhere stopped: \(WorkflowError.cancelled(key: "elsewhere", reason: "an operator's cancel"))",
                 "here stopped: \(WorkflowError.cancelled(key: "here", reason: "the customer left"))",
+                "worker stopped: \(WorkflowError.cancelled(key: "worker", reason: "an operator's cancel"))",
             ], check, "the runs' code stopped with \(stops)")
-        for key in ["here", "here-pick", "elsewhere", "elsewhere-pick"] {
+        for key in ["here", "here-pick", "elsewhere", "elsewhere-pick", "worker", "worker-pick"] {
             let record = try await journal.record(forKey: key)
             try expect(
                 record?.status == .failed && CommandJournalCancellation.isCancellation(record?.failureReason), check,

@@ -47,7 +47,7 @@ public enum WorkflowConformance {
             aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
             cancellingARunItsCallerHoldsStopsItAtItsNextStep, aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
-            aConsumedMessageStillHeldIsSettledAsTheRunSettles,
+            aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunIsReadListedAndCancelledAsAnOperatorDoes,
         ]
     }
 

@@ -45,18 +45,59 @@ extension Workflows {
     /// Cancels the child runs that the run `key` started (its start records among `records`),
     /// unless they settled. A failure is logged: the child then runs on.
     func cancelChildren(of key: String, among records: [CommandJournalRecord]) async {
+        let management: any CommandJournalManagement
+        do {
+            management = try queue.management("cancelling a workflow's children")
+        } catch {
+            invoker.logger?.warning(
+                "cancelling a cancelled workflow's children failed; they run on",
+                metadata: ["key": "\(key)", "error": "\(error)"])
+            return
+        }
+        for (child, error) in await management.cancelWorkflowChildren(of: key, among: records) {
+            invoker.logger?.warning(
+                "cancelling a cancelled workflow's child failed; the child runs on",
+                metadata: ["key": "\(key)", "child": "\(child)", "error": "\(error)"])
+        }
+    }
+}
+
+extension CommandJournalManagement {
+    /// Cancels the workflow run `key` for `reason`, and the child runs it started that have not
+    /// settled, as ``Workflows/cancel(_:reason:)`` does, from a process that runs no workflows
+    /// (an operator's tool: `behaviorkit journal workflows cancel`). Returns the run's record as
+    /// it is now, and the children that could not be cancelled, with why.
+    ///
+    /// - Throws: ``CommandJournalError/unknownKey(_:)``;
+    ///   ``CommandJournalError/cannotCancel(key:status:reason:)`` for a run that settled;
+    ///   ``WorkflowError/invalidKey(key:reason:)`` for a record that is no workflow's run.
+    public func cancelWorkflowRun(
+        _ key: String, reason: String
+    ) async throws -> (run: CommandJournalRecord, uncancelledChildren: [(key: String, error: any Error)]) {
+        if let record = try await record(forKey: key), record.entry.kind != WorkflowRecord.runKind {
+            throw WorkflowError.invalidKey(
+                key: key, reason: "it is a '\(record.entry.kind)' record, not a workflow's run")
+        }
+        let run = try await cancel(key, reason: reason)
+        return (run, await cancelWorkflowChildren(of: key, among: try await records(parentKey: key)))
+    }
+
+    /// Cancels the child runs that the run `key` started (its start records among `records`),
+    /// unless they settled; answers those it could not cancel, with why.
+    func cancelWorkflowChildren(
+        of key: String, among records: [CommandJournalRecord]
+    ) async -> [(key: String, error: any Error)] {
+        var failures: [(key: String, error: any Error)] = []
         for record in records where record.entry.kind == WorkflowRecord.startKind {
             let child = String(decoding: record.entry.payload, as: UTF8.self)
             do {
-                _ = try await queue.management("cancelling a workflow's child").cancel(
-                    child, reason: "its parent '\(key)' was cancelled")
+                _ = try await cancel(child, reason: "its parent '\(key)' was cancelled")
             } catch CommandJournalError.cannotCancel(_, let status, _) where status != .pending {
                 continue
             } catch {
-                invoker.logger?.warning(
-                    "cancelling a cancelled workflow's child failed; the child runs on",
-                    metadata: ["key": "\(key)", "child": "\(child)", "error": "\(error)"])
+                failures.append((child, error))
             }
         }
+        return failures
     }
 }
