@@ -53,7 +53,7 @@ public struct WorkflowRunDetails: Sendable, Hashable {
 public struct WorkflowRunPosition: Sendable, Hashable {
     /// What the code asked for there.
     public enum Kind: String, Sendable, Hashable, CaseIterable {
-        /// ``WorkflowContext/step(_:retry:_:)``: its record's output is the step's.
+        /// A step (`WorkflowContext.step(_:retry:_:)`): its record's output is the step's.
         case step
         /// ``WorkflowContext/sleep(for:)`` or ``WorkflowContext/sleep(until:)``.
         case sleep
@@ -85,7 +85,7 @@ public struct WorkflowRunPosition: Sendable, Hashable {
 }
 
 extension CommandJournalManagement {
-    /// The kind of a workflow run's record, to filter ``records(matching:after:limit:)`` by.
+    /// The kind of a workflow run's record, to filter ``CommandJournal/records(matching:after:limit:)`` by.
     public static var workflowRunKind: String { WorkflowRecord.runKind }
 
     /// One page of the workflow runs passing `filter` (its `kind` and `rootsOnly` set to a
