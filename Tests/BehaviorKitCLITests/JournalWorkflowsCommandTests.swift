@@ -107,35 +107,45 @@ struct JournalWorkflowsCommandTests {
         #expect(after.standardOutput.hasSuffix("2 workflow runs\n"))
     }
 
-    /// A run its caller runs in its own task is cancelled from the command line: its code stops at
-    /// its next step, and its caller's call answers the cancellation.
+    /// A run its caller runs in its own task is cancelled from the command line (`journal workflows
+    /// cancel`, or `journal cancel`): its code stops at its next step, and its caller's call answers
+    /// the cancellation.
     @Test func cancelStopsARunItsCallerHolds() async throws {
         defer { removeJournal() }
         let journal = try SQLiteCommandJournal(path: path)
-        let (reachedSteps, reached) = AsyncStream<Void>.makeStream()
-        let (openings, open) = AsyncStream<Void>.makeStream()
-        let held = Workflow("held") { (context, number: Int) -> Int in
-            try await context.step("charge") { _ in
-                reached.yield()
-                for await _ in openings { break }
+        let commands = [
+            "held-1": (
+                ["journal", "workflows", "cancel", path, "held-1", "--reason", "customer left", "-y"],
+                "cancelled workflow run 'held-1': taken from its worker; it stops at its next step, and the attempt "
+                    + "that takes it next settles it cancelled\n"
+            ),
+            "held-2": (
+                ["journal", "cancel", path, "held-2", "--reason", "customer left", "-y"],
+                "cancelled 'held-2': taken from its worker (attempt 2 is next); the next worker settles it cancelled "
+                    + "(it stops at its next step)\n"
+            ),
+        ]
+        for (key, (arguments, answer)) in commands.sorted(by: { $0.key < $1.key }) {
+            let (reachedSteps, reached) = AsyncStream<Void>.makeStream()
+            let (openings, open) = AsyncStream<Void>.makeStream()
+            let held = Workflow("held") { (context, number: Int) -> Int in
+                try await context.step("charge") { _ in
+                    reached.yield()
+                    for await _ in openings { break }
+                }
+                try await context.step("ship") { _ in Issue.record("the cancelled run \(context.key) shipped") }
+                return number
             }
-            try await context.step("ship") { _ in Issue.record("the cancelled run shipped") }
-            return number
-        }
-        let workflows = workers(journal, held)
-        let caller = Task { try await workflows.run(held, key: "held-1", input: 1) }
-        for await _ in reachedSteps { break }
-        let cancel = try CLIRunner.run([
-            "journal", "workflows", "cancel", path, "held-1", "--reason", "customer left", "-y",
-        ])
-        #expect(cancel.exitCode == 0)
-        #expect(
-            cancel.standardOutput
-                == "cancelled workflow run 'held-1': taken from its worker; it stops at its next step, and the attempt "
-                + "that takes it next settles it cancelled\n")
-        open.yield()
-        await #expect(throws: WorkflowError.failed(key: "held-1", reason: "cancelled: customer left")) {
-            try await caller.value
+            let workflows = workers(journal, held)
+            let caller = Task { try await workflows.run(held, key: key, input: 1) }
+            for await _ in reachedSteps { break }
+            let cancel = try CLIRunner.run(arguments)
+            #expect(cancel.exitCode == 0)
+            #expect(cancel.standardOutput == answer)
+            open.yield()
+            await #expect(throws: WorkflowError.failed(key: key, reason: "cancelled: customer left")) {
+                try await caller.value
+            }
         }
         try await journal.close()
         let show = try CLIRunner.run(["journal", "workflows", "show", path, "held-1"])

@@ -10,10 +10,10 @@ extension JournalOperations {
         switch format {
         case .json: console.print(try json(JournalRecordView(record)))
         case .text:
+            let next =
+                record.workflowName == nil ? "compensates it" : "settles it cancelled (it stops at its next step)"
             console.print(
-                cancelled(
-                    "'\(key)'", record, running: " (attempt \(record.attempts) is next); the next worker compensates it"
-                )
+                cancelled("'\(key)'", record, running: " (attempt \(record.attempts) is next); the next worker \(next)")
             )
         }
     }
