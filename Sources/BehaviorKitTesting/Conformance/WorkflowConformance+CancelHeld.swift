@@ -80,3 +80,56 @@ extension WorkflowConformance {
         try expect(pick.contains("elsewhere"), check, "the child's cancellation does not name its parent: \(pick)")
     }
 }
+
+extension WorkflowConformance {
+    /// DBOS: a cancelled workflow stops "at the start of its next step"
+    /// (https://docs.dbos.dev/python/tutorials/workflow-management) — a step with nothing to
+    /// write before it runs too. Here two runs in their callers' tasks received a message and
+    /// are between it and their next step when they are cancelled: through
+    /// ``Workflows/cancel(_:reason:)`` in their own process, which the step learns at once; and
+    /// through the journal from another process, which the step learns once a third of a lease
+    /// passed (its lease is renewed, and found taken). Neither step runs.
+    static func aCancellationReachesAStepWithNothingToWriteBeforeIt(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock
+    ) async throws {
+        let check = "a cancellation stops a run at a step that has nothing to write before it (DBOS cancel)"
+        let effects = WorkflowEffects()
+        let gates = ["local": WorkflowGate(), "remote": WorkflowGate()]
+        let order = Workflow("received order") { (context, number: Int) -> Int in
+            _ = try await context.receive(Int.self, topic: "go", timeout: .seconds(86_400))
+            await gates[context.key]?.pass()
+            do {
+                try await context.step("ship") { _ in effects.record("\(context.key) shipped") }
+            } catch {
+                effects.record("\(context.key) stopped: \(error)")
+                throw error
+            }
+            return number
+        }
+        let workflows = worker(journal, clock, registered(order), owner: "process-1")
+        for (key, gate) in gates.sorted(by: { $0.key < $1.key }) {
+            try await workflows.send(1, to: key, topic: "go", id: "go")
+            let caller = Task { try await workflows.run(order, key: key, input: 1) }
+            try await waitUntil(check, "'\(key)' never received its message") { gate.reached }
+            if key == "local" {
+                try await workflows.cancel(key, reason: "here")
+            } else {
+                _ = try await journal.cancel(key, reason: "elsewhere")
+                await clock.advance(by: .seconds(11))
+            }
+            gate.open()
+            let answer = await error { _ = try await caller.value }
+            guard case WorkflowError.failed(key, let reason)? = answer as? WorkflowError,
+                CommandJournalCancellation.isCancellation(reason)
+            else {
+                throw WorkflowConformanceFailure(
+                    check: check, detail: "the caller of '\(key)' answered \(String(describing: answer))")
+            }
+        }
+        try expect(
+            effects.log == [
+                "local stopped: \(WorkflowError.cancelled(key: "local", reason: "here"))",
+                "remote stopped: \(WorkflowError.cancelled(key: "remote", reason: "elsewhere"))",
+            ], check, "the runs went \(effects.log)")
+    }
+}

@@ -10,7 +10,8 @@ public import Commands
 /// and is settled as the run settles though a worker still holds it, an event's latest value
 /// wakes the caller that waits for it, a patch sends only new runs down the new path, children
 /// fan out and in and reach their parent once, a child's settlement wakes its waiting parent,
-/// cancelling a run cancels its children (and stops a run its caller holds at its next step), a
+/// cancelling a run cancels its children (and stops a run its caller or a worker holds at its
+/// next step, one with nothing to write before it too), a
 /// key with a `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`)
 /// is written as a started run, is not taken by its own process's first claim, waits for a key
 /// held elsewhere, is finished by a worker once its caller stopped, and is released while it
@@ -46,7 +47,8 @@ public enum WorkflowConformance {
             aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
             aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
-            cancellingARunItsCallerHoldsStopsItAtItsNextStep, aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
+            cancellingARunItsCallerHoldsStopsItAtItsNextStep, aCancellationReachesAStepWithNothingToWriteBeforeIt,
+            aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
             aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunIsReadListedAndCancelledAsAnOperatorDoes,
         ]
     }
