@@ -26,12 +26,7 @@ extension WorkflowConformance {
                 effects.record("\(context.key) charged")
                 await gates[context.key]?.pass()
             }
-            do {
-                try await context.step("ship") { _ in effects.record("\(context.key) shipped") }
-            } catch {
-                effects.record("\(context.key) stopped: \(error)")
-                throw error
-            }
+            try await ship(context, effects)
             return number
         }
         let workflows = worker(journal, clock, registered(child, order), owner: "process-1")
@@ -52,13 +47,7 @@ extension WorkflowConformance {
             }
             try expect(cancelled == nil, check, "cancelling '\(key)' threw \(String(describing: cancelled))")
             gate.open()
-            let answer = await error { _ = try await caller.value }
-            guard case WorkflowError.failed(key, let reason)? = answer as? WorkflowError,
-                CommandJournalCancellation.isCancellation(reason)
-            else {
-                throw WorkflowConformanceFailure(
-                    check: check, detail: "the caller of '\(key)' answered \(String(describing: answer))")
-            }
+            try await expectCancelled(caller, key, check)
         }
         try expect(
             effects.log.allSatisfy { !$0.hasSuffix("shipped") && !$0.hasSuffix("picked") }, check,
@@ -98,12 +87,7 @@ extension WorkflowConformance {
         let order = Workflow("received order") { (context, number: Int) -> Int in
             _ = try await context.receive(Int.self, topic: "go", timeout: .seconds(86_400))
             await gates[context.key]?.pass()
-            do {
-                try await context.step("ship") { _ in effects.record("\(context.key) shipped") }
-            } catch {
-                effects.record("\(context.key) stopped: \(error)")
-                throw error
-            }
+            try await ship(context, effects)
             return number
         }
         let workflows = worker(journal, clock, registered(order), owner: "process-1")
@@ -118,18 +102,35 @@ extension WorkflowConformance {
                 await clock.advance(by: .seconds(11))
             }
             gate.open()
-            let answer = await error { _ = try await caller.value }
-            guard case WorkflowError.failed(key, let reason)? = answer as? WorkflowError,
-                CommandJournalCancellation.isCancellation(reason)
-            else {
-                throw WorkflowConformanceFailure(
-                    check: check, detail: "the caller of '\(key)' answered \(String(describing: answer))")
-            }
+            try await expectCancelled(caller, key, check)
         }
         try expect(
             effects.log == [
                 "local stopped: \(WorkflowError.cancelled(key: "local", reason: "here"))",
                 "remote stopped: \(WorkflowError.cancelled(key: "remote", reason: "elsewhere"))",
             ], check, "the runs went \(effects.log)")
+    }
+}
+
+extension WorkflowConformance {
+    /// The step "ship", which records that it ran, or the error that stopped the run before it.
+    static func ship(_ context: WorkflowContext, _ effects: WorkflowEffects) async throws {
+        do {
+            try await context.step("ship") { _ in effects.record("\(context.key) shipped") }
+        } catch {
+            effects.record("\(context.key) stopped: \(error)")
+            throw error
+        }
+    }
+
+    /// Fails `check` unless `caller`, the caller of the run `key`, answers that it was cancelled.
+    static func expectCancelled<T>(_ caller: Task<T, any Error>, _ key: String, _ check: String) async throws {
+        let answer = await error { _ = try await caller.value }
+        guard case WorkflowError.failed(key, let reason)? = answer as? WorkflowError,
+            CommandJournalCancellation.isCancellation(reason)
+        else {
+            throw WorkflowConformanceFailure(
+                check: check, detail: "the caller of '\(key)' answered \(String(describing: answer))")
+        }
     }
 }
