@@ -18,6 +18,7 @@ struct BehaviorKitCommand: AsyncParsableCommand {
             PhoneCommand.self,
             CrossingCommand.self,
             LifecycleCommand.self,
+            OrderWorkflowCommand.self,
             DiagramCommand.self,
             JournalCommand.self,
             FleetCommand.self,

@@ -36,7 +36,9 @@ struct JournalCancelCommand: AsyncParsableCommand {
         discussion: """
             A pending record no worker holds settles failed, "cancelled: REASON". A durable transaction a worker \
             runs is taken from it (its next write is refused, so it stops before its next step) and falls due at \
-            once: the next worker (its queue's, or a recovery for work run by callers) compensates it.
+            once: the next worker (its queue's, or a recovery for work run by callers) compensates it. So is a \
+            workflow's run that a worker or its caller runs: it stops at its next step (`journal workflows cancel` \
+            cancels its children too).
 
             With --filter TERM instead of a KEY, cancels every pending record that passes the terms, at most \
             --limit a call; a command a live worker runs is refused, and the call prints the cursor to go on with \

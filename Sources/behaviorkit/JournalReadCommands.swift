@@ -16,8 +16,7 @@ struct JournalListCommand: AsyncParsableCommand {
 
     @OptionGroup var journal: JournalLocationOptions
 
-    @Option(help: "Only this status (pending, done, failed, compensated); repeat for several.")
-    var status: [String] = []
+    @OptionGroup var statuses: JournalStatusOptions
     @Option(help: "Only the records of this queue.") var queue: String?
     @Option(help: "Only this command kind.") var kind: String?
     @Option(help: "Only keys that start with this.") var keyPrefix: String?
@@ -29,10 +28,7 @@ struct JournalListCommand: AsyncParsableCommand {
     @Option(help: "Continue after the record with this number (the cursor a page printed).") var after: Int64?
 
     func validate() throws {
-        guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
-        for value in status where CommandJournalStatus(rawValue: value) == nil {
-            throw ValidationError("'\(value)' is not a status: use pending, done, failed or compensated")
-        }
+        try JournalStatusOptions.validate(limit: limit)
         for (name, value) in [("--since", since), ("--until", until)] {
             if let value, JournalTime.parse(value) == nil {
                 throw ValidationError("\(name) '\(value)' is not an ISO 8601 time, such as 2026-11-25T12:00:00Z")
@@ -42,7 +38,7 @@ struct JournalListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = CommandJournalFilter(
-            statuses: Set(status.compactMap(CommandJournalStatus.init(rawValue:))), queue: queue, kind: kind,
+            statuses: statuses.chosen, queue: queue, kind: kind,
             keyPrefix: keyPrefix, owner: owner, updatedSince: since.flatMap(JournalTime.parse),
             updatedBefore: until.flatMap(JournalTime.parse), rootsOnly: !steps)
         try await journal.run { opened in
@@ -91,6 +87,26 @@ struct JournalQueuesCommand: AsyncParsableCommand {
         try await journal.run { opened in
             try await JournalOperations.queues(opened, format: journal.format, console: .standardOutput)
         }
+    }
+}
+
+/// `--status`, repeated: the statuses a listing keeps.
+struct JournalStatusOptions: ParsableArguments {
+    @Option(help: "Only this status (pending, done, failed, compensated); repeat for several.")
+    var status: [String] = []
+
+    /// The statuses given.
+    var chosen: Set<CommandJournalStatus> { Set(status.compactMap(CommandJournalStatus.init(rawValue:))) }
+
+    func validate() throws {
+        for value in status where CommandJournalStatus(rawValue: value) == nil {
+            throw ValidationError("'\(value)' is not a status: use pending, done, failed or compensated")
+        }
+    }
+
+    /// Refuses a `--limit` below 1.
+    static func validate(limit: Int) throws {
+        guard limit >= 1 else { throw ValidationError("--limit must be at least 1, not \(limit)") }
     }
 }
 

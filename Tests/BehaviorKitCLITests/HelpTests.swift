@@ -7,6 +7,7 @@ struct HelpTests {
     static let golden: [(command: String, scenario: Int?)] = [
         ("tour", nil),
         ("garage", 1), ("cart", 2), ("movies", 3), ("vehicle", 4), ("phone", 5), ("crossing", 6), ("lifecycle", nil),
+        ("order-workflow", nil),
         ("diagram", nil), ("journal", nil), ("fleet", nil), ("machine-fleet", nil), ("workflow-fleet", nil),
         ("machines", nil),
         ("console", nil),

@@ -22,7 +22,9 @@ struct TourTests {
         #expect(secondRecording.lines == lines)
     }
 
-    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMdThenTheCrossingAndTheLifecycle() async throws {
+    @Test func tourShowsTheFiveScenariosInTheOrderOfScenariosMdThenTheCrossingTheLifecycleAndTheOrderWorkflow()
+        async throws
+    {
         let (console, recording) = Console.recording()
         try await Tour.run(on: console)
         let headings = recording.lines.filter { $0.hasPrefix("== ") }
@@ -35,6 +37,7 @@ struct TourTests {
                 "== Phone number: a validation pipeline (behaviorkit phone 79634480209 7963448) ==",
                 "== Crossing: a statechart (behaviorkit crossing) ==",
                 "== Lifecycle: a durable state machine survives a kill (behaviorkit lifecycle) ==",
+                "== Order workflow: a durable workflow finishes in another worker (behaviorkit order-workflow) ==",
             ])
     }
 }

@@ -6,13 +6,16 @@ public import Commands
 /// workflows, cited in its check: a key started again answers how it ran, a run resumes after
 /// its last finished step, a run that asks for another step than the journal recorded stops,
 /// a sleep (for a duration or until a date) never ends early and survives a restart, a
-/// message is received once per id, or `nil` at the timeout, and wakes the run that waits for
-/// it, an event's latest value wakes the caller that waits for it, a patch sends only new runs
-/// down the new path, children fan out and in and reach their parent once, a child's
-/// settlement wakes its waiting parent, cancelling a run cancels its children, a key with a
-/// `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`) is written
-/// as a started run, waits for a key held elsewhere, is finished by a worker once its caller
-/// stopped, and is released while it waits.
+/// message is received once per id, or `nil` at the timeout, wakes the run that waits for it,
+/// and is settled as the run settles though a worker still holds it, an event's latest value
+/// wakes the caller that waits for it, a patch sends only new runs down the new path, children
+/// fan out and in and reach their parent once, a child's settlement wakes its waiting parent,
+/// cancelling a run cancels its children (and stops a run its caller or a worker holds at its
+/// next step, one with nothing to write before it too), a
+/// key with a `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`)
+/// is written as a started run, is not taken by its own process's first claim, waits for a key
+/// held elsewhere, is finished by a worker once its caller stopped, and is released while it
+/// waits.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases and end sleeps); it throws a
@@ -44,6 +47,9 @@ public enum WorkflowConformance {
             aChildKeyStartedBeforeAnswersThatRun, cancellingARunCancelsItsChildren,
             aRunInTheCallersTaskIsWrittenAsAStartedRun, aRunInTheCallersTaskWaitsForAKeyHeldElsewhere,
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
+            cancellingARunItsCallerHoldsStopsItAtItsNextStep, aCancellationReachesAStepWithNothingToWriteBeforeIt,
+            aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
+            aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunIsReadListedAndCancelledAsAnOperatorDoes,
         ]
     }
 

@@ -125,6 +125,7 @@ public struct DurableTransaction: Command {
 
     /// Begins the transaction's record and runs it: ``run()`` without its reports.
     private func begin() async throws -> DurableTransactionResult {
+        await invoker.keeper.beginning()
         let sent = invoker.keeper.now
         let record: CommandJournalRecord
         switch try await journal.begin(entry, lease: invoker.lease) {

@@ -65,9 +65,11 @@ extension JournaledInvoker {
         var seen: Set<String> = []
         while true {
             let sent = keeper.now
-            let previous = deadOwner ?? (keeper.firstClaim() ? owner : nil)
-            let claim = try await journal.claim(
-                16, from: nil, concurrency: nil, takingOverFrom: previous, lease: lease)
+            let claim = try await keeper.claiming { takingOver in
+                try await journal.claim(
+                    16, from: nil, concurrency: nil, takingOverFrom: deadOwner ?? (takingOver ? owner : nil),
+                    lease: lease)
+            }
             let fresh = claim.records.filter { seen.insert($0.id).inserted }
             keeper.adopt(claim.records, confirmedAt: sent)
             for record in claim.records where !fresh.contains(record) {

@@ -63,6 +63,7 @@ extension JournaledInvoker {
     private func begin(
         _ step: DurableStep, as entry: CommandJournalEntry, span: (any Span)?
     ) async throws -> (output: [UInt8]?, executed: Bool) {
+        await keeper.beginning()
         let sent = keeper.now
         let record: CommandJournalRecord
         do {

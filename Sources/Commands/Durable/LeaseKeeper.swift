@@ -40,8 +40,13 @@ package final class LeaseKeeper: Sendable {
         var renewing = false
         var lastRenewal: Duration?
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
-        /// Whether the worker ever held a record: a worker that did not is a new incarnation.
+        /// Whether the worker ever held a record, or began one: a worker that did not is a new
+        /// incarnation.
         var everHeld = false
+        /// A first claim that takes over the records of an earlier incarnation is under way.
+        var takingOver = false
+        /// Begins waiting for that claim to answer.
+        var beginWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = LockedValue(State())
@@ -96,11 +101,46 @@ package final class LeaseKeeper: Sendable {
         if start { startHeartbeat() }
     }
 
-    /// Whether this worker never held a record yet (a new incarnation), marking that it will.
-    func firstClaim() -> Bool {
-        state.withLock { state in
+    /// Runs `claim`, the worker's claim, telling it whether to take over the records this
+    /// worker's owner holds: only at its first claim, before it held or began anything (a new
+    /// incarnation taking over from the one that stopped). A begin sent meanwhile by this worker
+    /// (``beginning()``) waits for that claim to answer, and a claim after a begin takes over
+    /// nothing: a record the worker just began is never taken from it by its own claim.
+    func claiming<T>(_ claim: (_ takingOver: Bool) async throws -> T) async rethrows -> T {
+        let takingOver = state.withLock { state in
             defer { state.everHeld = true }
-            return !state.everHeld
+            guard !state.everHeld else { return false }
+            state.takingOver = true
+            return true
+        }
+        guard takingOver else { return try await claim(false) }
+        defer {
+            let waiters = state.withLock { state in
+                state.takingOver = false
+                defer { state.beginWaiters = [] }
+                return state.beginWaiters
+            }
+            waiters.forEach { $0.resume() }
+        }
+        return try await claim(true)
+    }
+
+    /// Call before a begin under this worker's lease is sent: returns once no claim that takes
+    /// over this worker's records is under way, and keeps any later claim from taking over
+    /// (``claiming(_:)``).
+    func beginning() async {
+        let clear = state.withLock { state in
+            state.everHeld = true
+            return !state.takingOver
+        }
+        if clear { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiting = state.withLock { state in
+                guard state.takingOver else { return false }
+                state.beginWaiters.append(continuation)
+                return true
+            }
+            if !waiting { continuation.resume() }
         }
     }
 
@@ -171,6 +211,18 @@ package final class LeaseKeeper: Sendable {
         state.withLock { state in
             guard let hold = state.holds[key], hold.token == token else { return true }
             return hold.lost && !hold.settled
+        }
+    }
+
+    /// Marks the attempt this worker holds at `key` lost if its fencing token is below `token`
+    /// (the record's token once something took it, as a cancellation does), as a renewal that
+    /// found the record taken would, but leaves its work running: its next ``check(_:token:)``
+    /// fails, so that it stops before its next step.
+    func lose(_ key: String, below token: Int) {
+        state.withLock { state in
+            guard var hold = state.holds[key], hold.token < token, !hold.settled else { return }
+            if hold.settling { hold.lostWhileSettling = true } else { hold.lost = true }
+            state.holds[key] = hold
         }
     }
 

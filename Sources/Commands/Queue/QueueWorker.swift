@@ -210,9 +210,12 @@ public final class QueueWorker: Sendable {
         var settled = 0
         while true {
             let sent = invoker.keeper.now
-            let claim = try await invoker.journal.claim(
-                slots, from: queue.name, concurrency: queue.concurrency, perPartition: queue.concurrencyPerPartition,
-                takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+            let claim = try await invoker.keeper.claiming { takingOver in
+                try await invoker.journal.claim(
+                    slots, from: queue.name, concurrency: queue.concurrency,
+                    perPartition: queue.concurrencyPerPartition, takingOverFrom: takingOver ? invoker.owner : nil,
+                    lease: invoker.lease)
+            }
             if claim.records.isEmpty { return settled }
             invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)
@@ -226,9 +229,12 @@ public final class QueueWorker: Sendable {
     private func claim(_ limit: Int) async -> (records: [CommandJournalRecord], nextDue: Duration?, failed: Bool) {
         let sent = invoker.keeper.now
         do {
-            let claim = try await invoker.journal.claim(
-                limit, from: queue.name, concurrency: queue.concurrency, perPartition: queue.concurrencyPerPartition,
-                takingOverFrom: invoker.keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+            let claim = try await invoker.keeper.claiming { takingOver in
+                try await invoker.journal.claim(
+                    limit, from: queue.name, concurrency: queue.concurrency,
+                    perPartition: queue.concurrencyPerPartition, takingOverFrom: takingOver ? invoker.owner : nil,
+                    lease: invoker.lease)
+            }
             invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)
             return (claim.records, claim.nextDue, false)

@@ -58,7 +58,7 @@ extension WorkflowContext {
         do {
             value = try await attempts(context, retry: retry, body)
         } catch {
-            if error is CancellationError || Task.isCancelled { throw stop(error) }
+            if error is CancellationError || Task.isCancelled { throw stop(await cancellation(or: error)) }
             let reason = JournaledInvoker.reason(error)
             try await journaled {
                 try await journal.settle([.settle(entry, as: .failed(reason: reason))], lease: lease)

@@ -117,13 +117,27 @@ public final class WorkflowContext: Sendable {
         }
     }
 
-    /// Runs a journal request; its failure stops the run.
+    /// Runs a journal request; its failure stops the run (as a cancellation, when the run
+    /// was cancelled: ``cancellation(or:)``).
     func journaled<T>(_ request: () async throws -> T) async throws -> T {
         do {
             return try await request()
         } catch {
-            throw stop(error)
+            throw stop(await cancellation(or: error))
         }
+    }
+
+    /// ``WorkflowError/cancelled(key:reason:)`` when `error` (a refused write, a lost lease, a
+    /// cancelled task) comes from a cancellation of the run, which took it from this attempt;
+    /// otherwise `error`.
+    func cancellation(or error: any Error) async -> any Error {
+        guard error is CommandJournalError || error is CancellationError else { return error }
+        let journal = journal
+        let markKey = CommandJournalCancellation.key(of: key)
+        // Read apart from this task, which a lost lease cancels.
+        let mark = await Task { try? await journal.record(forKey: markKey) }.value
+        guard let mark, let reason = CommandJournalCancellation.reason(of: mark.failureReason) else { return error }
+        return WorkflowError.cancelled(key: key, reason: reason)
     }
 
     /// Writes the last step's settlement, if it waits: before the next step runs, so that

@@ -24,6 +24,17 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
     /// says why (a `"/"` in it, which would collide with the journal keys of another run's
     /// steps and messages).
     case invalidKey(key: String, reason: String)
+    /// The run was cancelled (``Workflows/cancel(_:reason:)``, or the journal's
+    /// ``CommandJournalManagement/cancel(_:reason:)`` from the console or another process)
+    /// while this attempt held it: thrown by the step, sleep or receive it stopped at, so that
+    /// nothing after it runs; `reason` is the canceller's. The run settles failed, cancelled.
+    case cancelled(key: String, reason: String)
+
+    /// Whether `error` is a ``cancelled(key:reason:)``.
+    static func isCancellation(_ error: any Error) -> Bool {
+        if case .cancelled? = error as? WorkflowError { return true }
+        return false
+    }
 
     /// Names the run and what happened.
     public var description: String {
@@ -37,6 +48,8 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
             "no workflow named '\(name)' is registered here, so '\(key)' cannot run"
         case .undecodable(let key, let reason): "the workflow '\(key)' cannot encode or decode a value: \(reason)"
         case .invalidKey(let key, let reason): "'\(key)' cannot name a workflow's run or topic: \(reason)"
+        case .cancelled(let key, let reason):
+            "the workflow '\(key)' was cancelled" + (reason.isEmpty ? "" : ": \(reason)")
         }
     }
 }

@@ -75,9 +75,11 @@ extension Workflows {
     func claimAndRun() async throws -> (claimed: Int, nextDue: Duration?) {
         let keeper = invoker.keeper
         let sent = keeper.now
-        let claim = try await journal.claim(
-            slots, from: queue.name, concurrency: queue.concurrency,
-            takingOverFrom: keeper.firstClaim() ? invoker.owner : nil, lease: invoker.lease)
+        let claim = try await keeper.claiming { takingOver in
+            try await journal.claim(
+                slots, from: queue.name, concurrency: queue.concurrency,
+                takingOverFrom: takingOver ? invoker.owner : nil, lease: invoker.lease)
+        }
         keeper.adopt(claim.records, confirmedAt: sent)
         // Each attempt in a task of its own: cancelling the caller stops no attempt half-way.
         let attempts = claim.records.map { record in Task { await self.attempt(record) } }
@@ -85,9 +87,10 @@ extension Workflows {
         return (claim.records.count, claim.nextDue)
     }
 
-    /// Runs the claimed `record` until it finishes or waits, under its lease.
+    /// Runs the claimed `record` until it finishes or waits, under its lease. An attempt that
+    /// stopped because the run was cancelled takes the run again, once, to settle it cancelled.
     @discardableResult
-    func attempt(_ record: CommandJournalRecord) async -> WorkflowAttemptOutcome {
+    func attempt(_ record: CommandJournalRecord, retakingIfCancelled: Bool = true) async -> WorkflowAttemptOutcome {
         let keeper = invoker.keeper
         do {
             let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
@@ -98,11 +101,31 @@ extension Workflows {
             return outcome
         } catch {
             keeper.drop(record.id, token: record.attempts)
+            if retakingIfCancelled, let retaken = await retakeCancelled(record) {
+                return await attempt(retaken, retakingIfCancelled: false)
+            }
             invoker.logger?.debug(
                 "a workflow's attempt stopped; the run is taken up again",
                 metadata: ["key": "\(record.id)", "error": "\(error)"])
             return .stopped
         }
+    }
+
+    /// The run of `record` held again by this worker, when it was cancelled while this worker's
+    /// attempt held it (the cancellation took it, and made it due): its next attempt settles it
+    /// cancelled. `nil` when it was not cancelled, or another worker took it first.
+    private func retakeCancelled(_ record: CommandJournalRecord) async -> CommandJournalRecord? {
+        guard !Task.isCancelled,
+            (try? await journal.record(forKey: CommandJournalCancellation.key(of: record.id))) != nil
+        else { return nil }
+        let keeper = invoker.keeper
+        let sent = keeper.now
+        guard
+            case .resumed(let retaken)? = try? await journal.begin(
+                record.entry, queue: queue.name, lease: invoker.lease)
+        else { return nil }
+        keeper.adopt([retaken], confirmedAt: sent)
+        return retaken
     }
 
     /// Runs the workflow of `record` from its start, answering from the journal what it
@@ -151,7 +174,8 @@ extension Workflows {
             result = .failure(error)
         }
         let (stop, suspension) = context.state.withLock { ($0.stop, $0.suspension) }
-        if let stop, !(stop is WorkflowError) { throw stop }
+        // A cancellation took the run from this attempt: the next one settles it.
+        if let stop, !(stop is WorkflowError) || WorkflowError.isCancellation(stop) { throw stop }
         if Task.isCancelled {
             try? await journal.release(key, lease: lease, after: .zero)
             throw CancellationError()

@@ -35,6 +35,7 @@ extension Workflows {
         }
         let entry = try CommandRegistry.entry(kind: WorkflowRecord.runKind, arguments: plan, key: key)
         let keeper = invoker.keeper
+        await keeper.beginning()
         let sent = keeper.now
         let record: CommandJournalRecord
         switch try await journal.begin(entry, queue: queue.name, lease: invoker.lease) {

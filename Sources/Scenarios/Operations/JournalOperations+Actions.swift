@@ -10,14 +10,21 @@ extension JournalOperations {
         switch format {
         case .json: console.print(try json(JournalRecordView(record)))
         case .text:
-            if record.status == .pending {
-                console.print(
-                    "cancelled '\(key)': taken from its worker (attempt \(record.attempts) is next); the next worker "
-                        + "compensates it")
-            } else {
-                console.print("cancelled '\(key)': \(record.status.rawValue) (\(record.failureReason ?? ""))")
-            }
+            let next =
+                record.workflowName == nil ? "compensates it" : "settles it cancelled (it stops at its next step)"
+            console.print(
+                cancelled("'\(key)'", record, running: " (attempt \(record.attempts) is next); the next worker \(next)")
+            )
         }
+    }
+
+    /// What became of `record`, which a cancellation of `what` answered: settled, or taken from
+    /// its worker and then `running`.
+    static func cancelled(_ what: String, _ record: CommandJournalRecord, running: String) -> String {
+        guard record.status == .pending else {
+            return "cancelled \(what): \(record.status.rawValue) (\(record.failureReason ?? ""))"
+        }
+        return "cancelled \(what): taken from its worker" + running
     }
 
     /// Retries `key` and prints what became of it.

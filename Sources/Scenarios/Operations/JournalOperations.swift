@@ -55,6 +55,15 @@ public enum JournalOperations {
         format: Format, console: Console
     ) async throws {
         let page = try await journal.records(matching: filter, after: cursor, limit: limit)
+        try print(page, format: format, console: console, lines: JournalText.lines, noun: ("record", "records"))
+    }
+
+    /// Prints `page`: its records as `lines` says, or as JSON, then the cursor of the next page,
+    /// or how many records it holds, named by `noun` (singular, plural).
+    static func print(
+        _ page: CommandJournalPage, format: Format, console: Console,
+        lines: ([CommandJournalRecord]) -> [String], noun: (one: String, many: String)
+    ) throws {
         switch format {
         case .json:
             struct Page: Encodable {
@@ -64,11 +73,11 @@ public enum JournalOperations {
             console.print(
                 try json(Page(records: page.records.map(JournalRecordView.init), nextCursor: page.nextCursor)))
         case .text:
-            for line in JournalText.lines(page.records) { console.print(line) }
+            for line in lines(page.records) { console.print(line) }
             if let next = page.nextCursor {
                 console.print("more: --after \(next)")
             } else {
-                console.print(page.records.count == 1 ? "1 record" : "\(page.records.count) records")
+                console.print(page.records.count == 1 ? "1 \(noun.one)" : "\(page.records.count) \(noun.many)")
             }
         }
     }

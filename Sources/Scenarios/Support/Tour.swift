@@ -26,6 +26,7 @@ public enum Tour {
         PhoneScenario.tourStop,
         CrossingScenario.tourStop,
         LifecycleScenario.tourStop,
+        OrderWorkflowScenario.tourStop,
     ]
 
     /// Runs every stop under its heading.

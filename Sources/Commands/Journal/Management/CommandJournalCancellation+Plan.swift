@@ -18,7 +18,8 @@ extension CommandJournalCancellation {
         /// "cancelled", logging the attempt it ends; settled, it takes no write of that attempt.
         case takeAndSettle
         /// Take it from its worker (a new fencing token when one holds it), mark it cancelled,
-        /// and make it due now, so that the next worker compensates it.
+        /// and make it due now, so that the next worker compensates it (a transaction) or
+        /// settles it cancelled (a workflow's run).
         case takeAndMark
     }
 
@@ -40,6 +41,9 @@ extension CommandJournalCancellation {
         if record.owner == nil && !(isTransaction && hasChildren) { return .settle }
         guard isTransaction else {
             if let expiry = record.leaseExpiresAt, expiry <= now { return .takeAndSettle }
+            // A workflow's run stops before its next step, sleep or receive; the attempt that
+            // takes it next (its caller, or a worker) settles it cancelled.
+            if record.entry.kind == WorkflowRecord.runKind { return .takeAndMark }
             return .refuse(
                 .cannotCancel(
                     key: key, status: record.status,

@@ -52,13 +52,17 @@ public protocol CommandJournalManagement: CommandJournal {
     /// - a durable transaction a worker holds is taken from it: its fencing token goes up (so
     ///   the running attempt's next write is refused, and it stops before its next step), it is
     ///   marked cancelled (``CommandJournalCancellation``) and falls due at once; the worker that
-    ///   takes it next compensates it. So is a transaction no worker holds whose steps began.
+    ///   takes it next compensates it. So is a transaction no worker holds whose steps began;
+    /// - a workflow's run (``Workflows``) a live worker or caller holds is taken from it and
+    ///   marked so too: its code stops at its next step, sleep or receive, and the attempt that
+    ///   takes it next (its caller's, or a worker's) settles it failed, cancelled.
     ///
     /// Cancelling a transaction already marked changes nothing. Returns the record as it is now.
     ///
     /// - Throws: ``CommandJournalError/unknownKey(_:)``;
     ///   ``CommandJournalError/cannotCancel(key:status:reason:)`` for a settled record, a step,
-    ///   or a command a live worker runs now (it has no step to stop before).
+    ///   or a command a live worker runs now (it has no step to stop before; a workflow's run
+    ///   does).
     func cancel(_ key: String, reason: String) async throws -> CommandJournalRecord
 
     /// Makes a failed or compensated root record `key` pending again, due at once, for a new

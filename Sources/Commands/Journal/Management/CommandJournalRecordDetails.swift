@@ -91,4 +91,13 @@ public enum CommandJournalCancellation {
         guard let failureReason else { return false }
         return failureReason == "cancelled" || failureReason.hasPrefix("cancelled: ")
     }
+
+    /// The canceller's reason when `failureReason` is a cancellation's (``reason(_:)``): `""`
+    /// for one without a reason; `nil` for another failure.
+    package static func reason(of failureReason: String?) -> String? {
+        guard let failureReason else { return nil }
+        if failureReason == reason("") { return "" }
+        let prefix = reason("x").dropLast()
+        return failureReason.hasPrefix(prefix) ? String(failureReason.dropFirst(prefix.count)) : nil
+    }
 }

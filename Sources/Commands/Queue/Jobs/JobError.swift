@@ -40,10 +40,7 @@ public enum JobError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The operator's reason when `failureReason` is a cancellation's
     /// (``CommandJournalCancellation/reason(_:)``).
     private static func cancellation(_ failureReason: String?) -> String? {
-        guard let failureReason else { return nil }
-        if failureReason == CommandJournalCancellation.reason("") { return "" }
-        let prefix = CommandJournalCancellation.reason("x").dropLast()
-        return failureReason.hasPrefix(prefix) ? String(failureReason.dropFirst(prefix.count)) : nil
+        CommandJournalCancellation.reason(of: failureReason)
     }
 
     /// The error, naming the job.

@@ -1,0 +1,88 @@
+import ArgumentParser
+import Commands
+import Foundation
+import Scenarios
+
+struct JournalWorkflowsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "workflows",
+        abstract: "Lists workflow runs, shows one (its steps, sleeps, waits, children, messages), cancels one.",
+        subcommands: [
+            JournalWorkflowsListCommand.self, JournalWorkflowsShowCommand.self, JournalWorkflowsCancelCommand.self,
+        ],
+        defaultSubcommand: JournalWorkflowsListCommand.self
+    )
+}
+
+struct JournalWorkflowsListCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "Lists the workflow runs (children too), a page at a time (the default).",
+        discussion: """
+            One line per run, in sequence order: its number, status, key and workflow, the worker or caller that \
+            holds it, its attempts and its error; at most --limit, and when more follow, the --after to pass for \
+            the next page.
+            """
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @OptionGroup var statuses: JournalStatusOptions
+    @Option(help: "Only keys that start with this.") var keyPrefix: String?
+    @Option(help: "The most runs to print.") var limit = 50
+    @Option(help: "Continue after the run with this number (the cursor a page printed).") var after: Int64?
+
+    func validate() throws {
+        try JournalStatusOptions.validate(limit: limit)
+    }
+
+    func run() async throws {
+        let filter = CommandJournalFilter(statuses: statuses.chosen, keyPrefix: keyPrefix)
+        try await journal.run { opened in
+            try await JournalOperations.workflowRuns(
+                opened, filter, after: after, limit: limit, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalWorkflowsShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Shows one workflow run: its state, steps with outputs and errors, sleeps, waits, children, messages."
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The run's key.") var key: String
+
+    func run() async throws {
+        try await journal.run { opened in
+            try await JournalOperations.workflowRun(opened, key: key, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cancel",
+        abstract: "Cancels a workflow run and the child runs it started.",
+        discussion: """
+            A run that waits (sleeps, receives, waits for a child) settles failed, "cancelled: REASON". A run a \
+            worker or its caller runs now is taken from it: its code stops at its next step, sleep or receive, and \
+            the attempt that takes it next settles it cancelled. Its children that have not settled are cancelled \
+            too, naming their parent.
+            """
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The run's key.") var key: String
+    @Option(help: "Why, written into the run.") var reason = "by an operator"
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func run() async throws {
+        try await journal.run { opened in
+            try confirmation.confirm(
+                "Cancel the workflow run '\(key)' and its children in \(JournalOperations.redacted(journal.location))?")
+            try await JournalOperations.cancelWorkflowRun(
+                opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+        }
+    }
+}
