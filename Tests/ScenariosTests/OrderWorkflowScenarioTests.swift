@@ -3,13 +3,11 @@ import Testing
 
 struct OrderWorkflowScenarioTests {
     /// The order workflow's trace: it waits for its payment (sent twice, received once), its worker
-    /// is killed while it sleeps, and another worker ships it; each step once, the same every run,
-    /// in well under two seconds (the hour passes on a manual clock).
-    @Test func theOrderFinishesInAnotherWorkerQuicklyAndTheSameEveryTime() async throws {
-        let started = ContinuousClock.now
+    /// is killed while it sleeps, and another worker ships it; each step once, the same every run
+    /// (the hour passes on a manual clock).
+    @Test func theOrderFinishesInAnotherWorkerTheSameEveryTime() async throws {
         let (console, recording) = Console.recording()
         try await OrderWorkflowScenario.run(console: console)
-        #expect(ContinuousClock.now - started < .seconds(2))
         #expect(
             recording.lines == [
                 "Started order-7: a workflow run on queue 'orders' of a SQLite journal.",

@@ -1,4 +1,5 @@
 import BehaviorKitSync
+import Tracing
 
 extension WorkflowContext {
     /// Runs `body` once and writes its output down at the run's next position: a run taken up
@@ -56,7 +57,7 @@ extension WorkflowContext {
         let entry = entry(position, kind: WorkflowRecord.stepKind, name: name)
         let value: T
         do {
-            value = try await attempts(context, retry: retry, body)
+            value = try await traced(name, context) { try await attempts(context, retry: retry, body) }
         } catch {
             if error is CancellationError || Task.isCancelled { throw stop(await cancellation(or: error)) }
             let reason = JournaledInvoker.reason(error)
@@ -84,6 +85,22 @@ extension WorkflowContext {
             try await body(context)
             return true
         }
+    }
+
+    /// Runs `body`, the step `name` run now (not answered from the journal), in a span
+    /// `behaviorkit.workflow.step` when a tracer is there: a child of the attempt's
+    /// `behaviorkit.workflow` span.
+    private func traced<T>(_ name: String, _ context: DurableContext, _ body: () async throws -> T) async throws -> T {
+        let instruments = engine.invoker.instruments
+        guard instruments.tracer != nil else { return try await body() }
+        let attributes = DurableInstruments.attributes(
+            key: context.key,
+            [
+                "behaviorkit.workflow.key": .string(key),
+                "behaviorkit.step.index": .int64(Int64(context.stepIndex ?? 0)),
+                "behaviorkit.step.name": .string(name), "behaviorkit.attempt": .int64(Int64(fencingToken)),
+            ])
+        return try await instruments.withSpan("behaviorkit.workflow.step", attributes) { _ in try await body() }
     }
 
     /// Runs `body` under `retry`: a failed attempt is written down and tried again after the

@@ -1,5 +1,6 @@
 import BehaviorKitSync
 import Logging
+import Tracing
 
 #if canImport(FoundationEssentials)
 import FoundationEssentials
@@ -16,6 +17,16 @@ enum WorkflowAttemptOutcome: Sendable, Hashable {
     /// The attempt stopped without settling (a lost lease, a journal error, a cancellation,
     /// or a workflow this worker does not know): another attempt takes the run up.
     case stopped
+
+    /// The `behaviorkit.outcome` of the attempt's span: `done`, `failed`, `waiting` or `stopped`.
+    var spanOutcome: String {
+        switch self {
+        case .settled(.done): "done"
+        case .settled: "failed"
+        case .waiting: "waiting"
+        case .stopped: "stopped"
+        }
+    }
 }
 
 extension Workflows {
@@ -129,8 +140,24 @@ extension Workflows {
     }
 
     /// Runs the workflow of `record` from its start, answering from the journal what it
-    /// recorded, then settles the run, or releases it while it waits.
+    /// recorded, then settles the run, or releases it while it waits: in a span
+    /// `behaviorkit.workflow` when a tracer is there (a consumer span continuing the trace of
+    /// the caller that started the run; in the caller's own trace for ``run(_:key:input:)``).
     private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
+        let instruments = invoker.instruments
+        guard instruments.tracer != nil else { return try await drive(record, span: nil) }
+        let attributes = DurableInstruments.attributes(
+            key: record.id,
+            ["behaviorkit.queue": .string(queue.name), "behaviorkit.attempt": .int64(Int64(record.attempts))])
+        return try await instruments.withSpan("behaviorkit.workflow", attributes, continuing: record.traceContext) {
+            span in
+            let outcome = try await drive(record, span: span)
+            span?.attributes["behaviorkit.outcome"] = outcome.spanOutcome
+            return outcome
+        }
+    }
+
+    private func drive(_ record: CommandJournalRecord, span: (any Span)?) async throws -> WorkflowAttemptOutcome {
         let key = record.id
         let token = record.attempts
         let lease = invoker.lease(token)
@@ -143,6 +170,7 @@ extension Workflows {
                     key, token: token,
                     as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))")))
         }
+        span?.attributes["behaviorkit.workflow.name"] = plan.name
         guard let runner = registry.runners[plan.name] else {
             // Left for a worker that knows the workflow.
             invoker.logger?.warning(
