@@ -14,6 +14,8 @@ enum DurableMetric {
     static let queueTakenOver = "behaviorkit_queue_taken_over"
     static let queueRecords = "behaviorkit_queue_records"
     static let queueClaimErrors = "behaviorkit_queue_claim_errors"
+    static let workflowAttempts = "behaviorkit_workflow_attempts"
+    static let workflowAttemptDuration = "behaviorkit_workflow_attempt_duration_seconds"
 }
 
 extension DurableInstruments {
@@ -61,6 +63,22 @@ extension DurableInstruments {
         case .error: logger.error("command stopped on a journal error", metadata: metadata)
         default: logger.debug("command \(outcome.rawValue)", metadata: metadata)
         }
+    }
+
+    /// Counts, times, traces and logs how an attempt at a run of workflow `name` (`key`) ended:
+    /// `done`, `failed`, `waiting` or `stopped`.
+    func workflowAttemptEnded(
+        _ name: String, key: String, _ outcome: String, error: (any Error)? = nil, duration: Duration, span: (any Span)?
+    ) {
+        span?.attributes["behaviorkit.outcome"] = outcome
+        if let metrics {
+            metrics.increment(DurableMetric.workflowAttempts, [("workflow", name), ("outcome", outcome)])
+            metrics.record(DurableMetric.workflowAttemptDuration, [("workflow", name)], duration)
+        }
+        guard let logger else { return }
+        var metadata: Logger.Metadata = ["workflow": "\(name)", "key": "\(key)", "outcome": "\(outcome)"]
+        if let error { metadata["error"] = "\(error)" }
+        logger.debug("workflow attempt \(outcome)", metadata: metadata)
     }
 
     /// Logs that a journal call outside any one record's run failed (a lease renewal).

@@ -140,37 +140,51 @@ extension Workflows {
     }
 
     /// Runs the workflow of `record` from its start, answering from the journal what it
-    /// recorded, then settles the run, or releases it while it waits: in a span
-    /// `behaviorkit.workflow` when a tracer is there (a consumer span continuing the trace of
-    /// the caller that started the run; in the caller's own trace for ``run(_:key:input:)``).
+    /// recorded, then settles the run, or releases it while it waits. Each attempt is counted
+    /// and timed (`behaviorkit_workflow_attempts`, `behaviorkit_workflow_attempt_duration_seconds`)
+    /// and, when a tracer is there, a span `behaviorkit.workflow` (a consumer span continuing the
+    /// trace of the caller that started the run; in the caller's own trace for
+    /// ``run(_:key:input:)``).
     private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
-        let instruments = invoker.instruments
-        guard instruments.tracer != nil else { return try await drive(record, span: nil) }
-        let attributes = DurableInstruments.attributes(
-            key: record.id,
-            ["behaviorkit.queue": .string(queue.name), "behaviorkit.attempt": .int64(Int64(record.attempts))])
-        return try await instruments.withSpan("behaviorkit.workflow", attributes, continuing: record.traceContext) {
-            span in
-            let outcome = try await drive(record, span: span)
-            span?.attributes["behaviorkit.outcome"] = outcome.spanOutcome
-            return outcome
-        }
-    }
-
-    private func drive(_ record: CommandJournalRecord, span: (any Span)?) async throws -> WorkflowAttemptOutcome {
         let key = record.id
-        let token = record.attempts
-        let lease = invoker.lease(token)
         let plan: WorkflowPlan
         do {
             plan = try JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
         } catch {
             return .settled(
                 try await settle(
-                    key, token: token,
+                    key, token: record.attempts,
                     as: .failed(reason: "\(WorkflowError.undecodable(key: key, reason: "\(error)"))")))
         }
-        span?.attributes["behaviorkit.workflow.name"] = plan.name
+        let instruments = invoker.instruments
+        guard instruments.isOn else { return try await drive(record, plan) }
+        let attributes = DurableInstruments.attributes(
+            key: key,
+            [
+                "behaviorkit.workflow.name": .string(plan.name), "behaviorkit.queue": .string(queue.name),
+                "behaviorkit.attempt": .int64(Int64(record.attempts)),
+            ])
+        return try await instruments.withSpan("behaviorkit.workflow", attributes, continuing: record.traceContext) {
+            span in
+            let started = invoker.keeper.now
+            do {
+                let outcome = try await drive(record, plan)
+                instruments.workflowAttemptEnded(
+                    plan.name, key: key, outcome.spanOutcome, duration: invoker.keeper.now - started, span: span)
+                return outcome
+            } catch {
+                instruments.workflowAttemptEnded(
+                    plan.name, key: key, WorkflowAttemptOutcome.stopped.spanOutcome, error: error,
+                    duration: invoker.keeper.now - started, span: span)
+                throw error
+            }
+        }
+    }
+
+    private func drive(_ record: CommandJournalRecord, _ plan: WorkflowPlan) async throws -> WorkflowAttemptOutcome {
+        let key = record.id
+        let token = record.attempts
+        let lease = invoker.lease(token)
         guard let runner = registry.runners[plan.name] else {
             // Left for a worker that knows the workflow.
             invoker.logger?.warning(

@@ -1,10 +1,12 @@
 import BehaviorKitTesting
 import Commands
 import InMemoryTracing
+import MetricsTestKit
 import Testing
 import Tracing
 
-/// A workflow's trace (the Observability article's promise): a span per attempt at a run
+/// A workflow's metrics and trace (the Observability article's promises): each attempt at a run
+/// counted and timed by how it ended; a span per attempt
 /// (`behaviorkit.workflow`), continuing the trace of the caller that started it, whose children
 /// are the steps the attempt ran (`behaviorkit.workflow.step`); a step answered from the journal
 /// makes no span.
@@ -51,6 +53,16 @@ extension ObservabilityTests {
         #expect(steps.map { string($0, "behaviorkit.step.name") } == ["reserve", "send"])
         #expect(steps[0].spanContext.parentSpanID == attempts[0].spanID)
         #expect(steps[1].spanContext.parentSpanID == attempts[1].spanID)
+
+        for outcome in ["waiting", "done"] {
+            #expect(
+                try metrics.expectCounter(
+                    "behaviorkit_workflow_attempts", [("workflow", "ship"), ("outcome", outcome)]
+                )
+                .totalValue == 1)
+        }
+        let timer = try metrics.expectTimer("behaviorkit_workflow_attempt_duration_seconds", [("workflow", "ship")])
+        #expect(timer.values.count == 2)
     }
 
     @Test func aWorkflowRunInItsCallersTaskIsInTheCallersTrace() async throws {
