@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 extension WorkflowContext {
     /// Publishes `value` as the run's event `key`, for callers that wait for it with
     /// ``Workflows/event(of:key:as:timeout:)`` (a request handler waiting for "payment page

@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// A run of a workflow, by its key: ``result()`` waits for its outcome.
 ///
 /// ```swift

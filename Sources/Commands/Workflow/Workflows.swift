@@ -1,3 +1,5 @@
+import BehaviorKitSync
+
 /// Starts workflows, sends them messages, and runs them: the workflows of a
 /// ``WorkflowRegistry`` on a ``CommandQueue``, under the leases of a ``JournaledInvoker``.
 /// Make one in every process that starts or runs workflows, with the same registry.
@@ -29,9 +31,9 @@ public final class Workflows: Sendable {
     /// ``WorkflowHandle/result()`` and ``event(of:key:as:timeout:)`` look when nothing tells them to.
     public let pollInterval: Duration
     /// Signalled when a worker of this process settles a run.
-    let settlements = WorkflowSignal()
+    let settlements = WakeSignal()
     /// Signalled when a run publishes an event in this process.
-    let publications = WorkflowSignal()
+    let publications = WakeSignal()
 
     /// Workflows of `registry` run on `queue` by `invoker` (which must write to the queue's
     /// journal), `slots` runs at a time, looking again every `pollInterval`.

@@ -1,3 +1,4 @@
+import BehaviorKitSync
 import Commands
 import Metrics
 import StateMachines
@@ -25,6 +26,7 @@ extension DurableMachine {
                 key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil,
                 transitions: [], eventID: nil, fired: nil)
             if case .committed = try await store.commit(planned.commit) {
+                commits.signal()
                 return DurableInstance(
                     key: key, version: 1, snapshot: machine.snapshot, states: planned.commit.states,
                     createdAt: planned.step.at, updatedAt: planned.step.at)
@@ -88,6 +90,7 @@ extension DurableMachine {
             }
             switch update {
             case .committed(let step):
+                commits.signal()
                 if let metrics = instruments.metrics { count(step, metrics) }
                 return step
             case .skipped: return nil

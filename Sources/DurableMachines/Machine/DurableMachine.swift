@@ -71,6 +71,8 @@ public final class DurableMachine<
     let commandsInCommit: Bool
     /// The event a transaction's end makes (see ``TransactionReport``); `nil`: none.
     let report: (@Sendable (TransactionReport) -> Event?)?
+    /// Signalled when this process commits a step of this machine: wakes ``wait(for:state:timeout:pollInterval:clock:)``.
+    let commits = WakeSignal()
 
     /// Creates a durable machine.
     ///

@@ -44,7 +44,7 @@ public struct JobHandle: Sendable {
     ///   ``JobError/unknownKey(_:)`` when no record has the key; `CancellationError` when the
     ///   waiting task is cancelled; the journal's error when a read fails.
     public func result() async throws -> CommandJournalRecord {
-        let signal = WorkflowSignal()
+        let signal = WakeSignal()
         let listener = (journal as? any JobSettlementSource).map { source in
             let settlements = source.settlements(of: key)
             return Task {

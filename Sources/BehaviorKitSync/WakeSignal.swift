@@ -1,8 +1,7 @@
-import BehaviorKitSync
-
-/// Tells the callers waiting in this process that something happened here (a run settled, a
-/// run published an event): a generation that grows with every signal, and the waiters to wake.
-final class WorkflowSignal: Sendable {
+/// Tells the callers waiting in this process that something happened here (a workflow's run
+/// settled or published an event, a job settled, a durable machine committed a step): a
+/// generation that grows with every signal, and the waiters to wake.
+package final class WakeSignal: Sendable {
     private struct State {
         var generation = 0
         var nextWaiter = 0
@@ -12,11 +11,13 @@ final class WorkflowSignal: Sendable {
 
     private let state = LockedValue(State())
 
+    package init() {}
+
     /// How many signals there were.
-    var generation: Int { state.withLock { $0.generation } }
+    package var generation: Int { state.withLock { $0.generation } }
 
     /// Wakes every waiter.
-    func signal() {
+    package func signal() {
         let waiters = state.withLock { state in
             state.generation += 1
             defer { state.waiters = [:] }
@@ -26,7 +27,7 @@ final class WorkflowSignal: Sendable {
     }
 
     /// Returns after a signal later than `generation`, or after `limit` on `clock`.
-    func wait(after generation: Int, upTo limit: Duration, on clock: ElapsedClock) async {
+    package func wait(after generation: Int, upTo limit: Duration, on clock: ElapsedClock) async {
         await withTaskGroup(of: Void.self) { group in
             group.addTask { await self.next(after: generation) }
             group.addTask { try? await clock.sleep(for: limit) }
