@@ -93,8 +93,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a cancelled transaction is compensated by the next worker, even under forward recovery"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, owner: "recoverer", clock: clock)
+        let (effects, invoker) = invoking(journal, clock, owner: "recoverer")
         let order = invoker.transaction(
             "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
         try await crashMidway(order, journal)

@@ -139,8 +139,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a durable transaction tries a failing step again under the step's policy"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0)
         let steps = [try effects.step("x"), try effects.step("~2y").retrying(policy)]
         try await invoker.transaction("order", key: "t", steps: steps).run()

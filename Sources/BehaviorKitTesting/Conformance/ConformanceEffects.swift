@@ -67,6 +67,15 @@ final class ConformanceEffects: Sendable {
 }
 
 extension CommandJournalConformance {
+    /// New effects, and a worker on `journal` (leases on `clock`, as `owner`) that runs them.
+    static func invoking(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock,
+        owner: String = JournaledInvoker.uniqueOwner()
+    ) -> (ConformanceEffects, JournaledInvoker) {
+        let effects = ConformanceEffects()
+        return (effects, JournaledInvoker(journal: journal, registry: effects.registry, owner: owner, clock: clock))
+    }
+
     static func entry(_ key: String) -> CommandJournalEntry {
         CommandJournalEntry(idempotencyKey: key, kind: "test.\(key)", payload: Array(key.utf8))
     }
