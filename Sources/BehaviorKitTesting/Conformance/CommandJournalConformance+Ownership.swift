@@ -80,8 +80,7 @@ extension CommandJournalConformance {
 
     static func aSettledRootChangesNoMore(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a settled root and its children change no more"
-        _ = try await journal.begin(entry("t"), lease: lease)
-        _ = try await journal.append(child("t", 0), lease: lease)
+        try await beginWithAChild(journal, "t")
         try await journal.settle("t/0", as: .done(output: [1]), lease: lease)
         try await journal.settle("t", as: .done(output: nil), lease: lease)
         try await expectError(.leaseLost(key: "t", owner: lease.owner), check, "settling a done root compensated") {

@@ -80,6 +80,17 @@ extension CommandJournalConformance {
         CommandJournalEntry(idempotencyKey: key, kind: "test.\(key)", payload: Array(key.utf8))
     }
 
+    /// The entry of a durable transaction `key`, of the kind `cancel(_:reason:)` takes for one.
+    static func transaction(_ key: String, payload: [UInt8] = []) -> CommandJournalEntry {
+        CommandJournalEntry(idempotencyKey: key, kind: CommandJournalCancellation.transactionKind, payload: payload)
+    }
+
+    /// Begins the root `key` under `lease`, and appends its first child ("<key>/0"), pending.
+    static func beginWithAChild(_ journal: any CommandJournalManagement, _ key: String) async throws {
+        _ = try await journal.begin(entry(key), lease: lease)
+        _ = try await journal.append(child(key, 0), lease: lease)
+    }
+
     static func child(_ parent: String, _ index: Int) -> CommandJournalEntry {
         CommandJournalEntry(idempotencyKey: "\(parent)/\(index)", kind: "step", parentKey: parent)
     }

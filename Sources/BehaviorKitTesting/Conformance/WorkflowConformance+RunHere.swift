@@ -21,10 +21,7 @@ extension WorkflowConformance {
                 return "hello \(name)"
             }
         }
-        let fail = Workflow("fail") { (_, _: Int) -> Int in
-            effects.record("fail")
-            throw WorkflowEffects.Failure()
-        }
+        let fail = failing(effects)
         let workflows = worker(journal, clock, registered(greet, fail), owner: "process-1")
         let answer = try await workflows.run(greet, key: "greet-1", input: "ada")
         try expect(answer == "hello ada", check, "the run answered \(answer)")

@@ -62,6 +62,14 @@ public enum WorkflowConformance {
         return registry
     }
 
+    /// The workflow "fail": it records "fail" in `effects`, and throws.
+    static func failing(_ effects: WorkflowEffects) -> Workflow<Int, Int> {
+        Workflow("fail") { (_, _: Int) -> Int in
+            effects.record("fail")
+            throw WorkflowEffects.Failure()
+        }
+    }
+
     /// A worker process: its own identity, on the journal's clock, with `registry`.
     static func worker(
         _ journal: any CommandJournalManagement, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
