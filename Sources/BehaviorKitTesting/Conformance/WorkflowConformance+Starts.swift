@@ -10,12 +10,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "starting a key again runs nothing and answers the recorded output or error (DBOS idempotency)"
         let effects = WorkflowEffects()
-        let greet = Workflow("greet") { (context, name: String) -> String in
-            try await context.step("greet") { _ in
-                effects.record("greet \(name)")
-                return "hello \(name)"
-            }
-        }
+        let greet = greeting(effects)
         let fail = failing(effects)
         let workflows = worker(journal, clock, registered(greet, fail), owner: "process-1")
         let first = try await workflows.start(greet, key: "greet-1", input: "ada")
