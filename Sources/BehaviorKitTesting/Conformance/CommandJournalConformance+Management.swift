@@ -108,8 +108,7 @@ extension CommandJournalConformance {
     ) async throws {
         let check = "workers() lists each owner with the records it holds and its leases"
         let start = clock.currentDate
-        _ = try await journal.begin(entry("a"), lease: lease)
-        _ = try await journal.begin(entry("b"), lease: lease)
+        try await begin(journal, "a", "b")
         let c = try await journal.begin(entry("c"), lease: other).record
         _ = try await journal.enqueue(entry("waiting"), queue: "q", after: .zero)
         await clock.advance(by: .seconds(10))

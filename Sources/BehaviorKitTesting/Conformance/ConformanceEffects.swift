@@ -85,6 +85,11 @@ extension CommandJournalConformance {
         CommandJournalEntry(idempotencyKey: key, kind: CommandJournalCancellation.transactionKind, payload: payload)
     }
 
+    /// Begins each of `keys` under `lease`, in order.
+    static func begin(_ journal: any CommandJournalManagement, _ keys: String...) async throws {
+        for key in keys { _ = try await journal.begin(entry(key), lease: lease) }
+    }
+
     /// Begins the root `key` under `lease`, and appends its first child ("<key>/0"), pending.
     static func beginWithAChild(_ journal: any CommandJournalManagement, _ key: String) async throws {
         _ = try await journal.begin(entry(key), lease: lease)
