@@ -59,9 +59,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) takes a running transaction from its attempt, marks it, and makes it due"
-        let transaction = CommandJournalEntry(
-            idempotencyKey: "t", kind: CommandJournalCancellation.transactionKind, payload: [1])
-        let begun = try await journal.begin(transaction, lease: lease).record
+        let begun = try await journal.begin(transaction("t", payload: [1]), lease: lease).record
         let attempt = lease.fenced(by: begun)
         try await journal.settle([.settle(child("t", 0), as: .done(output: [7]))], lease: attempt)
         let cancelled = try await journal.cancel("t", reason: "operator")
@@ -93,8 +91,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a cancelled transaction is compensated by the next worker, even under forward recovery"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, owner: "recoverer", clock: clock)
+        let (effects, invoker) = invoking(journal, clock, owner: "recoverer")
         let order = invoker.transaction(
             "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
         try await crashMidway(order, journal)
@@ -112,9 +109,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) marks a transaction no worker holds whose steps began, for a compensation"
-        let transaction = CommandJournalEntry(
-            idempotencyKey: "t", kind: CommandJournalCancellation.transactionKind, payload: [1])
-        let begun = try await journal.begin(transaction, lease: lease).record
+        let begun = try await journal.begin(transaction("t", payload: [1]), lease: lease).record
         try await journal.settle([.settle(child("t", 0), as: .done(output: nil))], lease: lease.fenced(by: begun))
         try await journal.release("t", lease: lease.fenced(by: begun), after: .seconds(60))
         let cancelled = try await journal.cancel("t", reason: "late")
@@ -123,9 +118,7 @@ extension CommandJournalConformance {
             cancelled.status == .pending && cancelled.attempts == 1 && cancelled.leaseExpiresAt == clock.currentDate
                 && details?.isCancelled == true, check,
             "the cancelled transaction is \(cancelled); details \(String(describing: details))")
-        let untouched = CommandJournalEntry(
-            idempotencyKey: "u", kind: CommandJournalCancellation.transactionKind, payload: [2])
-        _ = try await journal.enqueue(untouched, queue: "q", after: .seconds(60))
+        _ = try await journal.enqueue(transaction("u", payload: [2]), queue: "q", after: .seconds(60))
         let settled = try await journal.cancel("u", reason: "late")
         try expect(
             settled.status == .failed && settled.failureReason == "cancelled: late", check,
@@ -184,11 +177,9 @@ extension CommandJournalConformance {
         try await expectError(.unknownKey("zzz"), check, "retrying an unknown key") {
             _ = try await journal.retry("zzz")
         }
-        let transaction = try await journal.enqueue(
-            CommandJournalEntry(idempotencyKey: "t", kind: CommandJournalCancellation.transactionKind), queue: "q",
-            after: .zero)
+        let enqueued = try await journal.enqueue(transaction("t"), queue: "q", after: .zero)
         let held = try await journal.claim(1, from: "q", concurrency: nil, lease: lease).records
-        try expect(held.map(\.id) == [transaction.id], check, "the transaction was not claimed: \(held)")
+        try expect(held.map(\.id) == [enqueued.id], check, "the transaction was not claimed: \(held)")
         try await journal.settle(
             [.settle(child("t", 0), as: .compensated), .settle("t", as: .compensated)], lease: lease.fenced(by: held[0])
         )

@@ -6,16 +6,14 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "recovery replays what a stopped worker left, and keeps unregistered records"
-        let effects = ConformanceEffects()
+        let (effects, invoker) = invoking(journal, clock, owner: "recoverer")
         _ = try await journal.begin(effects.entry("a"), lease: lease)
         _ = try await journal.begin(
             CommandJournalEntry(idempotencyKey: "b", kind: "unknown.kind", payload: [1]), lease: lease)
         _ = try await journal.begin(effects.entry("c"), lease: lease)
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, owner: "recoverer", clock: clock)
         let early = try await invoker.recover()
         try expect(early.isEmpty && effects.log.isEmpty, check, "recovery while the owner lived: \(early)")
-        await clock.advance(by: .seconds(31))
-        let report = try await invoker.recover()
+        let report = try await recoverOnceLeasesLapse(invoker, clock)
         try expect(report.replayed == ["a", "c"], check, "replayed \(report.replayed)")
         try expect(
             report.unreadable == [.unregisteredKind("unknown.kind", key: "b")], check, "unreadable \(report.unreadable)"
@@ -31,8 +29,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a failing durable transaction is compensated step by step in the journal"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let order = invoker.transaction("order", key: "t", steps: try ["x", "y", "!z"].map(effects.step))
         do {
             try await order.run()
@@ -41,67 +38,52 @@ extension CommandJournalConformance {
             try expect(error.failedStep?.index == 2, check, "failed at \(String(describing: error.failedStep))")
         }
         try expect(effects.log == ["+x", "+y", "-y(out-y)", "-x(out-x)"], check, "effects \(effects.log)")
-        let statuses = try await statuses(journal, ["t", "t/0", "t/1", "t/2"])
-        try expect(statuses == "compensated compensated compensated failed", check, "statuses \(statuses)")
+        try await expectStatuses(
+            journal, ["t", "t/0", "t/1", "t/2"], "compensated compensated compensated failed", check)
     }
 
     static func halfDoneTransactionIsCompensatedOnRecovery(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a worker that takes over a half-done transaction compensates it in reverse"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         try await crashMidway(
             invoker.transaction("order", key: "t", steps: ["x", "y", "z"].map(effects.step)), journal)
-        await clock.advance(by: .seconds(31))
-        let report = try await invoker.recover()
-        try expect(report.compensatedTransactions == ["t"], check, "report \(report)")
-        try expect(effects.log == ["-y", "-x(out-x)"], check, "effects \(effects.log)")
-        let statuses = try await statuses(journal, ["t", "t/0", "t/1"])
-        try expect(statuses == "compensated compensated compensated", check, "statuses \(statuses)")
+        try await expectRecovery(invoker, clock, \.compensatedTransactions, effects, ["-y", "-x(out-x)"], check)
+        try await expectStatuses(journal, ["t", "t/0", "t/1"], "compensated compensated compensated", check)
     }
 
     static func halfDoneTransactionIsCompletedOnForwardRecovery(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "forward recovery completes a half-done transaction without running done steps again"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let order = invoker.transaction(
             "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
         try await crashMidway(order, journal)
-        await clock.advance(by: .seconds(31))
-        let report = try await invoker.recover()
-        try expect(report.completedTransactions == ["t"], check, "report \(report)")
-        try expect(effects.log == ["+y", "+z"], check, "effects \(effects.log)")
-        let statuses = try await statuses(journal, ["t", "t/0", "t/1", "t/2"])
-        try expect(statuses == "done done done done", check, "statuses \(statuses)")
+        try await expectRecovery(invoker, clock, \.completedTransactions, effects, ["+y", "+z"], check)
+        try await expectStatuses(journal, ["t", "t/0", "t/1", "t/2"], "done done done done", check)
     }
 
     static func theStepInFlightIsCompensatedThoughUnwritten(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a worker taking over compensates the step after the last done one, which may have run unwritten"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let order = invoker.transaction("order", key: "t", steps: try ["x", "y", "z"].map(effects.step))
         _ = try await journal.begin(order.entry, lease: lease)
         try await journal.settle(
             [.settle(order.stepEntry(0), as: .done(output: Array(#""out-x""#.utf8)))], lease: lease)
-        await clock.advance(by: .seconds(31))
-        let report = try await invoker.recover()
-        try expect(report.compensatedTransactions == ["t"], check, "report \(report)")
-        try expect(effects.log == ["-y", "-x(out-x)"], check, "effects \(effects.log)")
-        let statuses = try await statuses(journal, ["t", "t/0", "t/1", "t/2"])
-        try expect(statuses == "compensated compensated compensated missing", check, "statuses \(statuses)")
+        try await expectRecovery(invoker, clock, \.compensatedTransactions, effects, ["-y", "-x(out-x)"], check)
+        try await expectStatuses(
+            journal, ["t", "t/0", "t/1", "t/2"], "compensated compensated compensated missing", check)
     }
 
     static func settledKeysAnswerHowTheySettled(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "running a settled key answers how it settled and runs nothing"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let failing = invoker.transaction("order", key: "t", steps: try ["x", "!y"].map(effects.step))
         _ = try? await failing.run()
         try await expectError(
@@ -143,8 +125,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "step outputs are journaled and reach later steps and compensations"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let order = invoker.transaction("order", key: "t", steps: try ["x", "y<0", "!z<1"].map(effects.step))
         _ = try? await order.run()
         try expect(
@@ -180,6 +161,34 @@ extension CommandJournalConformance {
         _ = try await journal.append(transaction.stepEntry(0), lease: lease)
         try await journal.settle("t/0", as: .done(output: Array(#""out-x""#.utf8)), lease: lease)
         _ = try await journal.append(transaction.stepEntry(1), lease: lease)
+    }
+
+    /// Lets every lease taken so far lapse, recovers with `invoker`, and checks that the
+    /// recovery settled the transaction "t" as `settled` says, with the effects `log`.
+    static func expectRecovery(
+        _ invoker: JournaledInvoker, _ clock: ManualClock, _ settled: KeyPath<CommandRecoveryReport, [String]>,
+        _ effects: ConformanceEffects, _ log: [String], _ check: String
+    ) async throws {
+        let report = try await recoverOnceLeasesLapse(invoker, clock)
+        try expect(report[keyPath: settled] == ["t"], check, "report \(report)")
+        try expect(effects.log == log, check, "effects \(effects.log)")
+    }
+
+    /// Lets every lease taken so far lapse, then recovers with `invoker`.
+    static func recoverOnceLeasesLapse(
+        _ invoker: JournaledInvoker, _ clock: ManualClock
+    ) async throws -> CommandRecoveryReport {
+        await clock.advance(by: .seconds(31))
+        return try await invoker.recover()
+    }
+
+    /// Checks that the records of `keys` have the statuses `expected`, separated by spaces
+    /// ("missing" for a key with no record).
+    static func expectStatuses(
+        _ journal: any CommandJournalManagement, _ keys: [String], _ expected: String, _ check: String
+    ) async throws {
+        let statuses = try await statuses(journal, keys)
+        try expect(statuses == expected, check, "statuses \(statuses)")
     }
 
     static func statuses(_ journal: any CommandJournalManagement, _ keys: [String]) async throws -> String {

@@ -19,10 +19,8 @@ extension CommandJournalConformance {
     static func aJobsHandleIsWokenByItsSettlement(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
-        guard journal is any JobSettlementSource else { return }
+        guard let queue = try await jobsQueue(journal, enqueuing: "job-done") else { return }
         let check = "a job's handle answers its output once the job is done, woken by the settlement"
-        let queue = CommandQueue("jobs", journal: journal)
-        _ = try await queue.enqueue(entry("job-done"))
         let waiting = try await waitingHandle(queue, "job-done", clock, check) { handle in
             try await handle.result(as: Int.self)
         }
@@ -47,10 +45,8 @@ extension CommandJournalConformance {
     static func aJobsHandleThrowsHowItFailedOrWasCancelled(
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
-        guard journal is any JobSettlementSource else { return }
+        guard let queue = try await jobsQueue(journal, enqueuing: "job-failed") else { return }
         let check = "a job's handle throws the failure or the cancellation the job settled with"
-        let queue = CommandQueue("jobs", journal: journal)
-        _ = try await queue.enqueue(entry("job-failed"))
         let failing = try await waitingHandle(queue, "job-failed", clock, check) { try await $0.result() }
         let claimed = try await journal.claim(1, from: "jobs", concurrency: nil, lease: lease)
         try await journal.settle(
@@ -61,6 +57,16 @@ extension CommandJournalConformance {
         let cancelled = try await waitingHandle(queue, "job-cancelled", clock, check) { try await $0.result() }
         _ = try await journal.cancel("job-cancelled", reason: "customer asked")
         try await expectJobError(cancelled, .cancelled(key: "job-cancelled", reason: "customer asked"), check)
+    }
+
+    /// The queue "jobs" of `journal` with `key` enqueued, or `nil` when the journal does not
+    /// wake the handles of its jobs (it is no ``JobSettlementSource``) and enqueues nothing.
+    static func jobsQueue(_ journal: any CommandJournalManagement, enqueuing key: String) async throws -> CommandQueue?
+    {
+        guard journal is any JobSettlementSource else { return nil }
+        let queue = CommandQueue("jobs", journal: journal)
+        _ = try await queue.enqueue(entry(key))
+        return queue
     }
 
     /// A task waiting on the handle of `key`, which polls once an hour of `clock`: started, and

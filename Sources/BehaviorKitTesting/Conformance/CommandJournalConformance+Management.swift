@@ -29,8 +29,7 @@ extension CommandJournalConformance {
         _ = try await journal.enqueue(entry("q-2"), queue: "q", after: .seconds(60))
         _ = try await journal.enqueue(entry("r_1"), queue: "r", after: .zero)
         await clock.advance(by: .seconds(10))
-        _ = try await journal.begin(entry("direct-1"), lease: lease)
-        _ = try await journal.append(child("direct-1", 0), lease: lease)
+        try await beginWithAChild(journal, "direct-1")
         _ = try await journal.begin(entry("direct-2"), lease: other)
         try await journal.settle("direct-2", as: .failed(reason: "no"), lease: other)
         let cases: [(String, CommandJournalFilter, [String])] = [
@@ -109,8 +108,7 @@ extension CommandJournalConformance {
     ) async throws {
         let check = "workers() lists each owner with the records it holds and its leases"
         let start = clock.currentDate
-        _ = try await journal.begin(entry("a"), lease: lease)
-        _ = try await journal.begin(entry("b"), lease: lease)
+        try await begin(journal, "a", "b")
         let c = try await journal.begin(entry("c"), lease: other).record
         _ = try await journal.enqueue(entry("waiting"), queue: "q", after: .zero)
         await clock.advance(by: .seconds(10))

@@ -63,8 +63,7 @@ extension CommandJournalConformance {
 
     static func renewingKeepsALease(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "renewing keeps a lease past its first expiry"
-        _ = try await journal.begin(entry("k"), lease: lease)
-        _ = try await journal.begin(entry("gone"), lease: lease)
+        try await begin(journal, "k", "gone")
         try await journal.settle("gone", as: .done(output: nil), lease: lease)
         await clock.advance(by: .seconds(20))
         let kept = try await journal.renew(["k": 1, "gone": 1, "unknown": 1], lease: lease)
@@ -80,8 +79,7 @@ extension CommandJournalConformance {
 
     static func aSettledRootChangesNoMore(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws {
         let check = "a settled root and its children change no more"
-        _ = try await journal.begin(entry("t"), lease: lease)
-        _ = try await journal.append(child("t", 0), lease: lease)
+        try await beginWithAChild(journal, "t")
         try await journal.settle("t/0", as: .done(output: [1]), lease: lease)
         try await journal.settle("t", as: .done(output: nil), lease: lease)
         try await expectError(.leaseLost(key: "t", owner: lease.owner), check, "settling a done root compensated") {
@@ -99,8 +97,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "release gives a record up, claimable after the delay"
-        _ = try await journal.begin(entry("now"), lease: lease)
-        _ = try await journal.begin(entry("later"), lease: lease)
+        try await begin(journal, "now", "later")
         try await journal.release("now", lease: lease, after: .zero)
         try await journal.release("later", lease: lease, after: .seconds(10))
         try await journal.release("later", lease: other, after: .zero)  // not its owner: nothing happens

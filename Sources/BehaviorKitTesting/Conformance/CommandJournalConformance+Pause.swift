@@ -80,21 +80,17 @@ extension CommandJournalConformance {
     ) async throws {
         guard journal is any QueueWakeSource else { return }
         let check = "a resume wakes the queue's sleeping workers at once (QueueWakeSource)"
-        let effects = ConformanceEffects()
         let queue = CommandQueue("resume", journal: journal)
         try await queue.pause()
+        let effects = ConformanceEffects()
         try await queue.enqueue(effects.entry("held"))
         // Asleep until its next poll, an hour away on the manual clock, after a claim that took nothing.
         let run = try await sleepingWorker(queue, effects, clock, check)
         defer { run.cancel() }
         try expect(!effects.log.contains("+held"), check, "the paused queue's job ran: \(effects.log)")
         try await queue.resume()
-        try await within(.seconds(30), check, "'held' waited for the poll after the resume; effects \(effects.log)") {
-            while !effects.log.contains("+held") {
-                try await Task.sleep(for: .milliseconds(5))
-            }
-            return true
-        }
+        try await waitUntilLogged(
+            effects, "+held", check, "'held' waited for the poll after the resume; effects \(effects.log)")
         run.cancel()
         await run.value
     }

@@ -65,8 +65,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "prune deletes settled roots older than the date, with their children, and nothing pending"
-        _ = try await journal.begin(entry("old"), lease: lease)
-        _ = try await journal.append(child("old", 0), lease: lease)
+        try await beginWithAChild(journal, "old")
         try await journal.settle("old/0", as: .done(output: nil), lease: lease)
         try await journal.settle("old", as: .done(output: nil), lease: lease)
         _ = try await journal.begin(entry("pending"), lease: lease)

@@ -20,8 +20,7 @@ extension CommandJournalConformance {
         try await settleOnQueue(journal, "q", "f1", .failed(reason: "declined"))
         try await settleOnQueue(journal, "other", "o1", .done(output: nil))
         _ = try await journal.enqueue(entry("p1"), queue: "q", after: .zero)
-        _ = try await journal.begin(entry("t1"), lease: lease)
-        _ = try await journal.append(child("t1", 0), lease: lease)
+        try await beginWithAChild(journal, "t1")
         try await journal.settle("t1", as: .done(output: nil), lease: lease)
         await clock.advance(by: .seconds(60))
         let now = clock.currentDate

@@ -27,6 +27,18 @@ extension CommandJournalConformance {
         return QueueWorker(CommandQueue("q", journal: journal), invoker: invoker)
     }
 
+    /// New effects, and a `retryingWorker` of them under `policy` that ran once, the effect
+    /// `name` enqueued on "q" to run now.
+    static func runEnqueued(
+        _ name: String, _ journal: any CommandJournalManagement, _ clock: ManualClock, _ policy: RetryPolicy?
+    ) async throws -> (ConformanceEffects, QueueWorker) {
+        let effects = ConformanceEffects()
+        let worker = retryingWorker(journal, clock, effects, policy)
+        _ = try await journal.enqueue(effects.entry(name), queue: "q", after: .zero)
+        try await worker.runDue()
+        return (effects, worker)
+    }
+
     static func attemptErrors(_ journal: any CommandJournalManagement, _ key: String) async throws -> [String] {
         try await journal.details(forKey: key)?.attempts.map { "\($0.number): \($0.error ?? "ok")" } ?? []
     }
@@ -35,12 +47,9 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a queued command that fails is retried after its policy's backoff, each attempt written down"
-        let effects = ConformanceEffects()
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .seconds(1), multiplier: 2, jitter: 0)
-        let worker = retryingWorker(journal, clock, effects, policy)
-        _ = try await journal.enqueue(effects.entry("~2flaky"), queue: "q", after: .zero)
         let start = clock.currentDate
-        try await worker.runDue()
+        let (effects, worker) = try await runEnqueued("~2flaky", journal, clock, policy)
         let first = try await journal.details(forKey: "~2flaky")
         try expect(
             first?.record.status == .pending && first?.dueAt == start.addingTimeInterval(1), check,
@@ -69,10 +78,8 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a command fails for good once its policy's attempts are spent"
-        let effects = ConformanceEffects()
-        let worker = retryingWorker(journal, clock, effects, RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1)))
-        _ = try await journal.enqueue(effects.entry("~9stubborn"), queue: "q", after: .zero)
-        try await worker.runDue()
+        let (_, worker) = try await runEnqueued(
+            "~9stubborn", journal, clock, RetryPolicy(maxAttempts: 2, initialDelay: .seconds(1)))
         await clock.advance(by: .seconds(1))
         try await worker.runDue()
         let record = try await journal.record(forKey: "~9stubborn")
@@ -87,11 +94,8 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "an error the policy does not retry fails the record at once"
-        let effects = ConformanceEffects()
         let policy = RetryPolicy(maxAttempts: 5) { error in !"\(error)".contains("!") }
-        let worker = retryingWorker(journal, clock, effects, policy)
-        _ = try await journal.enqueue(effects.entry("!fatal"), queue: "q", after: .zero)
-        try await worker.runDue()
+        let (_, worker) = try await runEnqueued("!fatal", journal, clock, policy)
         let record = try await journal.record(forKey: "!fatal")
         try expect(
             record?.status == .failed && record?.attempts == 1 && worker.statistics.retried == 0, check,
@@ -102,11 +106,8 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a command that throws RetryAfter runs again after its delay, whatever the policy"
-        let effects = ConformanceEffects()
-        let worker = retryingWorker(journal, clock, effects, nil)
-        _ = try await journal.enqueue(effects.entry("@polite"), queue: "q", after: .zero)
         let start = clock.currentDate
-        try await worker.runDue()
+        let (effects, worker) = try await runEnqueued("@polite", journal, clock, nil)
         let waiting = try await journal.details(forKey: "@polite")
         try expect(
             waiting?.dueAt == start.addingTimeInterval(5)
@@ -124,10 +125,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "without a retry policy, a queued command that throws fails after one attempt"
-        let effects = ConformanceEffects()
-        let worker = retryingWorker(journal, clock, effects, nil)
-        _ = try await journal.enqueue(effects.entry("~1once"), queue: "q", after: .zero)
-        try await worker.runDue()
+        let (_, worker) = try await runEnqueued("~1once", journal, clock, nil)
         let record = try await journal.record(forKey: "~1once")
         try expect(
             record?.status == .failed && record?.failureReason == "effect ~1once fails"
@@ -139,8 +137,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a durable transaction tries a failing step again under the step's policy"
-        let effects = ConformanceEffects()
-        let invoker = JournaledInvoker(journal: journal, registry: effects.registry, clock: clock)
+        let (effects, invoker) = invoking(journal, clock)
         let policy = RetryPolicy(maxAttempts: 3, initialDelay: .zero, jitter: 0)
         let steps = [try effects.step("x"), try effects.step("~2y").retrying(policy)]
         try await invoker.transaction("order", key: "t", steps: steps).run()

@@ -35,6 +35,14 @@ extension CommandJournalConformance {
     }
 
     /// The keys of the records enqueued on `queue`, in sequence order.
+    /// Checks that the records of the queue "scheduled" are `expected`, in order.
+    static func expectScheduledKeys(
+        _ journal: any CommandJournalManagement, _ expected: [String], _ check: String
+    ) async throws {
+        let keys = try await scheduledKeys(journal)
+        try expect(keys == expected, check, "enqueued \(keys)")
+    }
+
     static func scheduledKeys(
         _ journal: any CommandJournalManagement, queue: String = "scheduled"
     ) async throws -> [String] {
@@ -110,9 +118,7 @@ extension CommandJournalConformance {
         try expect(!stale, check, "a last tick was moved at a revision the schedule no longer has")
         await clock.advance(by: .seconds(600))
         try await runSchedulers(1, journal, clock)
-        let keys = try await scheduledKeys(journal)
-        try expect(
-            keys == ["report@2026-01-01T01:00:00Z", "report@2026-01-01T01:10:00Z"], check, "enqueued \(keys)")
+        try await expectScheduledKeys(journal, ["report@2026-01-01T01:00:00Z", "report@2026-01-01T01:10:00Z"], check)
         let listed = try await journal.schedules()
         try expect(
             listed.map(\.schedule.cron.expression) == ["*/10 * * * *"] && listed.map(\.revision) == [2]
@@ -134,10 +140,8 @@ extension CommandJournalConformance {
         try expect(!moved, check, "the removed schedule's last tick was moved")
         await clock.advance(by: .seconds(300))
         try await runSchedulers(2, journal, clock)
-        let keys = try await scheduledKeys(journal)
-        try expect(
-            keys == ["gone@2026-01-01T00:01:00Z", "kept@2026-01-01T00:01:00Z", "kept@2026-01-01T00:06:00Z"], check,
-            "enqueued \(keys)")
+        try await expectScheduledKeys(
+            journal, ["gone@2026-01-01T00:01:00Z", "kept@2026-01-01T00:01:00Z", "kept@2026-01-01T00:06:00Z"], check)
     }
 
     static func missedRunsFollowTheirPolicy(_ journal: any CommandJournalManagement, _ clock: ManualClock) async throws

@@ -12,8 +12,7 @@ extension CommandJournalConformance {
         _ = try await journal.enqueue(entry("due"), queue: "waiting", after: .zero)
         _ = try await journal.enqueue(entry("held"), queue: "held", after: .zero)
         _ = try await journal.claim(1, from: "held", concurrency: nil, takingOverFrom: nil, lease: lease)
-        _ = try await journal.begin(entry("called"), lease: lease)
-        _ = try await journal.append(child("called", 0), lease: lease)
+        try await beginWithAChild(journal, "called")
         _ = try await journal.enqueue(entry("settled"), queue: "settled", after: .zero)
         let settled = try await journal.claim(1, from: "settled", concurrency: nil, takingOverFrom: nil, lease: lease)
         for record in settled.records {

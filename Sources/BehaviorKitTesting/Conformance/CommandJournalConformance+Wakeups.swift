@@ -14,12 +14,8 @@ extension CommandJournalConformance {
         defer { run.cancel() }
         for name in ["woken", "woken-again"] {
             try await queue.enqueue(effects.entry(name))
-            try await within(.seconds(30), check, "'\(name)' waited for the poll; effects \(effects.log)") {
-                while !effects.log.contains("+\(name)") {
-                    try await Task.sleep(for: .milliseconds(5))
-                }
-                return true
-            }
+            try await waitUntilLogged(
+                effects, "+\(name)", check, "'\(name)' waited for the poll; effects \(effects.log)")
         }
         run.cancel()
         await run.value
@@ -39,6 +35,19 @@ extension CommandJournalConformance {
             return true
         }
         return run
+    }
+
+    /// Waits until `effects` logged `effect`; fails `check` with `detail` when it has not
+    /// within 30 seconds (real time: a bound on a hang).
+    static func waitUntilLogged(
+        _ effects: ConformanceEffects, _ effect: String, _ check: String, _ detail: @autoclosure () -> String
+    ) async throws {
+        try await within(.seconds(30), check, detail()) {
+            while !effects.log.contains(effect) {
+                try await Task.sleep(for: .milliseconds(5))
+            }
+            return true
+        }
     }
 
     /// Runs `body`; fails `check` with `detail` when it has not answered within `limit` (real

@@ -201,8 +201,7 @@ public enum CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "children are written under a root their worker holds"
-        _ = try await journal.begin(entry("t"), lease: lease)
-        _ = try await journal.begin(entry("other"), lease: lease)
+        try await begin(journal, "t", "other")
         for index in 0..<2 { _ = try await journal.append(child("t", index), lease: lease) }
         let again = try await journal.append(child("t", 0), lease: lease)
         try expect(again.status == .pending, check, "appending a child again gave \(again)")

@@ -67,8 +67,33 @@ final class ConformanceEffects: Sendable {
 }
 
 extension CommandJournalConformance {
+    /// New effects, and a worker on `journal` (leases on `clock`, as `owner`) that runs them.
+    static func invoking(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock,
+        owner: String = JournaledInvoker.uniqueOwner()
+    ) -> (ConformanceEffects, JournaledInvoker) {
+        let effects = ConformanceEffects()
+        return (effects, JournaledInvoker(journal: journal, registry: effects.registry, owner: owner, clock: clock))
+    }
+
     static func entry(_ key: String) -> CommandJournalEntry {
         CommandJournalEntry(idempotencyKey: key, kind: "test.\(key)", payload: Array(key.utf8))
+    }
+
+    /// The entry of a durable transaction `key`, of the kind `cancel(_:reason:)` takes for one.
+    static func transaction(_ key: String, payload: [UInt8] = []) -> CommandJournalEntry {
+        CommandJournalEntry(idempotencyKey: key, kind: CommandJournalCancellation.transactionKind, payload: payload)
+    }
+
+    /// Begins each of `keys` under `lease`, in order.
+    static func begin(_ journal: any CommandJournalManagement, _ keys: String...) async throws {
+        for key in keys { _ = try await journal.begin(entry(key), lease: lease) }
+    }
+
+    /// Begins the root `key` under `lease`, and appends its first child ("<key>/0"), pending.
+    static func beginWithAChild(_ journal: any CommandJournalManagement, _ key: String) async throws {
+        _ = try await journal.begin(entry(key), lease: lease)
+        _ = try await journal.append(child(key, 0), lease: lease)
     }
 
     static func child(_ parent: String, _ index: Int) -> CommandJournalEntry {

@@ -61,4 +61,11 @@ extension MachineStoreConformance {
     ) -> ConformanceMachine {
         DurableMachine("order", definition: lifecycle, store: store, clock: clock, missedTimers: missedTimers)
     }
+
+    /// The machine of `store` with the instance "a" started in a new order.
+    static func machineStarted(_ store: any MachineStore, _ clock: ManualClock) async throws -> ConformanceMachine {
+        let orders = machine(store, clock)
+        try await orders.start("a", context: ConformanceOrder())
+        return orders
+    }
 }

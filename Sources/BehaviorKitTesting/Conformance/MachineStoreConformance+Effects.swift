@@ -10,8 +10,7 @@ import Foundation
 extension MachineStoreConformance {
     static func effectsRunUnderAFencedLease(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "an effect is held by one worker at a time; a stale holder's writes are refused"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         try await orders.send(.pay, to: "a")
         let now = clock.currentDate
         let first = try await store.claimEffects(
@@ -46,8 +45,7 @@ extension MachineStoreConformance {
 
     static func effectEventsReachOnlyTheirVisit(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "an effect's event is delivered once, to the visit that started it, and not after it was left"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         try await orders.send(.pay, to: "a")
         let ran = try await orders.runEffects(owner: "w1")
         let a = try await orders.instance("a")
@@ -124,8 +122,7 @@ extension MachineStoreConformance {
 
     static func historyIsPrunedButTheLatestStepStays(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "pruning deletes history before a date, but each instance's latest step"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         try await orders.send(.count, to: "a", id: "old")
         try await orders.start("b", context: ConformanceOrder())
         await clock.advance(by: .seconds(10))

@@ -34,8 +34,7 @@ extension MachineStoreConformance {
 
     static func eventsApplyInOrderAndMakeTheHistory(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "events apply in order; each step is a history row with its transition and configuration"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         let paid = try await orders.send(.pay, to: "a", id: "pay-1")
         try expect(
             paid.sequence == 2 && paid.outcome?.transition?.target == .paid && paid.configuration == [.paid], check,
@@ -56,8 +55,7 @@ extension MachineStoreConformance {
 
     static func anEventIdIsAppliedAtMostOnce(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "an event id is applied at most once: sent again, it answers the recorded step"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         let first = try await orders.send(.count, to: "a", id: "req-1")
         let again = try await orders.send(.count, to: "a", id: "req-1")
         try expect(!first.isReplay && again.isReplay, check, "isReplay \(first.isReplay), \(again.isReplay)")
@@ -76,8 +74,7 @@ extension MachineStoreConformance {
 
     static func refusalsAreRecorded(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "a refusal is a recorded outcome, answered again for its id"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         let refused = try await orders.send(.ship, to: "a", id: "ship-early")
         try expect(refused.isRefusal && refused.configuration == [.placed], check, "ship in placed gave \(refused)")
         let again = try await orders.send(.ship, to: "a", id: "ship-early")
@@ -90,8 +87,7 @@ extension MachineStoreConformance {
         _ store: any MachineStore, _ clock: ManualClock
     ) async throws {
         let check = "16 concurrent senders on one key: every event applied once, one version each"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         let senders = 16
         let each = 8
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -34,8 +34,7 @@ extension MachineStoreConformance {
 
     static func callerEventIdsCannotReachTheMachinesOwn(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "a caller's event id cannot take the place of a timer's, an effect's or a report's"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         for prefix in ConformanceMachine.reservedEventIDPrefixes {
             let id = "\(prefix)a"
             do {

@@ -74,8 +74,7 @@ extension MachineStoreConformance {
 
     static func unknownStatesAreNamed(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "a snapshot naming states the definition lacks is a typed error naming them"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         guard let record = try await store.instance(MachineKey(machine: "order", key: "a")) else {
             throw MachineStoreConformanceFailure(check: check, detail: "the started instance is missing")
         }

@@ -11,8 +11,7 @@ import Foundation
 extension MachineStoreConformance {
     static func aTimerFiresOnceWhenDue(_ store: any MachineStore, _ clock: ManualClock) async throws {
         let check = "a durable timer fires once when due, whichever workers look at once"
-        let orders = machine(store, clock)
-        try await orders.start("a", context: ConformanceOrder())
+        let orders = try await machineStarted(store, clock)
         await clock.advance(by: .seconds(9))
         let early = try await orders.fireDueTimers()
         try expect(early.isEmpty, check, "a 10 s timer fired after 9 s: \(early)")

@@ -43,12 +43,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a parent starting a key that ran on its own gets that run's result (DBOS workflow IDs)"
         let effects = WorkflowEffects()
-        let square = Workflow("square") { (context, number: Int) -> Int in
-            try await context.step("square") { _ in
-                effects.record("square \(number)")
-                return number * number
-            }
-        }
+        let square = squaring(effects)
         let parent = Workflow("parent") { (context, number: Int) -> Int in
             try await context.start(square, key: "square-\(number)", input: number).result() + 1
         }

@@ -14,12 +14,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "children fan out and in, each runs once and its result reaches the parent once (DBOS children)"
         let effects = WorkflowEffects()
-        let square = Workflow("square") { (context, number: Int) -> Int in
-            try await context.step("square") { _ in
-                effects.record("square \(number)")
-                return number * number
-            }
-        }
+        let square = squaring(effects)
         let sum = Workflow("sum") { (context, count: Int) -> Int in
             var children: [WorkflowChild<Int>] = []
             for number in 1...count {

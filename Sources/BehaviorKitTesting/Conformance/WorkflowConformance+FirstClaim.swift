@@ -13,12 +13,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a worker's first claim takes no run that a caller of its process just began (DBOS direct call)"
         let effects = WorkflowEffects()
-        let greet = Workflow("greet inline") { (context, name: String) -> String in
-            try await context.step("greet") { _ in
-                effects.record("greet \(name)")
-                return "hello \(name)"
-            }
-        }
+        let greet = greeting(effects, named: "greet inline")
         let hooked = BeginHook(journal)
         let workflows = worker(hooked, clock, registered(greet), owner: "process-1")
         let claimed = LockedValue<Int?>(nil)

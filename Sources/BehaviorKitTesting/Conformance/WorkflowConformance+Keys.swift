@@ -23,8 +23,7 @@ extension WorkflowConformance {
                 return "reserved \(order)"
             }
         }
-        let registry = registered(order)
-        let workflows = worker(journal, clock, registry, owner: "process-1")
+        let workflows = worker(journal, clock, registered(order), owner: "process-1")
         let handle = try await workflows.start(order, key: "order-42", input: 42)
         try await workflows.runDue()
         let refusals: [(String, WorkflowError, () async throws -> Void)] = [

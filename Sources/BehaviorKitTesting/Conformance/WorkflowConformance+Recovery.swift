@@ -13,23 +13,9 @@ extension WorkflowConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a run taken over resumes after its last finished step, which does not run again (DBOS recovery)"
-        let effects = WorkflowEffects()
-        let gate = WorkflowGate()
-        let order = Workflow("order") { (context, order: Int) -> String in
-            let reservation = try await context.step("reserve") { step in
-                effects.record("reserve")
-                return "reservation-\(order)-\(step.fencingToken)"
-            }
-            let payment = try await context.step("charge") { step in
-                effects.record("charge \(step.fencingToken)")
-                await gate.pass()
-                return "payment-\(order)"
-            }
-            try await context.step("ship") { _ in effects.record("ship") }
-            return "\(reservation) \(payment)"
-        }
-        var registry = WorkflowRegistry()
-        registry.register(order)
+        let (effects, gate) = (WorkflowEffects(), WorkflowGate())
+        let order = frozenOrder(effects, gate, shipping: true)
+        let registry = registered(order)
         let frozen = worker(journal, clock, registry, owner: "process-1")
         let handle = try await frozen.start(order, key: "order-42", input: 42)
         let stopped = Task { try await frozen.runDue() }
@@ -51,8 +37,7 @@ extension WorkflowConformance {
         try expect(
             children.count == 3 && children.allSatisfy { $0.status == .done }, check,
             "the run's children are \(children.map { "\($0.id) \($0.status)" })")
-        let run = try await journal.record(forKey: "order-42")
-        try expect(run?.status == .done && run?.attempts == 2, check, "the run's record is \(String(describing: run))")
+        try await expectDoneOnTheSecondAttempt(journal, "order-42", check)
     }
 
     /// DBOS stops a run whose function asks for another step than the one recorded at that
@@ -101,6 +86,33 @@ extension WorkflowConformance {
         try expect(
             effects.count("reserve") == 1 && effects.count("charge") == 0, check,
             "the steps ran \(effects.log)")
+    }
+
+    /// The workflow "order" of the recovery checks: it reserves, then charges, stopping at
+    /// `gate` the first time (a frozen process), then ships if `shipping`; it answers
+    /// "reservation-<order>-<token> payment-<order>", the token the reserving attempt's.
+    static func frozenOrder(_ effects: WorkflowEffects, _ gate: WorkflowGate, shipping: Bool) -> Workflow<Int, String> {
+        Workflow("order") { (context, order: Int) -> String in
+            let reservation = try await context.step("reserve") { step in
+                effects.record("reserve")
+                return "reservation-\(order)-\(step.fencingToken)"
+            }
+            let payment = try await context.step("charge") { step in
+                effects.record("charge \(step.fencingToken)")
+                await gate.pass()
+                return "payment-\(order)"
+            }
+            if shipping { try await context.step("ship") { _ in effects.record("ship") } }
+            return "\(reservation) \(payment)"
+        }
+    }
+
+    /// Checks that the run of `key` is done, on its second attempt.
+    static func expectDoneOnTheSecondAttempt(
+        _ journal: any CommandJournalManagement, _ key: String, _ check: String
+    ) async throws {
+        let run = try await journal.record(forKey: key)
+        try expect(run?.status == .done && run?.attempts == 2, check, "the run's record is \(String(describing: run))")
     }
 
     /// Waits (in real time, a bound on a hang) until `condition` holds.

@@ -21,10 +21,7 @@ extension WorkflowConformance {
                 return "hello \(name)"
             }
         }
-        let fail = Workflow("fail") { (_, _: Int) -> Int in
-            effects.record("fail")
-            throw WorkflowEffects.Failure()
-        }
+        let fail = failing(effects)
         let workflows = worker(journal, clock, registered(greet, fail), owner: "process-1")
         let answer = try await workflows.run(greet, key: "greet-1", input: "ada")
         try expect(answer == "hello ada", check, "the run answered \(answer)")
@@ -110,20 +107,8 @@ extension WorkflowConformance {
     ) async throws {
         let check =
             "a run whose caller stopped is claimed from the queue once its lease lapses, and finished (DBOS recovery)"
-        let effects = WorkflowEffects()
-        let gate = WorkflowGate()
-        let order = Workflow("order") { (context, order: Int) -> String in
-            let reservation = try await context.step("reserve") { step in
-                effects.record("reserve")
-                return "reservation-\(order)-\(step.fencingToken)"
-            }
-            let payment = try await context.step("charge") { step in
-                effects.record("charge \(step.fencingToken)")
-                await gate.pass()
-                return "payment-\(order)"
-            }
-            return "\(reservation) \(payment)"
-        }
+        let (effects, gate) = (WorkflowEffects(), WorkflowGate())
+        let order = frozenOrder(effects, gate, shipping: false)
         let registry = registered(order)
         let frozen = worker(journal, clock, registry, owner: "process-1")
         let caller = Task { try await frozen.run(order, key: "order-42", input: 42) }
@@ -140,8 +125,7 @@ extension WorkflowConformance {
         try expect(
             effects.count("reserve") == 1 && effects.count("charge 1") == 1 && effects.count("charge 2") == 1, check,
             "the steps ran \(effects.log)")
-        let run = try await journal.record(forKey: "order-42")
-        try expect(run?.status == .done && run?.attempts == 2, check, "the run's record is \(String(describing: run))")
+        try await expectDoneOnTheSecondAttempt(journal, "order-42", check)
     }
 
     /// DBOS: a workflow's sleep and `recv` are durable, and the workflow called directly

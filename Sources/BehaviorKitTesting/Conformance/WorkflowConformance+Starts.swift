@@ -10,20 +10,9 @@ extension WorkflowConformance {
     ) async throws {
         let check = "starting a key again runs nothing and answers the recorded output or error (DBOS idempotency)"
         let effects = WorkflowEffects()
-        let greet = Workflow("greet") { (context, name: String) -> String in
-            try await context.step("greet") { _ in
-                effects.record("greet \(name)")
-                return "hello \(name)"
-            }
-        }
-        let fail = Workflow("fail") { (context, _: Int) -> Int in
-            effects.record("fail")
-            throw WorkflowEffects.Failure()
-        }
-        var registry = WorkflowRegistry()
-        registry.register(greet)
-        registry.register(fail)
-        let workflows = worker(journal, clock, registry, owner: "process-1")
+        let greet = greeting(effects)
+        let fail = failing(effects)
+        let workflows = worker(journal, clock, registered(greet, fail), owner: "process-1")
         let first = try await workflows.start(greet, key: "greet-1", input: "ada")
         try expect(try await workflows.runDue() == 1, check, "the worker did not claim the started run")
         let answer = try await first.result()
@@ -84,8 +73,7 @@ extension WorkflowConformance {
             try await context.sleep(for: .seconds(60))
             return first
         }
-        var registry = WorkflowRegistry()
-        registry.register(flaky)
+        let registry = registered(flaky)
         let workflows = worker(journal, clock, registry, owner: "process-1")
         let handle = try await workflows.start(flaky, key: "flaky-1", input: 1)
         try await workflows.runDue()

@@ -19,8 +19,7 @@ extension WorkflowConformance {
                 return "reminded \(order)"
             }
         }
-        var registry = WorkflowRegistry()
-        registry.register(remind)
+        let registry = registered(remind)
         let first = worker(journal, clock, registry, owner: "process-1")
         let handle = try await first.start(remind, key: "remind-1", input: 1)
         try await first.runDue()
@@ -56,8 +55,7 @@ extension WorkflowConformance {
             }
             return received
         }
-        var registry = WorkflowRegistry()
-        registry.register(payments)
+        let registry = registered(payments)
         let workflows = worker(journal, clock, registry, owner: "process-1")
         let other = worker(journal, clock, registry, owner: "process-2")
         try await workflows.send("p-1", to: "order-9", topic: "paid", id: "p-1")
@@ -95,8 +93,7 @@ extension WorkflowConformance {
             let payment = try await context.receive(String.self, topic: "paid", timeout: .seconds(86_400))
             return payment ?? "expired"
         }
-        var registry = WorkflowRegistry()
-        registry.register(checkout)
+        let registry = registered(checkout)
         let workflows = worker(journal, clock, registry, owner: "process-1")
         let handle = try await workflows.start(checkout, key: "checkout-1", input: 1)
         try await workflows.runDue()

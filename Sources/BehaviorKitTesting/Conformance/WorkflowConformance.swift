@@ -62,6 +62,36 @@ public enum WorkflowConformance {
         return registry
     }
 
+    /// The workflow "square": its step "square" records "square <n>" in `effects` and answers
+    /// n × n.
+    static func squaring(_ effects: WorkflowEffects) -> Workflow<Int, Int> {
+        Workflow("square") { (context, number: Int) -> Int in
+            try await context.step("square") { _ in
+                effects.record("square \(number)")
+                return number * number
+            }
+        }
+    }
+
+    /// The workflow `named`: its step "greet" records "greet <name>" in `effects` and answers
+    /// "hello <name>".
+    static func greeting(_ effects: WorkflowEffects, named: String = "greet") -> Workflow<String, String> {
+        Workflow(named) { (context, name: String) -> String in
+            try await context.step("greet") { _ in
+                effects.record("greet \(name)")
+                return "hello \(name)"
+            }
+        }
+    }
+
+    /// The workflow "fail": it records "fail" in `effects`, and throws.
+    static func failing(_ effects: WorkflowEffects) -> Workflow<Int, Int> {
+        Workflow("fail") { (_, _: Int) -> Int in
+            effects.record("fail")
+            throw WorkflowEffects.Failure()
+        }
+    }
+
     /// A worker process: its own identity, on the journal's clock, with `registry`.
     static func worker(
         _ journal: any CommandJournalManagement, _ clock: ManualClock, _ registry: WorkflowRegistry, owner: String
