@@ -8,7 +8,8 @@ extension CommandJournalManagement {
     }
 
     /// Retries the failed and compensated roots that pass `filter`, at most `limit`, each in a
-    /// commit of its own, over ``records(matching:after:limit:)`` and ``retry(_:)``; see
+    /// commit of its own, over ``CommandJournal/records(matching:after:limit:)`` and
+    /// ``CommandJournalManagement/retry(_:)``; see
     /// ``CommandJournalManagement/retry(matching:after:limit:)``.
     public func retry(
         matching filter: CommandJournalFilter, after cursor: Int64?, limit: Int
@@ -17,7 +18,8 @@ extension CommandJournalManagement {
     }
 
     /// Cancels the pending roots that pass `filter`, at most `limit`, each in a commit of its
-    /// own, over ``records(matching:after:limit:)`` and ``cancel(_:reason:)``; see
+    /// own, over ``CommandJournal/records(matching:after:limit:)`` and
+    /// ``CommandJournalManagement/cancel(_:reason:)``; see
     /// ``CommandJournalManagement/cancel(matching:reason:after:limit:)``.
     public func cancel(
         matching filter: CommandJournalFilter, reason: String, after cursor: Int64?, limit: Int
