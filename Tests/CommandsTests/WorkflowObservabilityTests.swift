@@ -19,6 +19,15 @@ extension ObservabilityTests {
         if case .string(let value) = span.attributes.get(name) { value } else { nil }
     }
 
+    /// `workflow`'s runs on `journal`, by an invoker made where the test backends are current.
+    func workflows<Input: Codable & Sendable, Output: Codable & Sendable>(
+        of workflow: Workflow<Input, Output>, on journal: InMemoryCommandJournal
+    ) -> Workflows {
+        var registry = WorkflowRegistry()
+        registry.register(workflow)
+        return Workflows(registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker(journal))
+    }
+
     @Test func aWorkflowsAttemptsAreSpansWhoseChildrenAreTheStepsTheyRan() async throws {
         let journal = InMemoryCommandJournal(clock: clock)
         let ship = Workflow("ship") { (context, order: Int) -> Int in
@@ -27,10 +36,7 @@ extension ObservabilityTests {
             _ = try await context.step("send") { _ in order }
             return order
         }
-        var registry = WorkflowRegistry()
-        registry.register(ship)
-        let workflows = Workflows(
-            registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker(journal))
+        let workflows = workflows(of: ship, on: journal)
         _ = try await withTracer(tracer) {
             try await tracer.withSpan("POST /orders") { _ in
                 try await workflows.start(ship, key: "order-1", input: 1)
@@ -70,10 +76,7 @@ extension ObservabilityTests {
         let charge = Workflow("charge") { (context, cents: Int) -> Int in
             try await context.step("charge") { _ in cents }
         }
-        var registry = WorkflowRegistry()
-        registry.register(charge)
-        let workflows = Workflows(
-            registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker(journal))
+        let workflows = workflows(of: charge, on: journal)
         _ = try await withTracer(tracer) {
             try await tracer.withSpan("POST /pay") { _ in
                 try await workflows.run(charge, key: "pay-1", input: 5)

@@ -17,7 +17,7 @@ package import BehaviorKitSync
 ///
 /// No task runs while the worker holds nothing.
 package final class LeaseKeeper: Sendable {
-    private struct Hold {
+    struct Hold {
         /// The fencing token of the attempt.
         var token: Int
         /// When the lease was last confirmed (the time its claim or renewal was sent).
@@ -34,7 +34,7 @@ package final class LeaseKeeper: Sendable {
         var lostWhileSettling = false
     }
 
-    private struct State {
+    struct State {
         var holds: [String: Hold] = [:]
         var heartbeat = false
         var renewing = false
@@ -49,7 +49,7 @@ package final class LeaseKeeper: Sendable {
         var beginWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = LockedValue(State())
+    let state = LockedValue(State())
     let renewal: LeaseRenewal
     package let lease: JournalLease
     package let clock: ElapsedClock
@@ -100,50 +100,6 @@ package final class LeaseKeeper: Sendable {
         stale.forEach { $0() }
         if start { startHeartbeat() }
     }
-
-    /// Runs `claim`, the worker's claim, telling it whether to take over the records this
-    /// worker's owner holds: only at its first claim, before it held or began anything (a new
-    /// incarnation taking over from the one that stopped). A begin sent meanwhile by this worker
-    /// (``beginning()``) waits for that claim to answer, and a claim after a begin takes over
-    /// nothing: a record the worker just began is never taken from it by its own claim.
-    func claiming<T>(_ claim: (_ takingOver: Bool) async throws -> T) async rethrows -> T {
-        let takingOver = state.withLock { state in
-            defer { state.everHeld = true }
-            guard !state.everHeld else { return false }
-            state.takingOver = true
-            return true
-        }
-        guard takingOver else { return try await claim(false) }
-        defer {
-            let waiters = state.withLock { state in
-                state.takingOver = false
-                defer { state.beginWaiters = [] }
-                return state.beginWaiters
-            }
-            waiters.forEach { $0.resume() }
-        }
-        return try await claim(true)
-    }
-
-    /// Call before a begin under this worker's lease is sent: returns once no claim that takes
-    /// over this worker's records is under way, and keeps any later claim from taking over
-    /// (``claiming(_:)``).
-    func beginning() async {
-        let clear = state.withLock { state in
-            state.everHeld = true
-            return !state.takingOver
-        }
-        if clear { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let waiting = state.withLock { state in
-                guard state.takingOver else { return false }
-                state.beginWaiters.append(continuation)
-                return true
-            }
-            if !waiting { continuation.resume() }
-        }
-    }
-
     /// Forgets the attempt `token` at `key` (settled, released, or lost); a later attempt at
     /// the key stays held.
     func drop(_ key: String, token: Int) {
@@ -283,95 +239,5 @@ package final class LeaseKeeper: Sendable {
             state.holds[key]?.confirmedAt = max(hold.confirmedAt, sent)
             guard answered - sent <= lease.duration - interval else { throw .leaseLost(key: key, owner: nil) }
         }
-    }
-
-    private static func claimHeartbeat(_ state: inout State) -> Bool {
-        guard !state.heartbeat, !state.holds.isEmpty else { return false }
-        state.heartbeat = true
-        return true
-    }
-
-    private func startHeartbeat() {
-        Task { await self.beat() }
-    }
-
-    /// Every half interval: cancels the holds not confirmed for two thirds of the lease, and
-    /// starts a renewal of the others once an interval passed since the last one began (a slow
-    /// renewal never holds the watchdog up).
-    private func beat() async {
-        while true {
-            do {
-                try await clock.sleep(for: interval / 2)
-            } catch {
-                state.withLock { $0.heartbeat = false }
-                return
-            }
-            let now = clock.now
-            let (stale, due, done) = state.withLock { state -> ([@Sendable () -> Void], [String: Int]?, Bool) in
-                if state.holds.isEmpty && !state.renewing {
-                    state.heartbeat = false
-                    return ([], nil, true)
-                }
-                var stale: [@Sendable () -> Void] = []
-                // On a journal whose write stalls cannot cost a lease, a renewal under way
-                // answers first: until then, no other worker can have claimed the records.
-                let waitForRenewal = state.renewing && renewal.outlastsWriteStalls
-                for (key, hold) in state.holds
-                where !waitForRenewal && !hold.lost && !hold.settled
-                    && now - hold.confirmedAt >= lease.duration - interval
-                {
-                    if hold.settling {
-                        state.holds[key]?.lostWhileSettling = true
-                        continue
-                    }
-                    state.holds[key]?.lost = true
-                    if let cancel = hold.cancel { stale.append(cancel) }
-                }
-                var due: [String: Int]?
-                if !state.renewing, state.lastRenewal.map({ now - $0 >= interval }) ?? true {
-                    let live = state.holds.filter { !$0.value.lost && !$0.value.settled }.mapValues(\.token)
-                    if !live.isEmpty {
-                        state.renewing = true
-                        state.lastRenewal = now
-                        due = live
-                    }
-                }
-                return (stale, due, false)
-            }
-            stale.forEach { $0() }
-            if done { return }
-            if let due { Task { await self.renew(due, sent: now) } }
-        }
-    }
-
-    /// Renews `attempts`: confirms those kept, and cancels the work of those lost.
-    private func renew(_ attempts: [String: Int], sent: Duration) async {
-        let kept: [String]?
-        do {
-            kept = try await renewal.renew(attempts)
-        } catch {
-            kept = nil
-            instruments.journalFailed("renewing leases", keys: attempts.keys.sorted(), error: error)
-        }
-        let lost = state.withLock { state -> [@Sendable () -> Void] in
-            state.renewing = false
-            guard let kept else { return [] }
-            let held = Set(kept)
-            var lost: [@Sendable () -> Void] = []
-            for (key, token) in attempts {
-                guard var hold = state.holds[key], hold.token == token, !hold.lost, !hold.settled else { continue }
-                if held.contains(key) {
-                    hold.confirmedAt = max(hold.confirmedAt, sent)
-                } else if hold.settling {
-                    hold.lostWhileSettling = true
-                } else {
-                    hold.lost = true
-                    if let cancel = hold.cancel { lost.append(cancel) }
-                }
-                state.holds[key] = hold
-            }
-            return lost
-        }
-        lost.forEach { $0() }
     }
 }
