@@ -65,6 +65,9 @@ struct ServicesTests {
             #expect(ran.withLock { $0 } == ["left"], "at start: the expired lease")
             var waited = 0
             while reports.withLock({ $0.count }) < 2 && waited < 120 {  // the service sleeps 60 s between looks
+                // Lets the service reach its sleep first (a loaded machine may be slow to): a sleep
+                // begun after an advance would start its 60 s from there.
+                for _ in 0..<100 { await Task.yield() }
                 await clock.advance(by: .seconds(1))
                 waited += 1
             }
