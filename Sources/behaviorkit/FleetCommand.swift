@@ -11,7 +11,9 @@ struct FleetCommand: AsyncParsableCommand {
             orders (a three-step durable transaction each), kills a random worker with SIGKILL and starts it again \
             until --kills kills, waits until every order settled, and checks every promise: each acknowledged order \
             ran, each effect once, no transaction half-done, no step run by two workers at once, sound files. Prints \
-            the counts; exits 1 on any violation.
+            the counts; exits 1 on any violation. With --partitions, --pause-queue and --schedules, also that no \
+            customer ran more orders at once than its limit, that nothing began while the queue was paused, and that \
+            every minute's tick of every schedule ran.
             """
     )
 
@@ -25,6 +27,8 @@ struct FleetCommand: AsyncParsableCommand {
 
     @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-fleet").path
+
+    @OptionGroup var flowControl: FleetFlowOptions
 
     @Flag(help: .hidden)
     var worker = false
@@ -42,11 +46,12 @@ struct FleetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let location = fleet.journal ?? directory + "/journal.sqlite"
+        let flow = flowControl.control
         do {
             if worker {
                 try await Fleet.runWorker(
                     owner: owner, label: label ?? owner, journal: location, directory: directory,
-                    lease: .milliseconds(fleet.leaseMs), driver: fleet.driverPid)
+                    lease: .milliseconds(fleet.leaseMs), flow: flow, driver: fleet.driverPid)
                 return
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "fleet")
@@ -59,6 +64,7 @@ struct FleetCommand: AsyncParsableCommand {
             options.lease = .milliseconds(fleet.leaseMs)
             options.pauses = fleet.pause
             options.restartDatabase = fleet.restartDatabase
+            options.flow = flow
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         } catch let error as ExitCode {

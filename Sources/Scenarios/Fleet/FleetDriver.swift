@@ -31,6 +31,8 @@ public enum Fleet {
         /// A PostgreSQL data directory: restart that server (`pg_ctl restart -m fast`) twice
         /// mid-run, and terminate the journal's backends once. `nil`: no database faults.
         public var restartDatabase: String?
+        /// The queue's flow control: limits per customer, a pause of the queue, schedules.
+        public var flow = FleetFlowControl()
 
         /// Options for a run on `journal`, with the ledger in `directory`.
         public init(journal: String, directory: String, executable: String) {
@@ -50,13 +52,18 @@ public enum Fleet {
         let pool = WorkerPool(options)
         for slot in 0..<options.workers { try pool.start(slot) }
         let started = ContinuousClock.now
+        let flow = options.flow
+        let schedules = try flow.tickSchedules()
+        for schedule in schedules { _ = try await journal.saveSchedule(schedule) }
+        let schedulesSaved = FleetLedger.now()
         let acknowledged = LockedValue<[String]>([])
         let enqueuing = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for lane in 0..<16 {
                     group.addTask {
                         for number in stride(from: lane, to: options.orders, by: 16) {
-                            let record = try await queue.enqueue(FleetOrders.transaction(number, enqueuer))
+                            let record = try await queue.enqueue(
+                                FleetOrders.transaction(number, enqueuer), partition: flow.partition(ofOrder: number))
                             acknowledged.withLock { $0.append(record.id) }
                         }
                     }
@@ -66,17 +73,27 @@ public enum Fleet {
         }
         var random = SplitMix64(seed: options.seed)
         var faults = DatabaseFaults(options)
+        var queuePause: Task<ClosedRange<Int64>, any Error>?
         while pool.kills < options.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
             try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
             try await faults.strike(after: pool.kills, of: options.kills, console: console)
+            if flow.pausesQueue && queuePause == nil && pool.kills >= options.kills / 3 {
+                queuePause = Task { try await pauseQueue(queue, for: flow.queuePause) }
+            }
         }
         try await enqueuing.value
+        var pauseWindows: [ClosedRange<Int64>] = []
+        if let queuePause { pauseWindows.append(try await queuePause.value) }
+        let scheduleLife = try await removeSchedules(schedules, savedAt: schedulesSaved, journal)
         let settled = try await waitUntilSettled(journal, timeout: .seconds(300)) { try pool.reviveExited() }
         await pool.stopAll()
         let elapsed = ContinuousClock.now - started
         var (report, violations) = try await check(
             journal, ledger, acknowledged: acknowledged.withLock { $0 }, kills: pool.killTimes, settled: settled)
+        try await checkFlow(
+            flow, journal, ledger, pauses: pool.pauseTimes, queuePauses: pauseWindows, schedules: schedules,
+            life: scheduleLife, into: &report, &violations)
         report.pauses = pool.pauses
         report.databaseFaults = faults.struck
         report.revived = pool.revivals
@@ -128,6 +145,7 @@ final class WorkerPool: Sendable {
         var incarnations: [Int: Int] = [:]
         var killTimes: [String: Int64] = [:]
         var paused: Set<pid_t> = []
+        var pauseTimes: [String: [Int64]] = [:]
         var pauses = 0
         var revivals = 0
         var resumers: [Task<Void, Never>] = []
@@ -146,7 +164,7 @@ final class WorkerPool: Sendable {
                 "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
                 "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
                 "--driver-pid", "\(getpid())",
-            ]
+            ] + options.flow.workerArguments
         }
     }
 
@@ -164,6 +182,8 @@ final class WorkerPool: Sendable {
     var killTimes: [String: Int64] { state.withLock { $0.killTimes } }
     /// How many times a worker was paused.
     var pauses: Int { state.withLock { $0.pauses } }
+    /// When each incarnation was paused, by label, in milliseconds since 1970.
+    var pauseTimes: [String: [Int64]] { state.withLock { $0.pauseTimes } }
     /// How many workers exited on their own and were started again.
     var revivals: Int { state.withLock { $0.revivals } }
 
@@ -195,6 +215,7 @@ final class WorkerPool: Sendable {
             guard let child = state.processes[slot], child.poll() == nil else { return }
             guard state.paused.insert(child.pid).inserted else { return }
             state.pauses += 1
+            state.pauseTimes["w\(slot).\(state.incarnations[slot, default: 1])", default: []].append(FleetLedger.now())
             child.signal(SIGSTOP)
             state.resumers.append(
                 Task { [self] in

@@ -34,6 +34,13 @@ enum FleetOrders {
                 try await ledger.undo(context.key, payment: index == 1 ? output : nil, ending: execution)
             }
         }
+        // A schedule's tick: its effect keyed by its record, once per tick.
+        registry.register(FleetTick.kind, arguments: FleetTick.self, output: String.self) { tick, context in
+            let execution = try await ledger.start(
+                "run", key: context.key, root: context.key, worker: worker, token: context.fencingToken)
+            try await ledger.apply(context.key, value: tick.schedule, ending: execution)
+            return tick.schedule
+        }
         return registry
     }
 

@@ -27,6 +27,13 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// Executions the ledger refused because a later attempt at their order had reached it:
     /// a stale attempt's act, stopped by the partner's fence.
     public var refusedStaleWrites = 0
+    /// With limits per customer: the most orders of one customer seen running at once (the
+    /// limit, when it was reached and kept).
+    public var partitionPeak = 0
+    /// How many times the driver paused the queue fleet-wide.
+    public var queuePauses = 0
+    /// The schedules' ticks that ran.
+    public var ticks = 0
 
     /// "52 kills, 10 pauses, 0 database faults, 2000 acknowledged, 1795 done, 205 compensated, 311 taken over,
     /// 4 stale writes refused, longest wait for a dead worker's claim 1.2 s (298 measured), 0 revived".
@@ -36,5 +43,7 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
             + "\(done) done, \(compensated) compensated, \(takenOver) taken over, "
             + "\(refusedStaleWrites) stale writes refused, "
             + "longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured), \(revived) revived"
+            + (partitionPeak > 0 ? ", at most \(partitionPeak) of a customer at once" : "")
+            + (queuePauses > 0 ? ", \(queuePauses) queue pauses" : "") + (ticks > 0 ? ", \(ticks) ticks" : "")
     }
 }

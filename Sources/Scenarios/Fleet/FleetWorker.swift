@@ -14,7 +14,7 @@ extension Fleet {
     ///     noticed too); `nil`: the parent at start.
     public static func runWorker(
         owner: String, label: String, journal location: String, directory: String, lease: Duration,
-        driver: Int32? = nil
+        flow: FleetFlowControl = FleetFlowControl(), driver: Int32? = nil
     ) async throws {
         let orphaned = OrphanWatch.start(driver: driver)
         defer { orphaned.cancel() }
@@ -22,12 +22,24 @@ extension Fleet {
         let ledger = try FleetLedger(path: ledgerPath(directory))
         let invoker = JournaledInvoker(
             journal: journal, registry: FleetOrders.registry(ledger, worker: label), owner: owner, leaseDuration: lease)
-        let queue = CommandQueue(FleetOrders.queue, journal: journal)
+        let queue = CommandQueue(
+            FleetOrders.queue, journal: journal,
+            concurrencyPerPartition: flow.partitions > 0 ? flow.perPartition : nil)
         // An enqueue wakes the worker (its journal's wake-ups); the poll finds the records whose
         // lease ended (a paused worker's), which nothing announces.
         let worker = QueueWorker(queue, invoker: invoker, slots: 8, pollInterval: .milliseconds(100))
         StandardStream.output.writeLine("ready")
-        await worker.run()
+        guard flow.schedules > 0 else {
+            await worker.run()
+            return
+        }
+        // Every worker runs a scheduler: each tick is enqueued once however many race for it.
+        let scheduler = QueueScheduler(journal: journal, poll: .milliseconds(500))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await worker.run() }
+            group.addTask { try? await scheduler.run() }
+            await group.waitForAll()
+        }
     }
 
     static func ledgerPath(_ directory: String) -> String { directory + "/ledger.sqlite" }
