@@ -5,25 +5,51 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// What a person can do from a record's page: each a `POST` form carrying the console's CSRF
-/// token and the record's key.
+/// What a person can do from the console: each a `POST` form carrying the console's CSRF token
+/// and what it acts on (a record's key, or a queue's name).
 enum ConsoleAction: String, CaseIterable, Sendable {
     /// Cancel a pending record (``CommandJournalManagement/cancel(_:reason:)``).
     case cancel
     /// Retry a failed or compensated record (``CommandJournalManagement/retry(_:)``).
     case retry
+    /// Cancel a workflow run and its unsettled children
+    /// (``CommandJournalManagement/cancelWorkflowRun(_:reason:)``).
+    case cancelWorkflow = "cancel-workflow"
+    /// Pause a queue fleet-wide (``CommandJournalManagement/pause(queue:)``).
+    case pause
+    /// Resume a paused queue (``CommandJournalManagement/resume(queue:)``).
+    case resume
+
+    /// What an action acts on: the form field that names it.
+    enum Target {
+        case record, queue
+        var field: String { self == .record ? "key" : "queue" }
+    }
+
+    var target: Target {
+        switch self {
+        case .cancel, .retry, .cancelWorkflow: .record
+        case .pause, .resume: .queue
+        }
+    }
 
     var label: String {
         switch self {
-        case .cancel: "Cancel"
+        case .cancel, .cancelWorkflow: "Cancel"
         case .retry: "Retry"
+        case .pause: "Pause"
+        case .resume: "Resume"
         }
     }
+
+    /// Whether its button is red: what it does cannot be undone.
+    var isDestructive: Bool { self == .cancel || self == .cancelWorkflow }
 }
 
 extension JournalConsole {
     /// Performs `action` when the console allows actions and the form carries the CSRF token,
-    /// then sends the browser back to the record's page; refuses with 403 otherwise.
+    /// then sends the browser back to the page of what it acted on (a record's, a run's, the
+    /// overview for a queue) with a message; refuses with 403 otherwise.
     func perform<Context: RequestContext>(
         _ action: ConsoleAction, _ request: Request, _ context: Context
     ) async
@@ -42,25 +68,50 @@ extension JournalConsole {
         guard ConsoleSecret.matches(fields["csrf"], csrfToken) else {
             return errorPage(.forbidden, "The form carries no valid CSRF token: reload the page and try again.")
         }
-        guard let key = fields["key"], !key.isEmpty else {
-            return errorPage(.badRequest, "key: the form names no record.")
+        let field = action.target.field
+        guard let name = fields[field], !name.isEmpty else {
+            return errorPage(
+                .badRequest, "\(field): the form names no \(action.target == .record ? "record" : "queue").")
         }
         do {
-            let record: CommandJournalRecord
-            switch action {
-            case .cancel: record = try await journal.cancel(key, reason: fields["reason"] ?? "")
-            case .retry: record = try await journal.retry(key)
-            }
-            context.logger.notice("behaviorkit console: \(action.rawValue) \(key): now \(record.status.rawValue)")
-            let message = "\(action.label): the record is \(record.status.rawValue) now."
-            return Response.redirect(
-                to: "record?" + QueryString.build([("key", key), ("message", message)]), type: .normal)
+            let location = try await act(action, on: name, reason: fields["reason"] ?? "")
+            context.logger.notice("behaviorkit console: \(action.rawValue) \(name)")
+            return Response.redirect(to: location, type: .normal)
         } catch let error as CommandJournalError {
+            return errorPage(.conflict, redaction.apply("\(error)"))
+        } catch let error as WorkflowError {
             return errorPage(.conflict, redaction.apply("\(error)"))
         } catch {
             let message = redaction.apply("\(error)")
-            context.logger.error("behaviorkit console: \(action.rawValue) \(key) failed: \(message)")
-            return errorPage(.internalServerError, "The journal could not \(action.rawValue) '\(key)': \(message)")
+            context.logger.error("behaviorkit console: \(action.rawValue) \(name) failed: \(message)")
+            return errorPage(.internalServerError, "The journal could not \(action.rawValue) '\(name)': \(message)")
+        }
+    }
+
+    /// Does `action` to the record or queue `name`; answers the page to show next, with a message.
+    private func act(_ action: ConsoleAction, on name: String, reason: String) async throws -> String {
+        func page(_ path: String, _ fields: [(String, String?)]) -> String {
+            path + "?" + QueryString.build(fields)
+        }
+        switch action {
+        case .cancel, .retry:
+            let record =
+                action == .cancel ? try await journal.cancel(name, reason: reason) : try await journal.retry(name)
+            let message = "\(action.label): the record is \(record.status.rawValue) now."
+            return page("record", [("key", name), ("message", message)])
+        case .cancelWorkflow:
+            let (run, uncancelled) = try await journal.cancelWorkflowRun(name, reason: reason)
+            var message = "Cancel: the run is \(run.status.rawValue) now."
+            if !uncancelled.isEmpty {
+                message +=
+                    " Children not cancelled: "
+                    + uncancelled.map { "\($0.key) (\(redaction.apply("\($0.error)")))" }.joined(separator: ", ")
+            }
+            return page("workflow", [("key", name), ("message", message)])
+        case .pause, .resume:
+            if action == .pause { try await journal.pause(queue: name) } else { try await journal.resume(queue: name) }
+            let message = "\(action.label): the queue '\(name)' is \(action == .pause ? "paused" : "running") now."
+            return page("./", [("message", message)])
         }
     }
 }

@@ -2,8 +2,9 @@ public import Commands
 import HTTPTypes
 public import Hummingbird
 
-/// A web console for durable work: a journal's queues, workers, records (filtered, paged), a
-/// record's steps and attempts, and durable machines by state with a key's history; cancel and
+/// A web console for durable work: a journal's queues (pause and resume them), workers, records
+/// (filtered, paged), a record's steps and attempts, workflow runs with their steps, sleeps,
+/// waits, children and messages, and durable machines by state with a key's history; cancel and
 /// retry from the page. Server-rendered HTML with its own stylesheet: nothing loads from
 /// elsewhere, so it works offline.
 ///
@@ -57,6 +58,12 @@ public struct JournalConsole: Sendable {
         }
         router.get("record") { request, context in
             await page(request, context) { try await RecordPage.render(self, $0) }
+        }
+        router.get("workflows") { request, context in
+            await page(request, context) { try await WorkflowsPage.render(self, $0) }
+        }
+        router.get("workflow") { request, context in
+            await page(request, context) { try await WorkflowPage.render(self, $0) }
         }
         router.get("workers") { request, context in
             await page(request, context) { try await WorkersPage.render(self, $0) }

@@ -41,4 +41,9 @@ enum ConsoleFormat {
     static func recordHref(_ key: String) -> String {
         "record?" + QueryString.build([("key", key)])
     }
+
+    /// The relative link to the workflow run with `key`.
+    static func workflowHref(_ key: String) -> String {
+        "workflow?" + QueryString.build([("key", key)])
+    }
 }

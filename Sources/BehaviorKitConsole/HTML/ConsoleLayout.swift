@@ -9,6 +9,7 @@ enum ConsoleLayout {
         page.raw("<header><nav><span class=\"brand\">BehaviorKit console</span>")
         page.link("Overview", to: "./")
         page.link("Records", to: "records")
+        page.link("Workflows", to: "workflows")
         page.link("Workers", to: "workers")
         if !console.machines.isEmpty { page.link("Machines", to: "machines") }
         if console.options.readOnly { page.raw("<span class=\"badge\" id=\"read-only\">read-only</span>") }

@@ -7,8 +7,10 @@ enum OverviewPage {
     static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
         let journal = console.journal
         let queues = try await journal.queues()
+        let paused = try await journal.pausedQueues()
         let workers = try await journal.workers()
         var html = HTML()
+        if let message = request["message"] { html.element("p", message, attributes: "class=\"notice\" id=\"notice\"") }
 
         html.raw("<div class=\"cards\" id=\"counts\">")
         let pending = queues.reduce(0) { $0 + $1.depth }
@@ -28,8 +30,12 @@ enum OverviewPage {
         for column in ["Due", "Delayed", "Running", "Stalled", "Depth"] {
             html.raw("<th class=\"number\">\(column)</th>")
         }
-        html.raw("<th>Oldest due</th></tr></thead><tbody>")
-        for queue in queues {
+        html.raw("<th>Oldest due</th><th>State</th></tr></thead><tbody>")
+        // A paused queue with nothing pending is listed too: it is there to be resumed.
+        let idle = paused.subtracting(queues.compactMap(\.name)).sorted().map {
+            CommandJournalQueueStatistics(name: $0)
+        }
+        for queue in queues + idle {
             let name = queue.name ?? "(run by callers)"
             html.raw("<tr data-queue=\"\(HTML.escape(queue.name ?? ""))\"><td>")
             if let queueName = queue.name {
@@ -45,9 +51,12 @@ enum OverviewPage {
                 html.raw("<td class=\"number\" data-column=\"\(column)\">\(value)</td>")
             }
             html.element("td", ConsoleFormat.time(queue.oldestDue, now: request.now))
+            state(of: queue.name, paused: paused, console, into: &html)
             html.raw("</tr>")
         }
-        if queues.isEmpty { html.raw("<tr><td colspan=\"7\" class=\"muted\">No pending work.</td></tr>") }
+        if queues.isEmpty && idle.isEmpty {
+            html.raw("<tr><td colspan=\"8\" class=\"muted\">No pending work.</td></tr>")
+        }
         html.raw("</tbody></table>")
 
         try await SchedulesTable.render(journal, now: request.now, into: &html)
@@ -67,6 +76,26 @@ enum OverviewPage {
                 to: "records?" + QueryString.build([("since", ConsoleFormat.stamp(since))]))
         }
         return ConsolePage(title: "Overview", body: html)
+    }
+
+    /// Whether the queue `name` is paused, and the button that resumes or pauses it.
+    private static func state(
+        of name: String?, paused: Set<String>, _ console: JournalConsole, into html: inout HTML
+    ) {
+        html.raw("<td class=\"state\">")
+        guard let name else {
+            html.raw("</td>")
+            return
+        }
+        let isPaused = paused.contains(name)
+        html.element(
+            "span", isPaused ? "paused" : "running",
+            attributes: "class=\"status status-\(isPaused ? "failed" : "done")\"")
+        if !console.options.readOnly {
+            ConsoleForms.form(
+                isPaused ? .resume : .pause, fields: [("queue", name)], csrf: console.csrfToken, into: &html)
+        }
+        html.raw("</td>")
     }
 
     private static func card(_ label: String, _ value: String, href: String, into html: inout HTML) {

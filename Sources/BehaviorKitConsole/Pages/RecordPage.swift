@@ -19,27 +19,31 @@ enum RecordPage {
         if !console.options.readOnly { actions(details, csrf: console.csrfToken, into: &html) }
 
         html.raw("<table id=\"record\"><tbody>")
-        row("Key", record.id, into: &html, id: "key")
+        ConsoleForms.row("Key", record.id, into: &html, id: "key")
         html.raw("<tr><th>Status</th><td id=\"status\">")
         ConsoleFormat.status(record.status, into: &html)
         if details.isCancelled { html.text(" (cancelled)") }
         html.raw("</td></tr>")
-        row("Kind", record.entry.kind, into: &html)
-        row("Queue", record.queue ?? "— (run by its caller)", into: &html)
-        if record.queue != nil { row("Priority", "\(record.priority)", into: &html, id: "priority") }
+        ConsoleForms.row("Kind", record.entry.kind, into: &html)
+        ConsoleForms.row("Queue", record.queue ?? "— (run by its caller)", into: &html)
+        if record.queue != nil { ConsoleForms.row("Priority", "\(record.priority)", into: &html, id: "priority") }
         if let parent = record.entry.parentKey {
             html.raw("<tr><th>Parent</th><td>")
             html.link(parent, to: ConsoleFormat.recordHref(parent))
             html.raw("</td></tr>")
         }
-        row("Owner", record.owner ?? "—", into: &html)
-        row("Attempts (fencing token)", "\(record.attempts)", into: &html)
-        if let due = details.dueAt { row("Due", ConsoleFormat.time(due, now: now), into: &html) }
-        if let lease = details.leaseExpiresAt { row("Lease until", ConsoleFormat.time(lease, now: now), into: &html) }
-        row("Created", ConsoleFormat.time(record.createdAt, now: now), into: &html)
-        row("Updated", ConsoleFormat.time(record.updatedAt, now: now), into: &html)
-        if let reason = record.failureReason { row("Error", reason, into: &html, id: "error", class: "error") }
-        if let reason = details.compensationReason { row("Compensated because", reason, into: &html) }
+        ConsoleForms.row("Owner", record.owner ?? "—", into: &html)
+        ConsoleForms.row("Attempts (fencing token)", "\(record.attempts)", into: &html)
+        if let due = details.dueAt { ConsoleForms.row("Due", ConsoleFormat.time(due, now: now), into: &html) }
+        if let lease = details.leaseExpiresAt {
+            ConsoleForms.row("Lease until", ConsoleFormat.time(lease, now: now), into: &html)
+        }
+        ConsoleForms.row("Created", ConsoleFormat.time(record.createdAt, now: now), into: &html)
+        ConsoleForms.row("Updated", ConsoleFormat.time(record.updatedAt, now: now), into: &html)
+        if let reason = record.failureReason {
+            ConsoleForms.row("Error", reason, into: &html, id: "error", class: "error")
+        }
+        if let reason = details.compensationReason { ConsoleForms.row("Compensated because", reason, into: &html) }
         if let output = ConsoleFormat.output(record.output) {
             html.raw("<tr><th>Output</th><td><pre id=\"output\">")
             html.text(output)
@@ -103,34 +107,12 @@ enum RecordPage {
         let record = details.record
         guard record.entry.parentKey == nil else { return }
         if record.status == .pending && !details.isCancelled {
-            form(.cancel, key: record.id, csrf: csrf, into: &html) { html in
+            ConsoleForms.form(.cancel, fields: [("key", record.id)], csrf: csrf, into: &html) { html in
                 html.raw("<input name=\"reason\" placeholder=\"reason\" aria-label=\"reason\">")
             }
         }
         if record.status == .failed || record.status == .compensated {
-            form(.retry, key: record.id, csrf: csrf, into: &html) { _ in }
+            ConsoleForms.form(.retry, fields: [("key", record.id)], csrf: csrf, into: &html)
         }
-    }
-
-    private static func form(
-        _ action: ConsoleAction, key: String, csrf: String, into html: inout HTML, fields: (inout HTML) -> Void
-    ) {
-        html.raw("<form class=\"action\" method=\"post\" action=\"\(action.rawValue)\" id=\"\(action.rawValue)-form\">")
-        html.raw("<input type=\"hidden\" name=\"csrf\" value=\"\(csrf)\"><input type=\"hidden\" name=\"key\" value=\"")
-        html.text(key)
-        html.raw("\">")
-        fields(&html)
-        let style = action == .cancel ? " class=\"danger\"" : ""
-        html.raw("<button type=\"submit\" id=\"\(action.rawValue)\"\(style)>\(action.label)</button></form>")
-    }
-
-    private static func row(
-        _ label: String, _ value: String, into html: inout HTML, id: String? = nil, class: String? = nil
-    ) {
-        let attributes = [id.map { "id=\"\($0)\"" }, `class`.map { "class=\"\($0)\"" }].compactMap(\.self)
-        html.raw("<tr>")
-        html.element("th", label)
-        html.element("td", value, attributes: attributes.joined(separator: " "))
-        html.raw("</tr>")
     }
 }

@@ -7,26 +7,40 @@ import HTTPTypes
 enum RecordsPage {
     static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
         let filter = try filter(request)
-        let cursor = try request["after"].map { text in
-            guard let cursor = Int64(text) else {
-                throw ConsolePageError(status: .badRequest, message: "after: '\(text)' is not a record's sequence")
-            }
-            return cursor
-        }
+        let cursor = try cursor(request)
         let page = try await console.journal.records(matching: filter, after: cursor, limit: console.options.pageSize)
         var html = HTML()
         form(request, into: &html)
         table(page.records, now: request.now, into: &html, id: "records")
-        html.raw("<div class=\"pager\">")
         let fields = ["status", "queue", "kind", "prefix", "owner", "since", "before"].map { ($0, request[$0]) }
-        if cursor != nil { html.link("First page", to: "records?" + QueryString.build(fields)) }
-        if let next = page.nextCursor {
+        pager("records", fields, from: cursor, next: page.nextCursor, into: &html)
+        return ConsolePage(title: "Records", body: html)
+    }
+
+    /// The links to the first page (when this is not it) and to the next one (when there is one)
+    /// of `path` with the query `fields`.
+    static func pager(
+        _ path: String, _ fields: [(String, String?)], from cursor: Int64?, next: Int64?, into html: inout HTML
+    ) {
+        html.raw("<div class=\"pager\">")
+        if cursor != nil { html.link("First page", to: path + "?" + QueryString.build(fields)) }
+        if let next {
             html.link(
-                "Next page →", to: "records?" + QueryString.build(fields + [("after", "\(next)")]),
+                "Next page →", to: path + "?" + QueryString.build(fields + [("after", "\(next)")]),
                 attributes: "id=\"next\"")
         }
         html.raw("</div>")
-        return ConsolePage(title: "Records", body: html)
+    }
+
+    /// A filter form's first field: the status to show (any by default).
+    static func statusField(_ request: ConsoleRequest, action: String, into html: inout HTML) {
+        html.raw("<form class=\"filters\" method=\"get\" action=\"\(action)\"><label>Status<select name=\"status\">")
+        html.raw("<option value=\"\">any</option>")
+        for status in CommandJournalStatus.allCases {
+            let selected = request["status"] == status.rawValue ? " selected" : ""
+            html.raw("<option value=\"\(status.rawValue)\"\(selected)>\(status.rawValue)</option>")
+        }
+        html.raw("</select></label>")
     }
 
     /// The filter the query asks for.
@@ -35,18 +49,35 @@ enum RecordsPage {
     static func filter(_ request: ConsoleRequest) throws -> CommandJournalFilter {
         var filter = CommandJournalFilter(
             queue: request["queue"], kind: request["kind"], keyPrefix: request["prefix"], owner: request["owner"])
-        if let status = request["status"] {
-            guard let value = CommandJournalStatus(rawValue: status) else {
-                throw ConsolePageError(
-                    status: .badRequest,
-                    message: "status: '\(status)' is not one of "
-                        + CommandJournalStatus.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            filter.statuses = [value]
-        }
+        if let text = request["status"] { filter.statuses = [try Self.status(text)] }
         filter.updatedSince = try request["since"].map { try date($0, field: "since") }
         filter.updatedBefore = try request["before"].map { try date($0, field: "before") }
         return filter
+    }
+
+    /// The status `text` names.
+    ///
+    /// - Throws: ``ConsolePageError`` (400) naming the statuses there are.
+    static func status(_ text: String) throws -> CommandJournalStatus {
+        guard let status = CommandJournalStatus(rawValue: text) else {
+            throw ConsolePageError(
+                status: .badRequest,
+                message: "status: '\(text)' is not one of "
+                    + CommandJournalStatus.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return status
+    }
+
+    /// The page's cursor (`after`), or `nil` for the first page.
+    ///
+    /// - Throws: ``ConsolePageError`` (400) when it is not a record's sequence.
+    static func cursor(_ request: ConsoleRequest) throws -> Int64? {
+        try request["after"].map { text in
+            guard let cursor = Int64(text) else {
+                throw ConsolePageError(status: .badRequest, message: "after: '\(text)' is not a record's sequence")
+            }
+            return cursor
+        }
     }
 
     private static func date(_ text: String, field: String) throws -> Date {
@@ -56,13 +87,7 @@ enum RecordsPage {
     }
 
     private static func form(_ request: ConsoleRequest, into html: inout HTML) {
-        html.raw("<form class=\"filters\" method=\"get\" action=\"records\"><label>Status<select name=\"status\">")
-        html.raw("<option value=\"\">any</option>")
-        for status in CommandJournalStatus.allCases {
-            let selected = request["status"] == status.rawValue ? " selected" : ""
-            html.raw("<option value=\"\(status.rawValue)\"\(selected)>\(status.rawValue)</option>")
-        }
-        html.raw("</select></label>")
+        statusField(request, action: "records", into: &html)
         for (name, label, hint) in [
             ("queue", "Queue", ""), ("kind", "Kind", ""), ("prefix", "Key prefix", ""), ("owner", "Owner", ""),
             ("since", "Updated since", "2026-01-31T12:00:00Z"), ("before", "Updated before", "2026-01-31T13:00:00Z"),
