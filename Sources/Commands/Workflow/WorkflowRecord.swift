@@ -68,7 +68,12 @@ struct WorkflowPlan: Codable, Sendable, Hashable {
 
     /// The plan of the run `record`, or `nil` when it does not decode.
     static func of(_ record: CommandJournalRecord) -> WorkflowPlan? {
-        try? JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
+        of(record.entry)
+    }
+
+    /// The plan a run's `entry` carries, or `nil` when it does not decode.
+    static func of(_ entry: CommandJournalEntry) -> WorkflowPlan? {
+        try? JSONDecoder().decode(WorkflowPlan.self, from: Data(entry.payload))
     }
 }
 

@@ -74,17 +74,12 @@ public final class Workflows: Sendable {
     func start<Input, Output>(
         _ workflow: Workflow<Input, Output>, key: String, input: Input, parent: String?
     ) async throws -> WorkflowHandle<Output> {
-        _ = try WorkflowRecord.checked(key, as: "run's key")
-        let plan: WorkflowPlan
+        let entry = try workflow.runEntry(key: key, input: input, parent: parent)
         do {
-            plan = WorkflowPlan(name: workflow.name, input: try StepOutput.encode(input, key: key), parent: parent)
-        } catch {
-            throw WorkflowError.undecodable(key: key, reason: "its input: \(error)")
-        }
-        do {
-            try await queue.enqueue(CommandRegistry.entry(kind: WorkflowRecord.runKind, arguments: plan, key: key))
+            try await queue.enqueue(entry)
         } catch CommandJournalError.conflictingEntry(let conflicting) where parent != nil {
             guard let existing = try await journal.record(forKey: key).flatMap(WorkflowPlan.of),
+                let plan = WorkflowPlan.of(entry),
                 existing.name == plan.name, existing.input == plan.input
             else { throw CommandJournalError.conflictingEntry(key: conflicting) }
         }

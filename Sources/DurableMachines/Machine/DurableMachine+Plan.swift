@@ -98,18 +98,19 @@ extension DurableMachine {
             let commands = try emit(step, after.context)
             if !commands.isEmpty && journal == nil { throw DurableMachineError.commandsWithoutJournal(key) }
             // In the step's own commit when the store shares the journal's database; a command
-            // that reports back keeps its outbox record, which watches it end.
+            // that reports back also keeps an outbox record, which watches it end (its relay's
+            // enqueue of the same key changes nothing).
             for (index, command) in commands.enumerated() {
                 var entry = command.entry
                 if entry.idempotencyKey.isEmpty {
                     entry.idempotencyKey = "\(key.machine)/\(key.key)/\(version)/\(index)"
                 }
                 try entry.checkKeys()
-                if commandsInCommit && !command.reportsBack {
+                if commandsInCommit {
                     var keyed = command
                     keyed.entry = entry
                     enqueued.append(keyed)
-                    continue
+                    if !command.reportsBack { continue }
                 }
                 let body = OutboxBody(
                     queue: command.queue, entry: entry, delayMilliseconds: command.delay.journalMilliseconds,
