@@ -20,6 +20,9 @@ public struct DurableInstance<State: Hashable & Sendable, Context: Sendable>: Se
     public var createdAt: Date
     /// When its last step committed.
     public var updatedAt: Date
+    /// The version of the machine's definition it runs: the one it started with, until
+    /// ``DurableMachine/upgrade(_:transform:)`` (see ``DurableMachine/definitionVersion``).
+    public var definitionVersion: Int = 1
 
     /// The state it is in (in a statechart, its first active leaf).
     public var state: State { snapshot.state }

@@ -46,7 +46,7 @@ extension DurableMachine {
         let machine = StateMachine(definition, context: context)
         let planned = try plan(
             key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil, transitions: [],
-            eventID: nil, fired: nil)
+            eventID: nil, fired: nil, definitionVersion: definitionVersion)
         guard case .committed = try await transaction.commit(planned.commit),
             let record = try await transaction.instance(machineKey)
         else { throw DurableMachineError.contention(machineKey, attempts: 1) }

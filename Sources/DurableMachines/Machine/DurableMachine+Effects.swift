@@ -173,7 +173,8 @@ extension DurableMachine {
         } catch {
             throw DurableMachineError.unreadableSnapshot(record.key, "effect \(record.id): \(error)")
         }
-        let effects = definition.effects(of: body.effect.state)
+        let effects = try definition(version: body.definitionVersion ?? 1, of: record.key).effects(
+            of: body.effect.state)
         guard body.effect.index >= 0, body.effect.index < effects.count else {
             // The definition no longer has this effect: nothing to run.
             return try await keeper.settling(hold, token: record.attempts) {

@@ -18,6 +18,8 @@ struct Planned<State: Hashable & Sendable, Event: Hashable & Sendable>: Sendable
 struct EffectBody<State: Hashable & Sendable & Codable, Context: Sendable & Codable>: Codable, Sendable {
     var effect: EffectIdentity<State>
     var context: Context
+    /// The version of the definition whose effect it is; `nil`: 1 (and in records written before).
+    var definitionVersion: Int?
 }
 
 extension DurableMachine {
@@ -29,7 +31,7 @@ extension DurableMachine {
         beforeSnapshot: MachineSnapshot<State, Context>? = nil,
         after: StateMachine<State, Event, Context>, trigger: MachineTrigger<State, Event>,
         outcome: Outcome<State, Event>?, transitions: [Transition<State, Event>], eventID: String?,
-        fired: TimerIdentity<State>?, firedTimerID: String? = nil
+        fired: TimerIdentity<State>?, firedTimerID: String? = nil, definitionVersion: Int
     ) throws -> Planned<State, Event> {
         let now = self.now
         let version = (record?.version ?? 0) + 1
@@ -90,7 +92,10 @@ extension DurableMachine {
             started.append(
                 MachineEffectRecord(
                     key: key, id: effect.description,
-                    body: try encode(EffectBody(effect: effect, context: after.context))))
+                    body: try encode(
+                        EffectBody(
+                            effect: effect, context: after.context,
+                            definitionVersion: definitionVersion == 1 ? nil : definitionVersion))))
         }
         let stopped = effectsBefore.subtracting(effectsAfter).map(\.description)
         var enqueued: [MachineCommand] = []
@@ -120,41 +125,58 @@ extension DurableMachine {
         }
 
         let commit = MachineCommit(
-            key: key, expectedVersion: record?.version ?? 0, snapshot: try encode(snapshot), states: states,
+            key: key, expectedVersion: record?.version ?? 0,
+            snapshot: try encode(StoredSnapshot(snapshot, definitionVersion: definitionVersion)), states: states,
             step: MachineStepRecord(sequence: version, eventID: eventID, at: now, body: try encode(step)),
             armedTimers: armed, disarmedTimers: disarmed.sorted(), startedEffects: started,
             stoppedEffects: stopped.sorted(), commands: enqueued)
         return Planned(commit: commit, step: step)
     }
 
-    /// A machine in the instance's stored configuration, history, context and visits, and the
-    /// snapshot it was restored from.
+    /// A machine of the instance's definition version in its stored configuration, history,
+    /// context and visits, the snapshot it was restored from, and that version.
     func restore(
         _ record: MachineInstanceRecord
-    ) throws -> (StateMachine<State, Event, Context>, MachineSnapshot<State, Context>) {
-        let snapshot = try decodeSnapshot(record)
+    ) throws -> (machine: StateMachine<State, Event, Context>, snapshot: MachineSnapshot<State, Context>, version: Int)
+    {
+        let stored = try decodeSnapshot(record)
+        let definition = try definition(version: stored.definitionVersion, of: record.key)
+        let machine = try restored(stored.snapshot, of: record.key, on: definition, version: stored.definitionVersion)
+        return (machine, stored.snapshot, stored.definitionVersion)
+    }
+
+    /// A machine of `definition` (version `version`) restored to `snapshot`.
+    func restored(
+        _ snapshot: MachineSnapshot<State, Context>, of key: MachineKey,
+        on definition: StateMachineDefinition<State, Event, Context>, version: Int
+    ) throws -> StateMachine<State, Event, Context> {
         var machine =
-            template.withLock { $0 }
+            templates.withLock { $0[version] }
             ?? {
                 let made = StateMachine(definition, context: snapshot.context)
-                template.withLock { $0 = made }
+                templates.withLock { $0[version] = made }
                 return made
             }()
         do {
             try machine.restore(snapshot)
         } catch {
-            if case .unknownStates(let names) = error { throw DurableMachineError.unknownStates(record.key, names) }
-            throw DurableMachineError.unreadableSnapshot(record.key, "\(error)")
+            if case .unknownStates(let names) = error { throw DurableMachineError.unknownStates(key, names) }
+            throw DurableMachineError.unreadableSnapshot(key, "\(error)")
         }
-        return (machine, snapshot)
+        return machine
     }
 
-    /// The stored snapshot, read (or migrated).
-    func decodeSnapshot(_ record: MachineInstanceRecord) throws -> MachineSnapshot<State, Context> {
+    /// The stored snapshot with its definition version, read (or migrated: then the version
+    /// stored beside it, read alone).
+    func decodeSnapshot(_ record: MachineInstanceRecord) throws -> StoredSnapshot<State, Context> {
         do {
-            return try JSONDecoder().decode(MachineSnapshot<State, Context>.self, from: Data(record.snapshot))
+            return try JSONDecoder().decode(StoredSnapshot<State, Context>.self, from: Data(record.snapshot))
         } catch {
-            if let migrate { return try migrate(record.snapshot) }
+            if let migrate {
+                return StoredSnapshot(
+                    try migrate(record.snapshot),
+                    definitionVersion: StoredSnapshot<State, Context>.version(in: record.snapshot))
+            }
             let unknown = unknownStateNames(in: record.snapshot)
             if !unknown.isEmpty { throw DurableMachineError.unknownStates(record.key, unknown) }
             throw DurableMachineError.unreadableSnapshot(record.key, "\(error)")
@@ -177,9 +199,10 @@ extension DurableMachine {
 
     /// The instance a record holds.
     func instance(from record: MachineInstanceRecord) throws -> DurableInstance<State, Context> {
-        DurableInstance(
-            key: record.key.key, version: record.version, snapshot: try decodeSnapshot(record), states: record.states,
-            createdAt: record.createdAt, updatedAt: record.updatedAt)
+        let stored = try decodeSnapshot(record)
+        return DurableInstance(
+            key: record.key.key, version: record.version, snapshot: stored.snapshot, states: record.states,
+            createdAt: record.createdAt, updatedAt: record.updatedAt, definitionVersion: stored.definitionVersion)
     }
 
     /// A stored step, read (or migrated by `migrateStep`).

@@ -24,12 +24,12 @@ extension DurableMachine {
             let machine = StateMachine(definition, context: context)
             let planned = try plan(
                 key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil,
-                transitions: [], eventID: nil, fired: nil)
+                transitions: [], eventID: nil, fired: nil, definitionVersion: definitionVersion)
             if case .committed = try await store.commit(planned.commit) {
                 commits.signal()
                 return DurableInstance(
                     key: key, version: 1, snapshot: machine.snapshot, states: planned.commit.states,
-                    createdAt: planned.step.at, updatedAt: planned.step.at)
+                    createdAt: planned.step.at, updatedAt: planned.step.at, definitionVersion: definitionVersion)
             }
         }
         guard let existing = try await store.instance(machineKey) else {
@@ -99,17 +99,22 @@ extension DurableMachine {
                 if let step = try? decodeStep(recorded, key: key, replay: true) { return step }
                 return try replay(recorded, of: trigger, key: key, instance: try await store.instance(key))
             case .versionConflict:
-                instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
-                // Many senders on one key: after two lost races, wait a jittered, growing while
-                // (at most 20 ms), so that the writers spread out instead of racing in step.
-                if attempt < 2 {
-                    await Task.yield()
-                } else {
-                    try await Task.sleep(for: ConflictBackoff.delay(after: attempt, key: key, eventID: eventID))
-                }
+                try await lostRace(attempt, key: key, eventID: eventID)
             }
         }
         throw DurableMachineError.contention(key, attempts: attempts)
+    }
+
+    /// After the race `attempt` for `key` was lost to another writer: counted, and with many
+    /// senders on one key, after two lost races, a jittered, growing wait (at most 20 ms), so
+    /// that the writers spread out instead of racing in step.
+    func lostRace(_ attempt: Int, key: MachineKey, eventID: String?) async throws {
+        instruments.metrics?.increment("behaviorkit_machine_conflicts_total", [("machine", name)])
+        if attempt < 2 {
+            await Task.yield()
+        } else {
+            try await Task.sleep(for: ConflictBackoff.delay(after: attempt, key: key, eventID: eventID))
+        }
     }
 
     /// Counts a committed step by its trigger and outcome.
@@ -121,6 +126,7 @@ extension DurableMachine {
             case .timer: "timer"
             case .missedTimer: "missed_timer"
             case .effect: "effect"
+            case .upgrade: "upgrade"
             }
         let outcome = step.isRefusal ? "refused" : step.transitions.isEmpty ? "unchanged" : "transitioned"
         metrics.increment(
@@ -132,13 +138,13 @@ extension DurableMachine {
         _ trigger: MachineTrigger<State, Event>, on record: MachineInstanceRecord, eventID: String?,
         firedTimerID: String? = nil
     ) throws -> Planned<State, Event>? {
-        let (before, beforeSnapshot) = try restore(record)
+        let (before, beforeSnapshot, version) = try restore(record)
         var machine = before
         var transitions: [Transition<State, Event>] = []
         var outcome: Outcome<State, Event>?
         var fired: TimerIdentity<State>?
         switch trigger {
-        case .start: return nil
+        case .start, .upgrade: return nil
         case .event(let event):
             outcome = machine.send(event) { transitions.append($0) }
         case .timer(let identity):
@@ -155,6 +161,7 @@ extension DurableMachine {
         return try plan(
             key: record.key, record: record, before: before, beforeSnapshot: beforeSnapshot, after: machine,
             trigger: trigger, outcome: outcome,
-            transitions: transitions, eventID: eventID, fired: fired, firedTimerID: firedTimerID)
+            transitions: transitions, eventID: eventID, fired: fired, firedTimerID: firedTimerID,
+            definitionVersion: version)
     }
 }

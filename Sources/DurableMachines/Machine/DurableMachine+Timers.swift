@@ -36,7 +36,7 @@ extension DurableMachine {
                 if let step = try await fire(record, now: now), !step.isReplay { steps.append(step) }
             } catch let error as DurableMachineError {
                 switch error {
-                case .unknownStates, .unreadableSnapshot:
+                case .unknownStates, .unreadableSnapshot, .unknownDefinitionVersion:
                     timersSetAside.withLock { _ = $0.insert(TimerReference(record)) }
                     instruments.metrics?.increment("behaviorkit_machine_timers_set_aside_total", [("machine", name)])
                     instruments.logger?.warning(
@@ -77,7 +77,7 @@ extension DurableMachine {
                 let stored = try? JSONDecoder().decode(StoredTimerIdentity.self, from: Data(record.body)),
                 let instance = try await store.instance(record.key)
             else { throw DurableMachineError.unreadableSnapshot(record.key, reason) }
-            let (machine, _) = try restore(instance)
+            let (machine, _, _) = try restore(instance)
             let armed = machine.armedTimers.map(machine.identity(of:))
             guard let renamed = armed.first(where: { $0.index == stored.index && $0.visit == stored.visit }) else {
                 throw DurableMachineError.unreadableSnapshot(

@@ -28,7 +28,7 @@ extension DurableMachine {
             return MachineStep(
                 sequence: recorded.sequence, eventID: recorded.eventID, at: recorded.at, trigger: trigger,
                 outcome: nil, transitions: [],
-                configuration: try instance.map { try restore($0).0.configuration } ?? [],
+                configuration: try instance.map { try restore($0).machine.configuration } ?? [],
                 isReplay: true)
         }
     }

@@ -39,8 +39,13 @@ public final class DurableMachine<
 >: Sendable {
     /// The machine's name: one definition's instances in a store.
     public let name: String
-    /// The definition every instance runs.
+    /// The definition new instances run: version ``definitionVersion``.
     public let definition: StateMachineDefinition<State, Event, Context>
+    /// The version of ``definition``: an instance keeps the version it started with (written
+    /// beside its snapshot) until ``upgrade(_:transform:)`` moves it to this one.
+    public let definitionVersion: Int
+    /// The definitions of earlier versions, by version, that instances started before still run.
+    let earlierDefinitions: [Int: StateMachineDefinition<State, Event, Context>]
     /// Where instances, history, timers and effects are kept.
     public let store: any MachineStore
     /// The calendar clock timers are due by (every process that shares the store must agree on it).
@@ -57,9 +62,9 @@ public final class DurableMachine<
     /// The timers this process could not fire (see ``fireDueTimers(limit:)``), left out of
     /// later looks.
     let timersSetAside = LockedValue<Set<TimerReference>>([])
-    /// A machine made once per process, restored for each step, so that the initial state's
-    /// entry actions are not run for every step.
-    let template = LockedValue<StateMachine<State, Event, Context>?>(nil)
+    /// A machine made once per process for each definition version, restored for each step, so
+    /// that the initial state's entry actions are not run for every step.
+    let templates = LockedValue<[Int: StateMachine<State, Event, Context>]>([:])
     /// The logger, metrics and tracer current when the machine was made.
     let instruments: DurableInstruments
     /// The journal the commands steps emit are enqueued on.
@@ -78,7 +83,13 @@ public final class DurableMachine<
     ///
     /// - Parameters:
     ///   - name: the machine's name in `store` (instances of two definitions need two names).
-    ///   - definition: what every instance runs.
+    ///   - definition: what new instances run.
+    ///   - version: the version of `definition` (1 by default). An instance keeps the version
+    ///     it started with, stored beside its snapshot, until ``upgrade(_:transform:)``.
+    ///   - earlierVersions: the definitions of earlier versions, by version, that the instances
+    ///     started before run: a deploy of version 2 passes version 1 here while its instances
+    ///     live. An instance of a version neither names is refused with
+    ///     ``DurableMachineError/unknownDefinitionVersion(_:_:)``.
     ///   - store: where instances live: ``InMemoryMachineStore``, `SQLiteMachineStore`,
     ///     `PostgresMachineStore`.
     ///   - clock: the calendar clock timers are due by.
@@ -103,7 +114,8 @@ public final class DurableMachine<
     /// (`behaviorkit_machine_keys`, see ``recordKeysPerState()``); with a tracer, each event is a
     /// `behaviorkit.machine.send` span.
     public init(
-        _ name: String, definition: StateMachineDefinition<State, Event, Context>, store: any MachineStore,
+        _ name: String, definition: StateMachineDefinition<State, Event, Context>, version: Int = 1,
+        earlierVersions: [Int: StateMachineDefinition<State, Event, Context>] = [:], store: any MachineStore,
         clock: any WallClock = SystemWallClock(), missedTimers: MissedTimerPolicy = .fire,
         migrate: (@Sendable ([UInt8]) throws -> MachineSnapshot<State, Context>)? = nil,
         migrateStep: (@Sendable ([UInt8]) throws -> MachineStep<State, Event>)? = nil, logger: Logger? = nil,
@@ -117,11 +129,24 @@ public final class DurableMachine<
         self.commandsInCommit = journal.map { store.enqueuesCommands(on: $0) } ?? false
         self.name = name
         self.definition = definition
+        self.definitionVersion = version
+        self.earlierDefinitions = earlierVersions.filter { $0.key != version }
         self.store = store
         self.clock = clock
         self.missedTimers = missedTimers
         self.migrate = migrate
         self.migrateStep = migrateStep
+    }
+
+    /// The definition of `version`, which the instance `key` runs.
+    ///
+    /// - Throws: ``DurableMachineError/unknownDefinitionVersion(_:_:)``.
+    func definition(version: Int, of key: MachineKey) throws -> StateMachineDefinition<State, Event, Context> {
+        if version == definitionVersion { return definition }
+        guard let earlier = earlierDefinitions[version] else {
+            throw DurableMachineError.unknownDefinitionVersion(key, version)
+        }
+        return earlier
     }
 
     /// The time now, to the millisecond, as stores keep it.

@@ -13,6 +13,10 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
     case contention(MachineKey, attempts: Int)
     /// A step emitted durable commands, but the machine has no journal to enqueue them on.
     case commandsWithoutJournal(MachineKey)
+    /// The instance runs a version of the definition the machine was not given (the version
+    /// stored with it); pass that definition in `earlierVersions`, or upgrade the instance with
+    /// a machine that has it.
+    case unknownDefinitionVersion(MachineKey, Int)
     /// A caller's event id starts with a prefix the machine keeps for its own steps
     /// (``DurableMachine/reservedEventIDPrefixes``); nothing was sent.
     case reservedEventID(String, prefix: String)
@@ -28,6 +32,9 @@ public enum DurableMachineError: Error, Hashable, Sendable, CustomStringConverti
         case .contention(let key, let attempts): "\(key): \(attempts) attempts lost to other writers"
         case .commandsWithoutJournal(let key):
             "a step of \(key) emits commands, but the durable machine has no journal: pass one to its init"
+        case .unknownDefinitionVersion(let key, let version):
+            "\(key) runs version \(version) of the definition, which this machine was not given: pass it in "
+                + "earlierVersions, or upgrade the instance"
         case .reservedEventID(let id, let prefix):
             "the event id \(id.debugDescription) starts with '\(prefix)', which the machine keeps for its own steps: "
                 + "choose another id"

@@ -114,6 +114,8 @@ extension MachineFleet {
             let outcome = machine.send(event)
             if outcome != step.outcome { return "effect event \(event) gave \(outcome) on replay" }
             report.effectEvents += 1
+        case .upgrade(let from, let to):
+            return "an upgrade from version \(from) to \(to), which the fleet never asks for"
         }
         if machine.configuration != step.configuration {
             return "replay is in \(machine.configuration), \(step.configuration) recorded"
