@@ -60,5 +60,12 @@ enum ConsoleStyle {
         .state .name { font-weight: 600; }
         .state ul { margin: 2px 0; padding-left: 16px; color: var(--muted); font-size: 12px; }
         .pager { display: flex; gap: 16px; margin-top: 8px; }
+        .activity { display: flex; flex-wrap: wrap; gap: 16px 32px; }
+        .activity-chart { margin: 0; }
+        .activity-chart figcaption { font-size: 12px; margin-bottom: 4px; }
+        .activity-axis { display: flex; justify-content: space-between; font-size: 11px; }
+        .bar-done { fill: var(--ok); } .bar-failed { fill: var(--bad); } .mark-retried { fill: var(--warn); }
+        .axis { stroke: var(--line); }
+        td.queue-state form.action { margin: 0 0 0 8px; }
         """
 }

@@ -1,8 +1,9 @@
 import Commands
 import Foundation
 
-/// The overview: queues with their depth by state, counts by status, schedules with their next
-/// run, workers, and what changed in the last minutes.
+/// The overview: queues with their depth by state (pause and resume them), each queue's last
+/// hour as a chart, counts by status, schedules with their next run, workers, and what changed
+/// in the last minutes.
 enum OverviewPage {
     static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
         let journal = console.journal
@@ -59,6 +60,10 @@ enum OverviewPage {
         }
         html.raw("</tbody></table>")
 
+        html.element("h2", "Activity")
+        let hour = QueueActivity.minute(of: request.now).addingTimeInterval(-Double((ActivityChart.minutes - 1) * 60))
+        ActivityChart.render(try await journal.activity(since: hour), now: request.now, into: &html)
+
         try await SchedulesTable.render(journal, now: request.now, into: &html)
 
         html.element("h2", "Workers")
@@ -82,7 +87,7 @@ enum OverviewPage {
     private static func state(
         of name: String?, paused: Set<String>, _ console: JournalConsole, into html: inout HTML
     ) {
-        html.raw("<td class=\"state\">")
+        html.raw("<td class=\"queue-state\">")
         guard let name else {
             html.raw("</td>")
             return

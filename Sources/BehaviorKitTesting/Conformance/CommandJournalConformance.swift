@@ -66,6 +66,7 @@ public enum CommandJournalConformance {
                 queuedRecordsKeepTheirCallersTraceContext, aClaimUnderAPartitionLimitKeepsTheTraceContext,
                 bulkEnqueuedRecordsKeepTheirCallersTraceContext,
                 wakingMakesAWaitingRecordDueAndNoOther, beginningOnAQueueHoldsARecordItsWorkersTakeOnceTheLeaseLapses,
+                activityIsCountedPerQueueAndMinute,
             ]
     }
 

@@ -178,6 +178,9 @@ open class ForwardingCommandJournal: CommandJournalManagement, @unchecked Sendab
     /// Forwards; see `CommandJournalManagement.pausedQueues()`.
     open func pausedQueues() async throws -> Set<String> { try await base.pausedQueues() }
 
+    /// Forwards; see `CommandJournalManagement.activity(since:)`.
+    open func activity(since: Date) async throws -> [QueueActivity] { try await base.activity(since: since) }
+
     /// Forwards; see `CommandJournalManagement.saveSchedule(_:)`.
     open func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
         try await base.saveSchedule(schedule)

@@ -89,6 +89,12 @@ public protocol CommandJournalManagement: CommandJournal {
     /// The queues paused now, by name.
     func pausedQueues() async throws -> Set<String>
 
+    /// What each queue did per minute since `since`: its root records settled done and failed
+    /// (by their last change), and its attempts that failed and were retried (by their end),
+    /// ordered by queue, then minute; a minute with none of these is left out. For a chart of
+    /// the last hour: reads every record changed since then.
+    func activity(since: Date) async throws -> [QueueActivity]
+
     /// Adds `schedule`, or replaces the schedule of the same name, durably for every process:
     /// its revision goes up by one and its ticks count from now (the journal's clock), with
     /// no last tick. Returns the schedule as kept.
