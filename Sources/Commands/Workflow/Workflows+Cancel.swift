@@ -34,11 +34,12 @@ extension Workflows {
         return record
     }
 
-    /// Whether the parent of the child run of `plan` was cancelled: the child then stops.
+    /// Whether the parent of the child run of `plan` was cancelled (settled so, or marked, to
+    /// be compensated): the child then stops.
     func parentWasCancelled(_ plan: WorkflowPlan) async throws -> String? {
-        guard let parent = plan.parent, let record = try await journal.record(forKey: parent),
-            record.status == .failed, record.failureReason?.hasPrefix(CommandJournalCancellation.reason("")) == true
-        else { return nil }
+        guard let parent = plan.parent, let record = try await journal.record(forKey: parent) else { return nil }
+        if record.status == .failed, CommandJournalCancellation.isCancellation(record.failureReason) { return parent }
+        guard try await journal.record(forKey: CommandJournalCancellation.key(of: parent)) != nil else { return nil }
         return parent
     }
 
