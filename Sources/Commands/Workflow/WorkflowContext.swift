@@ -6,7 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a running workflow does durably: its steps (`step(_:retry:_:)`), sleeps
+/// What a running workflow does durably: its steps (`step(_:retry:_:)`, and with a
+/// compensation `step(_:retry:_:compensate:)`), sleeps
 /// (``sleep(for:)``, ``sleep(until:)``), received messages (``receive(_:topic:timeout:)``),
 /// published events (``publish(_:as:)``) and patches (``patched(_:)``). Each call takes the
 /// next position in the run and is written down there; when the run is taken up again (after

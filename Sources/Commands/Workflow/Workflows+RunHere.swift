@@ -18,6 +18,7 @@ extension Workflows {
     /// it: the queue's ``CommandQueue/concurrency`` does not hold it back.
     ///
     /// - Throws: ``WorkflowError/failed(key:reason:)`` with the error the run recorded;
+    ///   ``WorkflowError/compensated(key:reason:)`` when its steps were compensated;
     ///   ``CommandJournalError/conflictingEntry(key:)`` when the key holds another workflow or
     ///   another input; ``WorkflowError/undecodable(key:reason:)`` when the input does not encode
     ///   or the output does not decode; ``WorkflowError/invalidKey(key:reason:)`` for a key with
