@@ -191,8 +191,8 @@ struct JournalWorkflowsCommandTests {
         #expect(fork.exitCode == 0)
         #expect(
             fork.standardOutput
-                == "forked workflow run 'ship-1' from position 1 as 'ship-1-fork-1': pending, due now on queue "
-                + "'workflows'; positions 0..<1 answer from the copy; 'ship-1' stays as it was\n")
+                == "forked 'ship-1' as 'ship-1-fork-1': pending, due now on queue 'workflows'; positions 0..<1 answer "
+                + "from the copy; 'ship-1' stays as it was\n")
         await carrier.comeBack()
         try await workflows.runDue()
         #expect(try await workflows.handle(ship, key: "ship-1-fork-1").result() == "label-box-1")

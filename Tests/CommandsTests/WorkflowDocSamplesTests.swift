@@ -45,11 +45,15 @@ struct WorkflowDocSamplesTests {
         }
     }
 
-    @Test func aWorkflowInAServer() async throws {
+    /// A manual clock, an in-memory journal on it, an invoker, and a shop that logs its calls.
+    func bench() -> (ManualClock, InMemoryCommandJournal, JournaledInvoker, Shop) {
         let clock = ManualClock()
         let journal = InMemoryCommandJournal(clock: clock)
-        let invoker = JournaledInvoker(journal: journal, clock: clock)
-        let shop = Shop()
+        return (clock, journal, JournaledInvoker(journal: journal, clock: clock), Shop())
+    }
+
+    @Test func aWorkflowInAServer() async throws {
+        let (clock, journal, invoker, shop) = bench()
         let (bank, mail, warehouse) = (shop, shop, shop)
         let order = Order(id: 42, cents: 990)
 
@@ -91,10 +95,7 @@ struct WorkflowDocSamplesTests {
 
     /// "Undoing what a failed run did" and "Running a stopped run again from a step".
     @Test func compensationsAndAFork() async throws {
-        let clock = ManualClock()
-        let journal = InMemoryCommandJournal(clock: clock)
-        let invoker = JournaledInvoker(journal: journal, clock: clock)
-        let shop = Shop()
+        let (_, journal, invoker, shop) = bench()
         let (bank, warehouse, carrier) = (shop, shop, shop)
         let order = Order(id: 42, cents: 990)
 

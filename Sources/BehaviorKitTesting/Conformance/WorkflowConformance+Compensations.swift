@@ -39,12 +39,7 @@ extension WorkflowConformance {
         try expect(
             effects.log == ["note", "refund p-1 1 saga-1/2", "release r-1 1"], check,
             "the run did \(effects.log)")
-        let thrown = await error { _ = try await handle.result() }
-        guard case WorkflowError.compensated("saga-1", let reason)? = thrown as? WorkflowError,
-            reason.contains("boom")
-        else {
-            throw WorkflowConformanceFailure(check: check, detail: "the result threw \(String(describing: thrown))")
-        }
+        try await expectCompensated(handle, "saga-1", because: "boom", check)
         let details = try await journal.workflowRun("saga-1")
         let compensations = details?.compensations.map { "\($0.position) \($0.name) \($0.record.status)" }
         try expect(
@@ -76,13 +71,10 @@ extension WorkflowConformance {
         try await workflows.runDue()
         await clock.advance(by: .seconds(60))
         try await worker(journal, clock, registered(order), owner: "process-2").runDue()
-        let thrown = await error { _ = try await handle.result() }
         try expect(
             effects.log == ["reserve", "release 2"], check,
             "the run did \(effects.log) (the compensation sees the second attempt's token)")
-        guard case WorkflowError.compensated? = thrown as? WorkflowError else {
-            throw WorkflowConformanceFailure(check: check, detail: "the result threw \(String(describing: thrown))")
-        }
+        try await expectCompensated(handle, "saga-2", because: "boom", check)
     }
 
     /// A compensation is written down once done, so that a worker taking over a rollback
@@ -112,17 +104,13 @@ extension WorkflowConformance {
         await clock.advance(by: .seconds(31))
         let successor = worker(journal, clock, registered(order), owner: "process-2")
         try expect(try await successor.runDue() == 1, check, "the second worker did not take the rollback over")
-        let thrown = await error { _ = try await handle.result() }
+        try await expectCompensated(handle, "saga-3", because: "boom", check)
         gate.open()
         _ = try await stopped.value
         try expect(
             effects.log.sorted() == ["undo a 2", "undo b 1", "undo b 2", "undo c 1"], check,
             "the compensations ran \(effects.log)")
-        guard case WorkflowError.compensated? = thrown as? WorkflowError else {
-            throw WorkflowConformanceFailure(check: check, detail: "the result threw \(String(describing: thrown))")
-        }
-        let run = try await journal.record(forKey: "saga-3")
-        try expect(run?.status == .compensated, check, "the run is \(String(describing: run))")
+        try await expectCompensated(journal, ["saga-3"], check)
     }
 
     /// Cancelling a run compensates it (Temporal: a cancelled saga runs its compensations): a
@@ -173,16 +161,9 @@ extension WorkflowConformance {
             effects.log.sorted() == ["release (child cancelled: true)", "unhold", "unpick"], check,
             "the runs did \(effects.log)")
         for (key, handle) in [("saga-4", sleeping), ("saga-5", parentRun)] {
-            let thrown = await error { _ = try await handle.result() }
-            guard case WorkflowError.compensated(key, let reason)? = thrown as? WorkflowError,
-                reason.contains("cancelled")
-            else {
-                throw WorkflowConformanceFailure(
-                    check: check, detail: "\(key)'s result threw \(String(describing: thrown))")
-            }
+            try await expectCompensated(handle, key, because: "cancelled", check)
         }
-        let childRun = try await journal.record(forKey: "saga-5-child")
-        try expect(childRun?.status == .compensated, check, "the child is \(String(describing: childRun))")
+        try await expectCompensated(journal, ["saga-4", "saga-5", "saga-5-child"], check)
     }
 
     /// A compensation that still fails after its policy's retries settles the run failed,
@@ -233,5 +214,27 @@ extension WorkflowConformance {
             details?.record.status == .failed && compensations == ["charge failed", "reserve compensated"], check,
             "the run reads \(String(describing: details?.record.status)), compensations \(String(describing: compensations))"
         )
+    }
+
+    /// Checks that the result of `handle`, the run `key`, throws that its steps were
+    /// compensated, for a reason that contains `cause`.
+    static func expectCompensated<Output>(
+        _ handle: WorkflowHandle<Output>, _ key: String, because cause: String, _ check: String
+    ) async throws {
+        let thrown = await error { _ = try await handle.result() }
+        guard case WorkflowError.compensated(key, let reason)? = thrown as? WorkflowError, reason.contains(cause) else {
+            throw WorkflowConformanceFailure(
+                check: check, detail: "\(key)'s result threw \(String(describing: thrown))")
+        }
+    }
+
+    /// Checks that the runs `keys` settled compensated.
+    static func expectCompensated(
+        _ journal: any CommandJournalManagement, _ keys: [String], _ check: String
+    ) async throws {
+        for key in keys {
+            let run = try await journal.record(forKey: key)
+            try expect(run?.status == .compensated, check, "\(key) is \(String(describing: run))")
+        }
     }
 }

@@ -108,14 +108,8 @@ extension JournalOperations {
         console: Console
     ) async throws {
         let record = try await journal.forkWorkflowRun(key, from: position, as: newKey)
-        switch format {
-        case .json: console.print(try json(JournalRecordView(record)))
-        case .text:
-            console.print(
-                "forked workflow run '\(key)' from position \(position) as '\(newKey)': pending, due now on queue "
-                    + "'\(record.queue ?? "-")'; positions 0..<\(position) answer from the copy; '\(key)' stays as it was"
-            )
-        }
+        let copied = position == 0 ? "nothing copied; " : "positions 0..<\(position) answer from the copy; "
+        try printFork(record, of: key, format: format, console: console, copied: copied)
     }
 
     /// Cancels the workflow run `key` and its unsettled children, and prints what became of them.
