@@ -5,8 +5,9 @@ extension WorkflowConformance {
     /// DBOS's `fork_workflow`: "start a new execution of a workflow from a specific step. The
     /// new workflow has a new ID; the steps before the chosen one are copied from the original
     /// and not executed again" (https://docs.dbos.dev/python/reference/contexts, "fork_workflow").
-    /// Here a run failed in its third step; forked from there, the first two answer from the
-    /// copy and the third runs (fixed); forked from the second, the second runs again. The
+    /// Here a run failed in its last step, after a sleep; forked from there, the steps and the
+    /// sleep before answer from the copy (the sleep, over, is not slept again) and the last
+    /// runs (fixed); forked from the second step, it runs again. The
     /// original stays as it was; an unknown key, a position past what the run recorded, a new
     /// key in use and a run still pending are refused.
     static func aForkCopiesTheStepsBeforeItsPositionAndRunsTheRest(
@@ -20,6 +21,7 @@ extension WorkflowConformance {
                 effects.record("reserve \(step.key)")
                 return "r-\(number)"
             }
+            try await context.sleep(for: .seconds(60))
             let payment = try await context.step("charge") { step in
                 effects.record("charge \(step.key)")
                 return "p-\(number)"
@@ -33,23 +35,27 @@ extension WorkflowConformance {
         let workflows = worker(journal, clock, registered(order), owner: "process-1")
         try await workflows.start(order, key: "fork-1", input: 1)
         try await workflows.runDue()
+        await clock.advance(by: .seconds(60))
+        try await workflows.runDue()
         let before = try await journal.records(parentKey: "fork-1")
         fixed.withLock { $0 = true }
-        let fork = try await journal.forkWorkflowRun("fork-1", from: 2, as: "fork-1-again")
+        let fork = try await journal.forkWorkflowRun("fork-1", from: 3, as: "fork-1-again")
         try expect(
             fork.id == "fork-1-again" && fork.status == .pending && fork.workflowName == "forked order", check,
             "the fork is \(fork)")
-        try await journal.forkWorkflowRun("fork-1", from: 1, as: "fork-1-charged")
-        await clock.advance(by: .seconds(1))
+        try await journal.forkWorkflowRun("fork-1", from: 2, as: "fork-1-charged")
         try await workflows.runDue()
         for key in ["fork-1-again", "fork-1-charged"] {
+            // The copied sleep had ended: the forks do not sleep again.
+            let status = try await journal.record(forKey: key)?.status
+            try expect(status == .done, check, "\(key) is \(String(describing: status)) after one look")
             let answer = try await workflows.handle(order, key: key).result()
             try expect(answer == "r-1 p-1 shipped", check, "\(key) answered \(answer)")
         }
         try expect(
             effects.log.sorted() == [
-                "charge fork-1-charged/1", "charge fork-1/1", "reserve fork-1/0", "ship fork-1-again/2",
-                "ship fork-1-charged/2", "ship fork-1/2",
+                "charge fork-1-charged/2", "charge fork-1/2", "reserve fork-1/0", "ship fork-1-again/3",
+                "ship fork-1-charged/3", "ship fork-1/3",
             ], check, "the steps ran \(effects.log.sorted())")
         let original = try await journal.record(forKey: "fork-1")
         let after = try await journal.records(parentKey: "fork-1")
@@ -60,7 +66,7 @@ extension WorkflowConformance {
             try await journal.forkWorkflowRun("nope", from: 0, as: "nope-again")
         }
         try await expectRefused(check, "forking past the recorded positions", CommandJournalError.self) {
-            try await journal.forkWorkflowRun("fork-1", from: 4, as: "fork-1-far")
+            try await journal.forkWorkflowRun("fork-1", from: 5, as: "fork-1-far")
         }
         try await expectRefused(check, "forking into a key in use", CommandJournalError.self) {
             try await journal.forkWorkflowRun("fork-1", from: 0, as: "fork-1-again")

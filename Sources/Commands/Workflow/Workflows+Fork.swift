@@ -53,8 +53,11 @@ extension CommandJournalManagement {
                 key: key, reason: "it is a '\(record.entry.kind)' record, not a workflow's run")
         }
         _ = try WorkflowRecord.checked(newKey, as: "run's key")
-        guard record.isSettled, let queue = record.queue else {
+        guard record.isSettled else {
             throw CommandJournalError.cannotFork(key: key, reason: "it is pending and may still run")
+        }
+        guard let queue = record.queue else {
+            throw CommandJournalError.cannotFork(key: key, reason: "it ran on no queue")
         }
         let positions = WorkflowRecord.children(try await records(parentKey: key), of: key)
         var settled = 0
@@ -76,7 +79,7 @@ extension CommandJournalManagement {
         let fenced = lease.fenced(by: started)
         do {
             let copies = try (0..<position).compactMap {
-                try WorkflowRecord.copy(positions[$0], at: $0, to: newKey, ended: $0 + 1 < settled)
+                try WorkflowRecord.copy(positions[$0], at: $0, to: newKey, ended: positions[$0 + 1] != nil)
             }
             if !copies.isEmpty { try await settle(copies, lease: fenced) }
             try await release(newKey, lease: fenced, after: .zero)
@@ -91,7 +94,7 @@ extension CommandJournalManagement {
 
 extension WorkflowRecord {
     /// The settlement that copies `record`, the position `position` of a run, to the run
-    /// `newKey`; a sleep that `ended` (a later position settled) is copied ended.
+    /// `newKey`; a sleep that `ended` (the run went past it) is copied ended.
     static func copy(
         _ record: CommandJournalRecord?, at position: Int, to newKey: String, ended: Bool
     ) throws -> CommandJournalChange? {
