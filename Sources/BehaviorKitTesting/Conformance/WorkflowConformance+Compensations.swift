@@ -101,6 +101,11 @@ extension WorkflowConformance {
         let handle = try await frozen.start(order, key: "saga-3", input: 3)
         let stopped = Task { try await frozen.runDue() }
         try await waitUntil(check, "the first worker never reached the second compensation") { gate.reached }
+        let rolling = try await journal.workflowRun("saga-3")
+        let written = rolling?.compensations.map { "\($0.name) \($0.record.status)" }
+        try expect(
+            rolling?.state == "compensating" && written == ["c compensated"], check,
+            "midway the run reads \(String(describing: rolling?.state)), compensations \(String(describing: written))")
         await clock.advance(by: .seconds(31))
         let successor = worker(journal, clock, registered(order), owner: "process-2")
         try expect(try await successor.runDue() == 1, check, "the second worker did not take the rollback over")

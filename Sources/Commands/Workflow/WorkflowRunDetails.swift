@@ -39,10 +39,12 @@ public struct WorkflowRunDetails: Sendable, Hashable {
     public var compensations: [WorkflowRunCompensation] = []
 
     /// What the run does now: `"done"`, `"failed"` or `"compensated"` once it settled;
-    /// `"running"` while a worker or its caller holds it; else what its last position waits
-    /// for — `"sleeping"`, `"waiting for a message"`, `"waiting for a child"` — or `"due"`.
+    /// `"compensating"` once its rollback began; `"running"` while a worker or its caller holds
+    /// it; else what its last position waits for — `"sleeping"`, `"waiting for a message"`,
+    /// `"waiting for a child"` — or `"due"`.
     public var state: String {
         guard record.status == .pending else { return record.status.rawValue }
+        if rollbackCause != nil { return "compensating" }
         if record.owner != nil { return "running" }
         switch (positions.last?.kind, positions.last?.record.status) {
         case (.sleep?, _): return "sleeping"

@@ -27,7 +27,8 @@ public struct WorkflowRunView: Codable, Sendable, Hashable {
     public var run: JournalRecordView
     /// Its workflow's name.
     public var workflow: String
-    /// What it does now: done, failed, running, sleeping, waiting for a message or a child, due.
+    /// What it does now: done, failed, compensated, compensating, running, sleeping, waiting for a
+    /// message or a child, due.
     public var state: String
     /// Its input, as text when it is UTF-8.
     public var input: String?
