@@ -15,10 +15,10 @@ extension Workflows {
         policy: CompensationPolicy, after unwritten: [CommandJournalChange]
     ) async throws -> CommandJournalSettlement {
         let (key, token) = (context.key, context.fencingToken)
-        let rollback = CommandJournalEntry(
+        let mark = CommandJournalEntry(
             idempotencyKey: WorkflowRecord.rollbackKey(key), kind: WorkflowRecord.rollbackKind, payload: [],
             parentKey: key)
-        let changes = unwritten + (causeWritten ? [] : [.settle(rollback, as: .failed(reason: cause))])
+        let changes = unwritten + (causeWritten ? [] : [.settle(mark, as: .failed(reason: cause))])
         if !changes.isEmpty { try await journal.settle(changes, lease: invoker.lease(token)) }
         let earlier = done.sorted { $0.key > $1.key }.compactMap { position, record -> String? in
             guard record.status == .failed else { return nil }
@@ -26,7 +26,12 @@ extension Workflows {
             return "compensation of step '\(name)' at position \(position) failed: \(record.failureReason ?? "")"
         }
         let pending = context.state.withLock { $0.compensations }.filter { done[$0.position] == nil }
-        let progress = LockedValue(WorkflowRollback(pending: pending.sorted { $0.position > $1.position }))
+        var rollback = WorkflowRollback(pending: pending.sorted { $0.position > $1.position })
+        if policy.failureMode == .stopAtFirstFailure && !earlier.isEmpty {
+            // An attempt that stopped met a failure already: none runs after it.
+            rollback.interrupt("not run: compensation stopped at an earlier failure")
+        }
+        let progress = LockedValue(rollback)
         let finished: Void? = try await policy.withinDeadline {
             try await self.compensate(context, cause: cause, policy: policy, progress)
         }
@@ -57,7 +62,15 @@ extension Workflows {
                 check: { _ throws(CommandJournalError) in
                     if invoker.keeper.isLost(key, token: token) { throw .leaseLost(key: key, owner: nil) }
                 },
-                stopped: { progress.withLock { $0.closed } }, retried: { _, _ in }
+                stopped: { progress.withLock { $0.closed } },
+                retried: { attempt, error in
+                    invoker.logger?.warning(
+                        "a workflow's compensation failed; it is tried again",
+                        metadata: [
+                            "key": "\(key)", "step": "\(compensation.name)", "retry": "\(attempt)",
+                            "error": "\(error)",
+                        ])
+                }
             ) {
                 try await context.traced(compensation.name, step, span: "behaviorkit.workflow.compensation") {
                     try await DurableContext.$current.withValue(step) { try await compensation.undo(step) }
