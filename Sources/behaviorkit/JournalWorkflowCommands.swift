@@ -6,9 +6,11 @@ import Scenarios
 struct JournalWorkflowsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "workflows",
-        abstract: "Lists workflow runs, shows one (its steps, sleeps, waits, children, messages), cancels one.",
+        abstract:
+            "Lists workflow runs, shows one (its steps, sleeps, waits, children, messages), cancels or forks one.",
         subcommands: [
             JournalWorkflowsListCommand.self, JournalWorkflowsShowCommand.self, JournalWorkflowsCancelCommand.self,
+            JournalWorkflowsForkCommand.self,
         ],
         defaultSubcommand: JournalWorkflowsListCommand.self
     )
@@ -65,9 +67,10 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
         commandName: "cancel",
         abstract: "Cancels a workflow run and the child runs it started.",
         discussion: """
-            A run that waits (sleeps, receives, waits for a child) settles failed, "cancelled: REASON". A run a \
-            worker or its caller runs now is taken from it: its code stops at its next step, sleep or receive, and \
-            the attempt that takes it next settles it cancelled. Its children that have not settled are cancelled \
+            A run that waits (sleeps, receives, waits for a child) settles failed, "cancelled: REASON", unless it \
+            has steps to compensate: the next worker compensates them. A run a worker or its caller runs now is \
+            taken from it: its code stops at its next step, sleep or receive, and the attempt that takes it next \
+            settles it cancelled (compensating its steps first). Its children that have not settled are cancelled \
             too, naming their parent.
             """
     )
@@ -83,6 +86,40 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
                 "Cancel the workflow run '\(key)' and its children in \(JournalOperations.redacted(journal.location))?")
             try await JournalOperations.cancelWorkflowRun(
                 opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+        }
+    }
+}
+
+struct JournalWorkflowsForkCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fork",
+        abstract: "Runs a settled workflow run again from a position, under a new key (DBOS's fork).",
+        discussion: """
+            The new run copies the run's positions before --from (its steps' outputs and errors, sleeps, receives, \
+            children), which answer from the copy, and a worker runs the workflow's current code from there. The \
+            run forked stays as it was. Refused for a run still pending, a position past those it settled, or a \
+            new key in use.
+            """
+    )
+
+    @OptionGroup var journal: JournalLocationOptions
+    @Argument(help: "The run's key.") var key: String
+    @Option(help: "The position to run again from (0: the start); those before it are copied.") var from: Int
+    @Option(name: .customLong("as"), help: "The new run's key (default: KEY-fork-POSITION).") var newKey: String?
+    @OptionGroup var confirmation: JournalConfirmation
+
+    func validate() throws {
+        guard from >= 0 else { throw ValidationError("--from must be 0 or more") }
+    }
+
+    func run() async throws {
+        let newKey = newKey ?? "\(key)-fork-\(from)"
+        try await journal.run { opened in
+            try confirmation.confirm(
+                "Fork the workflow run '\(key)' from position \(from) as '\(newKey)' in "
+                    + "\(JournalOperations.redacted(journal.location))?")
+            try await JournalOperations.forkWorkflowRun(
+                opened, key: key, from: from, as: newKey, format: journal.format, console: .standardOutput)
         }
     }
 }

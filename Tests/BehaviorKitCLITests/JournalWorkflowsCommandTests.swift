@@ -153,4 +153,50 @@ struct JournalWorkflowsCommandTests {
         #expect(show.standardOutput.contains("cancelled:   customer left\n"))
         #expect(!show.standardOutput.contains("ship"))
     }
+
+    actor Carrier {
+        var up = false
+        func comeBack() { up = true }
+    }
+
+    /// A run that failed and compensated is shown with its compensations, then forked from its
+    /// second step (`journal workflows fork`): the new run answers the first from the copy.
+    @Test func showACompensatedRunAndForkIt() async throws {
+        defer { removeJournal() }
+        let journal = try SQLiteCommandJournal(path: path)
+        let carrier = Carrier()
+        let ship = Workflow("ship") { (context, number: Int) -> String in
+            let box = try await context.step("pack") { _ in
+                "box-\(number)"
+            } compensate: { _, _ in
+            }
+            return try await context.step("label") { _ in
+                guard await carrier.up else { throw Refusal() }
+                return "label-\(box)"
+            }
+        }
+        let workflows = workers(journal, ship)
+        try await workflows.start(ship, key: "ship-1", input: 1)
+        try await workflows.runDue()
+
+        let show = try CLIRunner.run(["journal", "workflows", "show", path, "ship-1"])
+        #expect(show.standardOutput.contains("status:      compensated\n"))
+        #expect(show.standardOutput.contains("rolled back: step 'label' of the workflow 'ship-1' failed"))
+        #expect(show.standardOutput.contains("compensations:\n  0 pack  compensated\n"))
+
+        let far = try CLIRunner.run(["journal", "workflows", "fork", path, "ship-1", "--from", "3", "-y"])
+        #expect(far.exitCode == 1)
+        #expect(far.standardError.contains("position 3 is not one of the 2 positions the run settled"))
+        let fork = try CLIRunner.run(["journal", "workflows", "fork", path, "ship-1", "--from", "1", "-y"])
+        #expect(fork.exitCode == 0)
+        #expect(
+            fork.standardOutput
+                == "forked 'ship-1' as 'ship-1-fork-1': pending, due now on queue 'workflows'; positions 0..<1 answer "
+                + "from the copy; 'ship-1' stays as it was\n")
+        await carrier.comeBack()
+        try await workflows.runDue()
+        #expect(try await workflows.handle(ship, key: "ship-1-fork-1").result() == "label-box-1")
+        #expect(try await journal.record(forKey: "ship-1")?.status == .compensated)
+        try await journal.close()
+    }
 }

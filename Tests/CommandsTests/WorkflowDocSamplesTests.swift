@@ -23,17 +23,37 @@ struct WorkflowDocSamplesTests {
             log.withLock { $0.append("page \(cents)") }
             return "https://pay.example/\(cents)"
         }
+        func reserve(_ order: Int) async throws {
+            log.withLock { $0.append("reserve \(order)") }
+            throw SoldOut()
+        }
+        func pack(_ order: Int) async throws -> String {
+            log.withLock { $0.append("pack \(order)") }
+            return "box-\(order)"
+        }
+        func label(_ box: String) async throws -> String {
+            let down = log.withLock { log in
+                log.append("label \(box)")
+                return !log.contains("carrier back")
+            }
+            if down { throw SoldOut() }
+            return "label-\(box)"
+        }
         func ship(_ order: Int, paid: Payment) async throws -> Receipt {
             log.withLock { $0.append("ship \(order) \(paid.id)") }
             return Receipt(order: order, state: "shipped")
         }
     }
 
-    @Test func aWorkflowInAServer() async throws {
+    /// A manual clock, an in-memory journal on it, an invoker, and a shop that logs its calls.
+    func bench() -> (ManualClock, InMemoryCommandJournal, JournaledInvoker, Shop) {
         let clock = ManualClock()
         let journal = InMemoryCommandJournal(clock: clock)
-        let invoker = JournaledInvoker(journal: journal, clock: clock)
-        let shop = Shop()
+        return (clock, journal, JournaledInvoker(journal: journal, clock: clock), Shop())
+    }
+
+    @Test func aWorkflowInAServer() async throws {
+        let (clock, journal, invoker, shop) = bench()
         let (bank, mail, warehouse) = (shop, shop, shop)
         let order = Order(id: 42, cents: 990)
 
@@ -69,6 +89,52 @@ struct WorkflowDocSamplesTests {
         #expect(receipt == Receipt(order: 42, state: "shipped"))
         #expect(shop.log.withLock { $0 } == ["charge 990 order-42/0", "remind 42", "ship 42 pay-1"])
         #expect(clock.now.offset >= .seconds(3_600))
+    }
+
+    struct SoldOut: Error {}
+
+    /// "Undoing what a failed run did" and "Running a stopped run again from a step".
+    @Test func compensationsAndAFork() async throws {
+        let (_, journal, invoker, shop) = bench()
+        let (bank, warehouse, carrier) = (shop, shop, shop)
+        let order = Order(id: 42, cents: 990)
+
+        let book = Workflow("book", compensation: CompensationPolicy(retries: 2)) { (context, order: Order) -> String in
+            let charge = try await context.step("charge") { step in
+                try await bank.charge(order.cents, idempotencyKey: step.key)
+            } compensate: { _, charge in
+                try await bank.cancel(charge)
+            }
+            try await context.step("reserve") { _ in try await warehouse.reserve(order.id) }  // fails: sold out
+            return charge
+        }
+        let shipping = Workflow("shipping") { (context, order: Order) -> String in
+            let box = try await context.step("pack") { _ in try await warehouse.pack(order.id) }
+            return try await context.step("label") { _ in try await carrier.label(box) }  // failed: the carrier was down
+        }
+        var registry = WorkflowRegistry()
+        registry.register(book)
+        registry.register(shipping)
+        let workflows = Workflows(registry, queue: CommandQueue("workflows", journal: journal), invoker: invoker)
+        let booked = try await workflows.start(book, key: "order-42", input: order)
+        try await workflows.runDue()
+        await #expect(throws: WorkflowError.self) { try await booked.result() }
+        #expect(try await booked.status() == .compensated)
+        try await workflows.start(shipping, key: "ship-42", input: order)
+        try await workflows.runDue()
+        shop.log.withLock { $0.append("carrier back") }
+
+        // Once the carrier is back:
+        let retried = try await workflows.fork(shipping, key: "ship-42", from: 1, as: "ship-42-again")
+        try await workflows.runDue()
+        let label = try await retried.result()  // packed once: the copy answered "pack"
+
+        #expect(label == "label-box-42")
+        #expect(
+            shop.log.withLock { $0 } == [
+                "charge 990 order-42/0", "reserve 42", "cancel charge-1", "pack 42", "label box-42", "carrier back",
+                "label box-42",
+            ])
     }
 
     @Test func waitingForAnEventInARequestHandler() async throws {

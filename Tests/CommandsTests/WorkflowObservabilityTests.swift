@@ -88,4 +88,32 @@ extension ObservabilityTests {
         let step = try #require(tracer.finishedSpans.first { $0.operationName == "behaviorkit.workflow.step" })
         #expect(step.spanContext.parentSpanID == attempt.spanID && key(step) == "pay-1/0")
     }
+
+    /// A rollback's compensations are spans `behaviorkit.workflow.compensation`, children of the
+    /// attempt's span, named by their step; the attempt's outcome is `compensated`.
+    @Test func aRollbacksCompensationsAreSpansOfTheAttempt() async throws {
+        let journal = InMemoryCommandJournal(clock: clock)
+        struct Refused: Error {}
+        let book = Workflow("book") { (context, order: Int) -> Int in
+            try await context.step("charge") { _ in
+                order
+            } compensate: { _, _ in
+            }
+            try await context.step("reserve") { _ in
+                order
+            } compensate: { _, _ in
+            }
+            throw Refused()
+        }
+        let workflows = workflows(of: book, on: journal)
+        try await workflows.start(book, key: "order-1", input: 1)
+        #expect(try await workflows.runDue() == 1)
+
+        let attempt = try #require(tracer.finishedSpans.first { $0.operationName == "behaviorkit.workflow" })
+        #expect(string(attempt, "behaviorkit.outcome") == "compensated")
+        let compensations = tracer.finishedSpans.filter { $0.operationName == "behaviorkit.workflow.compensation" }
+        #expect(compensations.map { string($0, "behaviorkit.step.name") } == ["reserve", "charge"])
+        #expect(compensations.map(key) == ["order-1/1", "order-1/0"])
+        #expect(compensations.allSatisfy { $0.spanContext.parentSpanID == attempt.spanID })
+    }
 }

@@ -54,9 +54,12 @@ extension PostgresCommandJournal {
             let hasChildren = try await self.rows(sql.hasChildren, [key], connection).first?.decode(Bool.self) ?? false
             let markKey = CommandJournalCancellation.key(of: key)
             let isMarked = try await self.locked(markKey, connection) != nil
+            let compensationsKey = CommandJournalCancellation.compensationsKey(of: key)
+            let compensates = try await self.locked(compensationsKey, connection) != nil
             let text = CommandJournalCancellation.reason(Self.storable(reason))
             let plan = CommandJournalCancellation.plan(
-                record, hasChildren: hasChildren, isMarked: isMarked, now: Date(journalMilliseconds: now))
+                record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates,
+                now: Date(journalMilliseconds: now))
             switch plan {
             case .refuse(let error):
                 throw error

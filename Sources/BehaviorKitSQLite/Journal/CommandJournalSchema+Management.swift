@@ -70,7 +70,7 @@ extension CommandJournalSchema {
             of: key, db)
     }
 
-    /// Cancels `key`: ``CommandJournalCancellation/plan(_:hasChildren:isMarked:)`` applied.
+    /// Cancels `key`: ``CommandJournalCancellation/plan(_:hasChildren:isMarked:compensates:now:)`` applied.
     static func cancel(
         _ key: String, reason: String, now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalRecord {
@@ -81,9 +81,11 @@ extension CommandJournalSchema {
                 arguments: [key]) ?? false
         let markKey = CommandJournalCancellation.key(of: key)
         let isMarked = try fetch(markKey, db, path: path) != nil
+        let compensates = try fetch(CommandJournalCancellation.compensationsKey(of: key), db, path: path) != nil
         let text = CommandJournalCancellation.reason(reason)
         let plan = CommandJournalCancellation.plan(
-            record, hasChildren: hasChildren, isMarked: isMarked, now: Date(journalMilliseconds: now))
+            record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates,
+            now: Date(journalMilliseconds: now))
         switch plan {
         case .refuse(let error):
             throw error

@@ -15,7 +15,9 @@ public import Commands
 /// key with a `"/"` is refused, and a run in its caller's task (`Workflows.run(_:key:input:)`)
 /// is written as a started run, is not taken by its own process's first claim, waits for a key
 /// held elsewhere, is finished by a worker once its caller stopped, and is released while it
-/// waits.
+/// waits; a failed or cancelled run compensates its finished steps newest first, each once,
+/// also after a takeover in the middle, and a failing compensation fails it, named; a fork
+/// answers the steps before its position from a copy and runs the rest.
 ///
 /// Call it from a test with a function that makes an empty journal on the given clock (the
 /// checks move it to expire leases and end sleeps); it throws a
@@ -50,6 +52,9 @@ public enum WorkflowConformance {
             cancellingARunItsCallerHoldsStopsItAtItsNextStep, aCancellationReachesAStepWithNothingToWriteBeforeIt,
             aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
             aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunIsReadListedAndCancelledAsAnOperatorDoes,
+            aFailedRunCompensatesItsFinishedStepsInReverse, aStepAnsweredFromTheJournalIsStillCompensated,
+            aRollbackTakenOverRunsOnlyTheCompensationsNotWritten, cancellingARunCompensatesIt,
+            aFailingCompensationSettlesTheRunFailedNamingIt, aForkCopiesTheStepsBeforeItsPositionAndRunsTheRest,
         ]
     }
 

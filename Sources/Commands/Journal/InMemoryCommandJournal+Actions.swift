@@ -11,8 +11,11 @@ extension InMemoryCommandJournal.State {
         let record = records[index]
         let hasChildren = records.contains { $0.entry.parentKey == key }
         let isMarked = indexByKey[CommandJournalCancellation.key(of: key)] != nil
+        let compensates = indexByKey[CommandJournalCancellation.compensationsKey(of: key)] != nil
         let text = CommandJournalCancellation.reason(reason)
-        switch CommandJournalCancellation.plan(record, hasChildren: hasChildren, isMarked: isMarked, now: now) {
+        let plan = CommandJournalCancellation.plan(
+            record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates, now: now)
+        switch plan {
         case .refuse(let error):
             throw error
         case .unchanged:

@@ -12,6 +12,20 @@ extension CompensationPolicy {
         _ step: any Command, at index: Int, observer: (@Sendable (TransactionEvent) -> Void)?,
         check: (any Error) throws(Failure) -> Void, stopped: () -> Bool, _ undo: () async throws -> Void
     ) async throws(Failure) -> (any Error)? {
+        try await self.undo(
+            check: check, stopped: stopped,
+            retried: { attempt, error in
+                observer?(.compensationRetried(index: index, command: step, attempt: attempt, error: error))
+            }, undo)
+    }
+
+    /// Runs `undo` until it succeeds or the policy's retries are spent, as
+    /// ``undo(_:at:observer:check:stopped:_:)`` does, telling `retried` of each retry (its
+    /// number, from 1, and the error before it). Workflows' compensations run with it.
+    func undo<Failure: Error>(
+        check: (any Error) throws(Failure) -> Void, stopped: () -> Bool, retried: (Int, any Error) -> Void,
+        _ undo: () async throws -> Void
+    ) async throws(Failure) -> (any Error)? {
         var attempt = 0
         while true {
             do {
@@ -22,7 +36,7 @@ extension CompensationPolicy {
                 guard attempt < retries, !Task.isCancelled else { return error }
                 attempt += 1
                 if stopped() { return error }
-                observer?(.compensationRetried(index: index, command: step, attempt: attempt, error: error))
+                retried(attempt, error)
                 let delay = backoff.delay(beforeRetry: attempt)
                 if delay > .zero {
                     do { try await clock.sleep(for: delay) } catch { return error }

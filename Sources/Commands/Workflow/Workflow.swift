@@ -23,12 +23,21 @@ public struct Workflow<Input: Codable & Sendable, Output: Codable & Sendable>: S
 
     /// The workflow's name in the journal: keep it stable across releases.
     public let name: String
+    /// How a failed or cancelled run compensates its finished steps (retries, backoff, failure
+    /// mode, deadline), unless its registration names another
+    /// (``WorkflowRegistry/register(_:compensation:)``).
+    public let compensation: CompensationPolicy
     /// The function.
     let body: @Sendable (WorkflowContext, Input) async throws -> Output
 
-    /// The workflow `name` that runs `body`.
-    public init(_ name: String, _ body: @escaping @Sendable (WorkflowContext, Input) async throws -> Output) {
+    /// The workflow `name` that runs `body`; a failed or cancelled run compensates its finished
+    /// steps under `compensation`.
+    public init(
+        _ name: String, compensation: CompensationPolicy = .default,
+        _ body: @escaping @Sendable (WorkflowContext, Input) async throws -> Output
+    ) {
         self.name = name
+        self.compensation = compensation
         self.body = body
     }
 }

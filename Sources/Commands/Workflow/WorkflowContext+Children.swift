@@ -58,6 +58,7 @@ extension WorkflowContext {
         try await flush()
         let entry = entry(position, kind: WorkflowRecord.joinKind, name: childKey)
         var outcome = recorded[position]
+        var failure = outcome?.failureReason
         if let record = outcome {
             try check(record, kind: WorkflowRecord.joinKind, name: childKey, at: position)
         } else {
@@ -72,10 +73,17 @@ extension WorkflowContext {
                 state.withLock { $0.awaitedChild = childKey }
                 throw suspend(engine.childPollInterval)
             case .done: settlement = .done(output: child.output)
-            case .failed, .compensated: settlement = .failed(reason: child.failureReason ?? "\(child.status)")
+            case .failed: settlement = .failed(reason: child.failureReason ?? "\(child.status)")
+            case .compensated:
+                let rollback = try await journaled {
+                    try await journal.record(forKey: WorkflowRecord.rollbackKey(childKey))
+                }
+                let compensated = WorkflowError.compensated(key: childKey, reason: rollback?.failureReason ?? "")
+                settlement = .failed(reason: "\(compensated)")
             }
             try await journaled { try await journal.settle([.settle(entry, as: settlement)], lease: lease) }
             outcome = child
+            if case .failed(let reason) = settlement { failure = reason }
         }
         switch outcome?.status {
         case .done?:
@@ -85,7 +93,7 @@ extension WorkflowContext {
                 throw stop(WorkflowError.undecodable(key: childKey, reason: "its output: \(error)"))
             }
         default:
-            throw WorkflowError.failed(key: childKey, reason: outcome?.failureReason ?? "the child did not finish")
+            throw WorkflowError.failed(key: childKey, reason: failure ?? "the child did not finish")
         }
     }
 }

@@ -30,6 +30,16 @@ extension WorkflowContext {
     public func step<T: Codable & Sendable>(
         _ name: String, retry: RetryPolicy = .never, _ body: @Sendable (DurableContext) async throws -> T
     ) async throws -> T {
+        try await step(name, retry: retry, compensation: nil, body)
+    }
+
+    /// Runs `body` once, as `step(_:retry:_:)` does, then calls its output — or the output the
+    /// journal recorded, for a run taken up again — something `compensate` undoes if the run
+    /// fails or is cancelled later.
+    func step<T: Codable & Sendable>(
+        _ name: String, retry: RetryPolicy, compensation: (@Sendable (DurableContext, T) async throws -> Void)?,
+        _ body: @Sendable (DurableContext) async throws -> T
+    ) async throws -> T {
         let position = try next()
         let childKey = WorkflowRecord.childKey(key, position)
         if let record = recorded[position] {
@@ -39,11 +49,14 @@ extension WorkflowContext {
                 guard let output = record.output else {
                     throw stop(WorkflowError.undecodable(key: key, reason: "step '\(name)' has no recorded output"))
                 }
+                let value: T
                 do {
-                    return try StepOutput.decode(T.self, from: output, key: childKey)
+                    value = try StepOutput.decode(T.self, from: output, key: childKey)
                 } catch {
                     throw stop(WorkflowError.undecodable(key: key, reason: "\(error)"))
                 }
+                if let compensation { gather(compensation, of: name, at: position, output: value) }
+                return value
             case .failed, .compensated:
                 throw WorkflowError.stepFailed(key: key, step: name, reason: record.failureReason ?? "\(record.status)")
             case .pending:
@@ -73,7 +86,8 @@ extension WorkflowContext {
             throw stop(WorkflowError.undecodable(key: key, reason: "\(error)"))
         }
         // Written with the next write: the next step's, a sleep's, or the run's settlement.
-        state.withLock { $0.unwritten = .settle(entry, as: .done(output: output)) }
+        state.withLock { $0.unwritten.append(.settle(entry, as: .done(output: output))) }
+        if let compensation { gather(compensation, of: name, at: position, output: value) }
         return value
     }
 
@@ -87,10 +101,13 @@ extension WorkflowContext {
         }
     }
 
-    /// Runs `body`, the step `name` run now (not answered from the journal), in a span
-    /// `behaviorkit.workflow.step` when a tracer is there: a child of the attempt's
-    /// `behaviorkit.workflow` span.
-    private func traced<T>(_ name: String, _ context: DurableContext, _ body: () async throws -> T) async throws -> T {
+    /// Runs `body`, the step `name` run now (not answered from the journal) or its compensation,
+    /// in a span `span` (`behaviorkit.workflow.step`, `behaviorkit.workflow.compensation`) when a
+    /// tracer is there: a child of the attempt's `behaviorkit.workflow` span.
+    func traced<T>(
+        _ name: String, _ context: DurableContext, span: String = "behaviorkit.workflow.step",
+        _ body: () async throws -> T
+    ) async throws -> T {
         let instruments = engine.invoker.instruments
         guard instruments.tracer != nil else { return try await body() }
         let attributes = DurableInstruments.attributes(
@@ -100,7 +117,7 @@ extension WorkflowContext {
                 "behaviorkit.step.index": .int64(Int64(context.stepIndex ?? 0)),
                 "behaviorkit.step.name": .string(name), "behaviorkit.attempt": .int64(Int64(fencingToken)),
             ])
-        return try await instruments.withSpan("behaviorkit.workflow.step", attributes) { _ in try await body() }
+        return try await instruments.withSpan(span, attributes) { _ in try await body() }
     }
 
     /// Runs `body` under `retry`: a failed attempt is written down and tried again after the

@@ -6,7 +6,8 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// What a running workflow does durably: its steps (`step(_:retry:_:)`), sleeps
+/// What a running workflow does durably: its steps (`step(_:retry:_:)`, and with a
+/// compensation `step(_:retry:_:compensate:)`), sleeps
 /// (``sleep(for:)``, ``sleep(until:)``), received messages (``receive(_:topic:timeout:)``),
 /// published events (``publish(_:as:)``) and patches (``patched(_:)``). Each call takes the
 /// next position in the run and is written down there; when the run is taken up again (after
@@ -34,9 +35,14 @@ public final class WorkflowContext: Sendable {
         var awaitedChild: String?
         /// The mailboxes this attempt received from.
         var receivedFrom: Set<String> = []
-        /// The last step's settlement, not yet written: it goes with the next write (before
+        /// The last step's settlement (and the run's compensations mark, with its first step
+        /// that has a compensation), not yet written: it goes with the next write (before
         /// anything else runs), or with the run's own settlement.
-        var unwritten: CommandJournalChange?
+        var unwritten: [CommandJournalChange] = []
+        /// The compensations of the finished steps, in the order they finished.
+        var compensations: [WorkflowCompensation] = []
+        /// Whether the run carries its compensations mark, written or about to be.
+        var compensable: Bool
     }
 
     /// The run's key.
@@ -50,14 +56,22 @@ public final class WorkflowContext: Sendable {
     /// The journal's time when this attempt took the run: a deadline not yet passed then is
     /// waited for again.
     let claimedAt: Date
+    /// Why the run rolls back, when it does (it was cancelled, or a rollback began): the
+    /// function is run again only to answer from the journal what it recorded, gathering its
+    /// steps' compensations; it stops at the first position not settled.
+    let rollbackCause: String?
     let state: LockedValue<State>
 
-    init(key: String, fencingToken: Int, engine: Workflows, recorded: [Int: CommandJournalRecord], claimedAt: Date) {
+    init(
+        key: String, fencingToken: Int, engine: Workflows, recorded: [Int: CommandJournalRecord], claimedAt: Date,
+        rollbackCause: String? = nil, compensable: Bool = false
+    ) {
         self.key = key
         self.fencingToken = fencingToken
         self.engine = engine
         self.recorded = recorded
         self.claimedAt = claimedAt
+        self.rollbackCause = rollbackCause
         var consumed: Set<String> = []
         for record in recorded.values where record.entry.kind == WorkflowRecord.receiveKind {
             if let delivery = try? StepOutput.decodeIfPresent(WorkflowDelivery.self, from: record.output, key: key),
@@ -66,7 +80,7 @@ public final class WorkflowContext: Sendable {
                 consumed.insert(messageKey)
             }
         }
-        self.state = LockedValue(State(consumed: consumed))
+        self.state = LockedValue(State(consumed: consumed, compensable: compensable))
     }
 
     /// The worker that runs the attempt.
@@ -85,6 +99,11 @@ public final class WorkflowContext: Sendable {
         try state.withLock { state in
             if let stop = state.stop { throw stop }
             if let delay = state.suspension { throw WorkflowSuspension(delay: delay) }
+            if rollbackCause != nil, recorded[state.position].map({ $0.status == .pending }) ?? true {
+                // Rolling back: nothing new runs, nothing waits.
+                state.stop = WorkflowRollbackReplay()
+                throw WorkflowRollbackReplay()
+            }
             defer { if taking { state.position += 1 } }
             return state.position
         }
@@ -143,19 +162,20 @@ public final class WorkflowContext: Sendable {
     /// Writes the last step's settlement, if it waits: before the next step runs, so that
     /// after a crash no step but the last one run (and the one in flight) runs again.
     func flush() async throws {
-        guard let change = takeUnwritten() else { return }
-        try await journaled { try await journal.settle([change], lease: lease) }
+        let changes = takeUnwritten()
+        if changes.isEmpty { return }
+        try await journaled { try await journal.settle(changes, lease: lease) }
     }
 
     /// The last step's settlement, if it waits, followed by `change`: to write in one commit.
     func changes(with change: CommandJournalChange) -> [CommandJournalChange] {
-        (takeUnwritten().map { [$0] } ?? []) + [change]
+        takeUnwritten() + [change]
     }
 
     /// The last step's settlement, if it waits, which the caller now writes.
-    func takeUnwritten() -> CommandJournalChange? {
+    func takeUnwritten() -> [CommandJournalChange] {
         state.withLock { state in
-            defer { state.unwritten = nil }
+            defer { state.unwritten = [] }
             return state.unwritten
         }
     }
@@ -166,6 +186,12 @@ public final class WorkflowContext: Sendable {
             idempotencyKey: WorkflowRecord.childKey(key, position), kind: kind, payload: Array(name.utf8),
             parentKey: key)
     }
+}
+
+/// Thrown through a workflow's function run again to roll back, at its first position not
+/// settled: nothing new runs; the compensations gathered so far are run.
+struct WorkflowRollbackReplay: Error, CustomStringConvertible {
+    var description: String { "the workflow rolls back: nothing new runs" }
 }
 
 /// Thrown through a workflow's function when its run waits (a sleep, a receive): the worker

@@ -29,6 +29,10 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
     /// while this attempt held it: thrown by the step, sleep or receive it stopped at, so that
     /// nothing after it runs; `reason` is the canceller's. The run settles failed, cancelled.
     case cancelled(key: String, reason: String)
+    /// The run failed or was cancelled, and every finished step with a compensation
+    /// (`WorkflowContext.step(_:retry:_:compensate:)`) was compensated: the run settled
+    /// compensated. `reason` is why it rolled back: the workflow's error, or the cancellation's.
+    case compensated(key: String, reason: String)
 
     /// Whether `error` is a ``cancelled(key:reason:)``.
     static func isCancellation(_ error: any Error) -> Bool {
@@ -50,6 +54,8 @@ public enum WorkflowError: Error, Sendable, Hashable, CustomStringConvertible {
         case .invalidKey(let key, let reason): "'\(key)' cannot name a workflow's run or topic: \(reason)"
         case .cancelled(let key, let reason):
             "the workflow '\(key)' was cancelled" + (reason.isEmpty ? "" : ": \(reason)")
+        case .compensated(let key, let reason):
+            "the workflow '\(key)' was compensated, its finished steps undone, after: \(reason)"
         }
     }
 }

@@ -21,12 +21,26 @@ enum WorkflowRecord {
     static let eventKind = "behaviorkit.workflow.event"
     static let startKind = "behaviorkit.workflow.start"
     static let joinKind = "behaviorkit.workflow.join"
+    /// A compensation done (compensated) or failed, under ``compensationKey(_:_:)``.
+    static let compensationKind = "behaviorkit.workflow.compensation"
+    /// Why a run rolls back (its failure reason), under ``rollbackKey(_:)``: written as the
+    /// rollback begins, so that a worker taking it over compensates instead of running on.
+    static let rollbackKind = "behaviorkit.workflow.rollback"
+    /// The mark of a run with a finished step that has a compensation, under
+    /// ``CommandJournalCancellation/compensationsKey(of:)``.
+    static let compensableKind = "behaviorkit.workflow.compensable"
     /// The name of a sleep until a date (``WorkflowContext/sleep(until:)``), whose output is
     /// the date; a sleep for a duration is named `"sleep"`, and its output is milliseconds.
     static let sleepUntilName = "sleep until"
 
     /// The key of the child at `position` of the run `key`.
     static func childKey(_ key: String, _ position: Int) -> String { "\(key)/\(position)" }
+
+    /// The key of the compensation of the step at `position` of the run `key`.
+    static func compensationKey(_ key: String, _ position: Int) -> String { "\(key)/compensation/\(position)" }
+
+    /// The key of the rollback mark of the run `key`.
+    static func rollbackKey(_ key: String) -> String { "\(key)/rollback" }
 
     /// The queue on which the messages of `topic` for the run `key` wait.
     static func mailbox(_ key: String, topic: String) -> String { "behaviorkit.workflow.mailbox/\(key)/\(topic)" }
@@ -46,6 +60,16 @@ enum WorkflowRecord {
         case receiveKind: "a receive on '\(name)'"
         default: "'\(name)' (\(kind))"
         }
+    }
+
+    /// The compensations a run wrote down, by the position of their step.
+    static func compensations(_ records: [CommandJournalRecord], of key: String) -> [Int: CommandJournalRecord] {
+        var compensations: [Int: CommandJournalRecord] = [:]
+        let prefix = compensationKey(key, 0).dropLast()
+        for record in records where record.entry.kind == compensationKind && record.id.hasPrefix(prefix) {
+            if let position = Int(record.id.dropFirst(prefix.count)) { compensations[position] = record }
+        }
+        return compensations
     }
 
     /// The children of a run, by position.

@@ -15,6 +15,8 @@ import Foundation
 public struct WorkflowRegistry: Sendable {
     typealias Runner = @Sendable (WorkflowContext, [UInt8]) async throws -> [UInt8]
     var runners: [String: Runner] = [:]
+    /// The compensation policy of each workflow, by name.
+    var compensations: [String: CompensationPolicy] = [:]
 
     /// Creates an empty registry.
     public init() {}
@@ -22,8 +24,13 @@ public struct WorkflowRegistry: Sendable {
     /// The registered names, sorted.
     public var names: [String] { runners.keys.sorted() }
 
-    /// Registers `workflow` under its name; a later registration of the name replaces it.
-    public mutating func register<Input, Output>(_ workflow: Workflow<Input, Output>) {
+    /// Registers `workflow` under its name; a later registration of the name replaces it. Its
+    /// runs compensate under `compensation` when given, else under the workflow's own
+    /// ``Workflow/compensation``.
+    public mutating func register<Input, Output>(
+        _ workflow: Workflow<Input, Output>, compensation: CompensationPolicy? = nil
+    ) {
+        compensations[workflow.name] = compensation ?? workflow.compensation
         runners[workflow.name] = { context, bytes in
             let input: Input
             do {

@@ -6,8 +6,8 @@ public import Foundation
 
 /// A workflow's run as an operator reads it (``CommandJournalManagement/workflowRun(_:)``): its
 /// record, what its code did at each position (steps with their outputs and errors, sleeps
-/// with their deadlines, receives, waits for children), the child runs it started, and the
-/// messages sent to it that wait to be received.
+/// with their deadlines, receives, waits for children), the child runs it started, the
+/// messages sent to it that wait to be received, and the compensations it ran as it rolled back.
 ///
 /// ```swift
 /// if let run = try await journal.workflowRun("order-42") {
@@ -31,12 +31,20 @@ public struct WorkflowRunDetails: Sendable, Hashable {
     public var messagesWaiting: [CommandJournalRecord]
     /// The canceller's reason, when the run was cancelled (settled so, or about to be).
     public var cancellation: String?
+    /// Why the run rolls back (or did), once its rollback began: the workflow's error, or the
+    /// cancellation's reason; `nil` for a run that did not roll back.
+    public var rollbackCause: String? = nil
+    /// The compensations its rollback ran, in the order they ran (the newest step first):
+    /// each compensated, or failed with its error.
+    public var compensations: [WorkflowRunCompensation] = []
 
     /// What the run does now: `"done"`, `"failed"` or `"compensated"` once it settled;
-    /// `"running"` while a worker or its caller holds it; else what its last position waits
-    /// for — `"sleeping"`, `"waiting for a message"`, `"waiting for a child"` — or `"due"`.
+    /// `"compensating"` once its rollback began; `"running"` while a worker or its caller holds
+    /// it; else what its last position waits for — `"sleeping"`, `"waiting for a message"`,
+    /// `"waiting for a child"` — or `"due"`.
     public var state: String {
         guard record.status == .pending else { return record.status.rawValue }
+        if rollbackCause != nil { return "compensating" }
         if record.owner != nil { return "running" }
         switch (positions.last?.kind, positions.last?.record.status) {
         case (.sleep?, _): return "sleeping"
@@ -46,6 +54,17 @@ public struct WorkflowRunDetails: Sendable, Hashable {
         default: return "due"
         }
     }
+}
+
+/// A compensation a workflow's run ran as it rolled back
+/// (`WorkflowContext.step(_:retry:_:compensate:)`).
+public struct WorkflowRunCompensation: Sendable, Hashable {
+    /// The position of the step it undid.
+    public var position: Int
+    /// The step's name.
+    public var name: String
+    /// Its record: compensated, or failed with the compensation's error, and when.
+    public var record: CommandJournalRecord
 }
 
 /// One position of a workflow's run: a step, a sleep, a receive, a patch, a published event,
@@ -124,10 +143,15 @@ extension CommandJournalManagement {
         ).records
         let mark = children.first { $0.entry.kind == CommandJournalCancellation.kind }
         let cancellation = CommandJournalCancellation.reason(of: mark?.failureReason ?? record.failureReason)
+        let compensations = WorkflowRecord.compensations(children, of: key).sorted { $0.key > $1.key }.map {
+            WorkflowRunCompensation(
+                position: $0.key, name: String(decoding: $0.value.entry.payload, as: UTF8.self), record: $0.value)
+        }
         return WorkflowRunDetails(
             record: record, workflow: plan.name, input: plan.input, parent: plan.parent, positions: positions,
-            children: started,
-            messagesWaiting: waiting, cancellation: cancellation)
+            children: started, messagesWaiting: waiting, cancellation: cancellation,
+            rollbackCause: children.first { $0.entry.kind == WorkflowRecord.rollbackKind }?.failureReason,
+            compensations: compensations)
     }
 }
 

@@ -11,13 +11,17 @@ extension Workflows {
     /// // order-42 and order-42-pick settle failed; a worker or caller that held either stops
     /// ```
     ///
-    /// A run that waits settles at once. A run that a worker, or its caller
+    /// A run that waits settles at once, unless one of its finished steps has a compensation
+    /// (`WorkflowContext.step(_:retry:_:compensate:)`): it is marked, falls due, and the
+    /// worker that takes it next compensates its finished steps, newest first, once its
+    /// children are cancelled, and settles it compensated. A run that a worker, or its caller
     /// (``run(_:key:input:)``), runs at the moment is taken from it: its code gets
     /// ``WorkflowError/cancelled(key:reason:)`` from its next step, sleep or receive (the step
     /// under way finishes; in another process, the cancellation is seen at its next write, or
     /// within a third of a lease), no further step runs, and the attempt takes the run back to
-    /// settle it failed, cancelled: its caller's call throws ``WorkflowError/failed(key:reason:)``
-    /// with the cancellation's reason. A cancellation made elsewhere (the console, the
+    /// settle it failed, cancelled (or compensated, as above): its caller's call throws
+    /// ``WorkflowError/failed(key:reason:)`` with the cancellation's reason (or
+    /// ``WorkflowError/compensated(key:reason:)``). A cancellation made elsewhere (the console, the
     /// management API) reaches a child when it is next taken up (a message, its deadline, a
     /// wake): it then settles failed, cancelled, without running further.
     ///
@@ -34,11 +38,12 @@ extension Workflows {
         return record
     }
 
-    /// Whether the parent of the child run of `plan` was cancelled: the child then stops.
+    /// Whether the parent of the child run of `plan` was cancelled (settled so, or marked, to
+    /// be compensated): the child then stops.
     func parentWasCancelled(_ plan: WorkflowPlan) async throws -> String? {
-        guard let parent = plan.parent, let record = try await journal.record(forKey: parent),
-            record.status == .failed, record.failureReason?.hasPrefix(CommandJournalCancellation.reason("")) == true
-        else { return nil }
+        guard let parent = plan.parent, let record = try await journal.record(forKey: parent) else { return nil }
+        if record.status == .failed, CommandJournalCancellation.isCancellation(record.failureReason) { return parent }
+        guard try await journal.record(forKey: CommandJournalCancellation.key(of: parent)) != nil else { return nil }
         return parent
     }
 

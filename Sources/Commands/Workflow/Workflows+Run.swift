@@ -10,7 +10,7 @@ import Foundation
 
 /// How a worker's attempt at a run ended.
 enum WorkflowAttemptOutcome: Sendable, Hashable {
-    /// The run finished, settled so: done or failed.
+    /// The run finished, settled so: done, failed or compensated.
     case settled(CommandJournalSettlement)
     /// The run waits (a sleep, a receive): released until it is due.
     case waiting
@@ -18,10 +18,12 @@ enum WorkflowAttemptOutcome: Sendable, Hashable {
     /// or a workflow this worker does not know): another attempt takes the run up.
     case stopped
 
-    /// The `behaviorkit.outcome` of the attempt's span: `done`, `failed`, `waiting` or `stopped`.
+    /// The `behaviorkit.outcome` of the attempt's span: `done`, `failed`, `compensated`,
+    /// `waiting` or `stopped`.
     var spanOutcome: String {
         switch self {
         case .settled(.done): "done"
+        case .settled(.compensated): "compensated"
         case .settled: "failed"
         case .waiting: "waiting"
         case .stopped: "stopped"
@@ -195,20 +197,22 @@ extension Workflows {
         // The first attempt has no children to read: they are written under a lease (a run's
         // steps, sleeps, receives), and a cancellation of a run no worker holds settles it.
         let children = token == 1 ? [] : try await journal.records(parentKey: key)
+        let compensable = children.contains { $0.id == CommandJournalCancellation.compensationsKey(of: key) }
+        let rollback = children.first { $0.entry.kind == WorkflowRecord.rollbackKind }
+        var cause = rollback.map { $0.failureReason ?? "" }
         if let cancellation = children.first(where: { $0.entry.kind == CommandJournalCancellation.kind }) {
             await cancelChildren(of: key, among: children)
-            return .settled(
-                try await settle(key, token: token, as: .failed(reason: cancellation.failureReason ?? "cancelled")))
-        }
-        if let parent = try await parentWasCancelled(plan) {
+            cause = cause ?? cancellation.failureReason ?? "cancelled"
+        } else if let parent = try await parentWasCancelled(plan) {
             await cancelChildren(of: key, among: children)
-            let reason = CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
-            return .settled(try await settle(key, token: token, as: .failed(reason: reason)))
+            cause = cause ?? CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
         }
+        // Cancelled with nothing to compensate: settled at once.
+        if let cause, !compensable { return .settled(try await settle(key, token: token, as: .failed(reason: cause))) }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
         let context = WorkflowContext(
             key: key, fencingToken: token, engine: self, recorded: WorkflowRecord.children(children, of: key),
-            claimedAt: claimedAt)
+            claimedAt: claimedAt, rollbackCause: cause, compensable: compensable)
         let result: Result<[UInt8], any Error>
         do {
             result = .success(try await runner(context, plan.input))
@@ -216,13 +220,28 @@ extension Workflows {
             result = .failure(error)
         }
         let (stop, suspension) = context.state.withLock { ($0.stop, $0.suspension) }
+        let policy = registry.compensations[plan.name] ?? .default
+        if let cause {
+            // Run again only to gather the compensations of the steps it recorded.
+            if let stop, !(stop is WorkflowRollbackReplay),
+                !(stop is WorkflowError) || WorkflowError.isCancellation(stop)
+            {
+                throw stop
+            }
+            let settlement = try await rollBack(
+                context, cause: cause, causeWritten: rollback != nil,
+                done: WorkflowRecord.compensations(children, of: key),
+                policy: policy, after: context.takeUnwritten())
+            await context.settleConsumedMessages()
+            return .settled(settlement)
+        }
         // A cancellation took the run from this attempt: the next one settles it.
         if let stop, !(stop is WorkflowError) || WorkflowError.isCancellation(stop) { throw stop }
         if Task.isCancelled {
             try? await journal.release(key, lease: lease, after: .zero)
             throw CancellationError()
         }
-        let unwritten = context.takeUnwritten().map { [$0] } ?? []
+        let unwritten = context.takeUnwritten()
         if let stop {
             return .settled(try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten))
         }
@@ -236,6 +255,10 @@ extension Workflows {
         switch result {
         case .success(let output):
             settlement = try await settle(key, token: token, as: .done(output: output), after: unwritten)
+        case .failure(let error) where context.state.withLock({ !$0.compensations.isEmpty }):
+            settlement = try await rollBack(
+                context, cause: JournaledInvoker.reason(error), causeWritten: false, done: [:], policy: policy,
+                after: unwritten)
         case .failure(let error):
             settlement = try await settle(
                 key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
@@ -246,7 +269,7 @@ extension Workflows {
 
     /// Settles the run `key` at the attempt `token`, in one commit with `changes` (its last
     /// step's settlement, when it waits); answers `settlement`.
-    private func settle(
+    func settle(
         _ key: String, token: Int, as settlement: CommandJournalSettlement, after changes: [CommandJournalChange] = []
     ) async throws -> CommandJournalSettlement {
         try await invoker.keeper.settling(key, token: token) {

@@ -18,6 +18,7 @@ extension Workflows {
     /// it: the queue's ``CommandQueue/concurrency`` does not hold it back.
     ///
     /// - Throws: ``WorkflowError/failed(key:reason:)`` with the error the run recorded;
+    ///   ``WorkflowError/compensated(key:reason:)`` when its steps were compensated;
     ///   ``CommandJournalError/conflictingEntry(key:)`` when the key holds another workflow or
     ///   another input; ``WorkflowError/undecodable(key:reason:)`` when the input does not encode
     ///   or the output does not decode; ``WorkflowError/invalidKey(key:reason:)`` for a key with
@@ -40,12 +41,12 @@ extension Workflows {
         let record: CommandJournalRecord
         switch try await journal.begin(entry, queue: queue.name, lease: invoker.lease) {
         case .started(let started), .resumed(let started): record = started
-        case .settled(let settled): return try WorkflowHandle<Output>.output(of: settled)
+        case .settled(let settled): return try await WorkflowHandle<Output>.output(of: settled, in: journal)
         case .busy: return try await handle(workflow, key: key).result()
         }
         keeper.adopt([record], confirmedAt: sent)
         if case .settled(let settlement) = await attempt(record) {
-            return try WorkflowHandle<Output>.output(key, settlement)
+            return try await WorkflowHandle<Output>.output(key, settlement, in: journal)
         }
         // Released to wait, or stopped: a worker finishes it.
         return try await handle(workflow, key: key).result()

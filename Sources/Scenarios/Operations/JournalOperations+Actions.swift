@@ -46,12 +46,20 @@ extension JournalOperations {
         console: Console
     ) async throws {
         let record = try await journal.fork(key, as: newKey, queue: queue)
+        try printFork(record, of: key, format: format, console: console, copied: "")
+    }
+
+    /// Prints `record`, the new record of a fork of `key`: as JSON, or a line that names it,
+    /// what was `copied` (empty: nothing), and the queue it is due on.
+    static func printFork(
+        _ record: CommandJournalRecord, of key: String, format: Format, console: Console, copied: String
+    ) throws {
         switch format {
         case .json: console.print(try json(JournalRecordView(record)))
         case .text:
             console.print(
-                "forked '\(key)' as '\(newKey)': pending, due now on queue '\(record.queue ?? "-")'; "
-                    + "'\(key)' stays as it was")
+                "forked '\(key)' as '\(record.id)': pending, due now on queue '\(record.queue ?? "-")'; "
+                    + copied + "'\(key)' stays as it was")
         }
     }
 

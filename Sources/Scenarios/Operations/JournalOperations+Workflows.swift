@@ -27,7 +27,8 @@ public struct WorkflowRunView: Codable, Sendable, Hashable {
     public var run: JournalRecordView
     /// Its workflow's name.
     public var workflow: String
-    /// What it does now: done, failed, running, sleeping, waiting for a message or a child, due.
+    /// What it does now: done, failed, compensated, compensating, running, sleeping, waiting for a
+    /// message or a child, due.
     public var state: String
     /// Its input, as text when it is UTF-8.
     public var input: String?
@@ -41,6 +42,11 @@ public struct WorkflowRunView: Codable, Sendable, Hashable {
     public var messagesWaiting: [JournalRecordView]
     /// Why it was cancelled, if it was.
     public var cancellation: String?
+    /// Why it rolled back, once its rollback began.
+    public var rollbackCause: String?
+    /// The compensations it ran as it rolled back, in the order they ran: position, step name,
+    /// status (compensated or failed) and error.
+    public var compensations: [Position]
 
     /// The view of `details`.
     public init(_ details: WorkflowRunDetails) {
@@ -59,6 +65,13 @@ public struct WorkflowRunView: Codable, Sendable, Hashable {
         children = details.children.map(JournalRecordView.init)
         messagesWaiting = details.messagesWaiting.map(JournalRecordView.init)
         cancellation = details.cancellation
+        rollbackCause = details.rollbackCause
+        compensations = details.compensations.map {
+            Position(
+                position: $0.position, kind: "compensation", name: $0.name, status: $0.record.status.rawValue,
+                output: nil, failureReason: $0.record.failureReason, wakesAt: nil,
+                createdAt: JournalRecordView.time($0.record.createdAt))
+        }
     }
 }
 
@@ -88,6 +101,16 @@ extension JournalOperations {
         case .json: console.print(try json(WorkflowRunView(details)))
         case .text: for line in JournalText.lines(details) { console.print(line) }
         }
+    }
+
+    /// Forks the settled workflow run `key` from `position` into `newKey`, and prints the new run.
+    public static func forkWorkflowRun(
+        _ journal: any CommandJournalManagement, key: String, from position: Int, as newKey: String, format: Format,
+        console: Console
+    ) async throws {
+        let record = try await journal.forkWorkflowRun(key, from: position, as: newKey)
+        let copied = position == 0 ? "nothing copied; " : "positions 0..<\(position) answer from the copy; "
+        try printFork(record, of: key, format: format, console: console, copied: copied)
     }
 
     /// Cancels the workflow run `key` and its unsettled children, and prints what became of them.
@@ -166,6 +189,18 @@ extension JournalText {
                     line += "  \(output)"
                 }
                 if let reason = position.record.failureReason { line += "  (\(reason))" }
+                lines.append(line.trimmingTrailingSpaces())
+            }
+        }
+        if let cause = run.rollbackCause { lines.append("rolled back: \(cause)") }
+        if !run.compensations.isEmpty {
+            lines.append("compensations:")
+            let nameWidth = run.compensations.map(\.name.count).max() ?? 0
+            for compensation in run.compensations {
+                let line =
+                    "  \(compensation.position) \(pad(compensation.name, nameWidth))  "
+                    + "\(compensation.record.status.rawValue)"
+                    + (compensation.record.failureReason.map { "  (\($0))" } ?? "")
                 lines.append(line.trimmingTrailingSpaces())
             }
         }

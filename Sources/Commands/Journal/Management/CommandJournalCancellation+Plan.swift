@@ -23,10 +23,16 @@ extension CommandJournalCancellation {
         case takeAndMark
     }
 
-    /// The plan for `record` at `now`, which has children (steps) or not, and is marked
-    /// cancelled or not.
+    /// The key of the mark a workflow's run carries once one of its steps with a compensation
+    /// finished: cancelled, such a run is marked (``Plan/takeAndMark``) even while it waits,
+    /// so that the worker that takes it next compensates it. Each journal looks it up as it
+    /// cancels (`compensates` of ``plan(_:hasChildren:isMarked:compensates:now:)``).
+    package static func compensationsKey(of key: String) -> String { "\(key)/behaviorkit.compensations" }
+
+    /// The plan for `record` at `now`, which has children (steps) or not, is marked cancelled
+    /// or not, and (a workflow's run) has steps to compensate or not.
     package static func plan(
-        _ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool, now: Date
+        _ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool, compensates: Bool = false, now: Date
     ) -> Plan {
         let key = record.id
         guard record.entry.parentKey == nil else {
@@ -37,6 +43,8 @@ extension CommandJournalCancellation {
             return .refuse(.cannotCancel(key: key, status: record.status, reason: "it settled already"))
         }
         if isMarked { return .unchanged }
+        // A run with steps to compensate: the next attempt compensates them, then settles it.
+        if compensates && record.entry.kind == WorkflowRecord.runKind { return .takeAndMark }
         let isTransaction = record.entry.kind == transactionKind
         if record.owner == nil && !(isTransaction && hasChildren) { return .settle }
         guard isTransaction else {

@@ -55,7 +55,8 @@ public protocol CommandJournalManagement: CommandJournal {
     ///   takes it next compensates it. So is a transaction no worker holds whose steps began;
     /// - a workflow's run (``Workflows``) a live worker or caller holds is taken from it and
     ///   marked so too: its code stops at its next step, sleep or receive, and the attempt that
-    ///   takes it next (its caller's, or a worker's) settles it failed, cancelled.
+    ///   takes it next (its caller's, or a worker's) settles it failed, cancelled; so is a run
+    ///   with a finished step to compensate, held or not, whose next attempt compensates it.
     ///
     /// Cancelling a transaction already marked changes nothing. Returns the record as it is now.
     ///
