@@ -27,11 +27,21 @@ struct ConsoleWorkflowsTests {
         return "\(reservation) \(paid ?? "unpaid")"
     }
 
+    static let refunded = Workflow("console refund") { (context, _: Int) -> String in
+        _ = try await context.step("charge") { _ in
+            "c-1"
+        } compensate: { _, _ in
+        }
+        _ = try await context.step("ship") { _ -> String in throw Failure() }
+        return "shipped"
+    }
+
     /// A worker of both workflows on the harness's journal, with `op-1` started and run until it sleeps.
     private func sleepingRun(_ harness: ConsoleHarness, key: String = "op-1") async throws -> Workflows {
         var registry = WorkflowRegistry()
         registry.register(Self.pick)
         registry.register(Self.order)
+        registry.register(Self.refunded)
         let workflows = Workflows(
             registry, queue: CommandQueue("workflows", journal: harness.journal),
             invoker: JournaledInvoker(
@@ -80,6 +90,23 @@ struct ConsoleWorkflowsTests {
             _ = try await client.page("/ops/workflow?key=nope", status: .notFound)
             let notARun = try await client.page("/ops/workflow?key=email-1", status: .badRequest)
             #expect(notARun.contains("not a workflow"))
+        }
+    }
+
+    @Test("A run that rolled back shows why, and each compensation it ran")
+    func rollback() async throws {
+        let harness = try await ConsoleHarness()
+        let workflows = try await sleepingRun(harness)
+        try await workflows.start(Self.refunded, key: "refund-1", input: 1)
+        try await workflows.runDue()
+        #expect(try await harness.journal.record(forKey: "refund-1")?.status == .compensated)
+        try await harness.test { client in
+            let page = try await client.page("/ops/workflow?key=refund-1")
+            #expect(page.contains("id=\"rollback\"") && page.contains("card declined &lt;b&gt;"))
+            let table = try #require(
+                page.firstMatch(of: /<table id="compensations">(.*?)<\/table>/).map { String($0.1) })
+            #expect(table.contains("<td>charge</td>") && table.contains("status-compensated"))
+            #expect(!table.contains("<td>ship</td>"), "only finished steps with a compensation are compensated")
         }
     }
 

@@ -4,7 +4,8 @@ import HTTPTypes
 
 /// One workflow run as an operator reads it: its state, input, output or error, each position
 /// of its code (steps with their outputs and errors, sleeps and when they end, waits for a
-/// message, children started), the children with their status, the messages waiting; and cancel.
+/// message, children started), the rollback with each compensation it ran, the children with
+/// their status, the messages waiting; and cancel.
 enum WorkflowPage {
     static func render(_ console: JournalConsole, _ request: ConsoleRequest) async throws -> ConsolePage {
         guard let key = request["key"] else {
@@ -63,6 +64,29 @@ enum WorkflowPage {
         }
         html.raw("</tbody></table>")
 
+        if let cause = details.rollbackCause {
+            html.element("h2", "Rollback")
+            html.element("p", "Rolled back because: \(cause)", attributes: "class=\"error\" id=\"rollback\"")
+            html.raw("<table id=\"compensations\"><thead><tr><th class=\"number\">#</th><th>Step</th><th>Status</th>")
+            html.raw("<th>Error</th><th>Written</th></tr></thead><tbody>")
+            for compensation in details.compensations {
+                let record = compensation.record
+                html.raw("<tr data-status=\"\(record.status.rawValue)\">")
+                html.element("td", "\(compensation.position)", attributes: "class=\"number\"")
+                html.element("td", compensation.name)
+                html.raw("<td>")
+                ConsoleFormat.status(record.status, into: &html)
+                html.raw("</td>")
+                html.element(
+                    "td", record.failureReason ?? "—", attributes: record.failureReason == nil ? "" : "class=\"error\"")
+                html.element("td", ConsoleFormat.time(record.updatedAt, now: now))
+                html.raw("</tr>")
+            }
+            if details.compensations.isEmpty {
+                html.raw("<tr><td colspan=\"5\" class=\"muted\">No compensation ran yet.</td></tr>")
+            }
+            html.raw("</tbody></table>")
+        }
         if !details.children.isEmpty {
             html.element("h2", "Children")
             html.raw("<ul id=\"children\">")
