@@ -178,6 +178,14 @@ open class ForwardingCommandJournal: CommandJournalManagement, @unchecked Sendab
     /// Forwards; see `CommandJournalManagement.pausedQueues()`.
     open func pausedQueues() async throws -> Set<String> { try await base.pausedQueues() }
 
+    /// Forwards; see `CommandJournalManagement.setRateLimit(_:queue:scope:)`.
+    open func setRateLimit(_ limit: QueueRateLimit?, queue: String, scope: QueueRateLimitScope) async throws {
+        try await base.setRateLimit(limit, queue: queue, scope: scope)
+    }
+
+    /// Forwards; see `CommandJournalManagement.rateLimits()`.
+    open func rateLimits() async throws -> [CommandJournalRateLimit] { try await base.rateLimits() }
+
     /// Forwards; see `CommandJournalManagement.saveSchedule(_:)`.
     open func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
         try await base.saveSchedule(schedule)
