@@ -43,6 +43,43 @@ extension CommandJournalConformance {
         try QueueRateLimit(starts: starts, per: interval, burst: burst)
     }
 
+    /// The queue `name` with `count` records (`<name>-0`…) and `limit` of `scope` set.
+    static func limitedQueue(
+        _ name: String, _ journal: any CommandJournalManagement, records count: Int, _ limit: QueueRateLimit,
+        scope: QueueRateLimitScope = .queue
+    ) async throws -> CommandQueue {
+        let queue = CommandQueue(name, journal: journal)
+        for index in 0..<count { _ = try await queue.enqueue(entry("\(name)-\(index)")) }
+        try await queue.setRateLimit(limit, for: scope)
+        return queue
+    }
+
+    /// A claim of up to `limit` records of `queue` under the long lease.
+    static func claimed(
+        _ journal: any CommandJournalManagement, _ queue: String, _ limit: Int = 10
+    ) async throws -> CommandJournalClaim {
+        try await journal.claim(limit, from: queue, concurrency: nil, lease: longLease)
+    }
+
+    /// Checks that a claim from `queue`, whose buckets are empty now, takes nothing and answers
+    /// the next start `after` from now, that one a millisecond before it still takes nothing;
+    /// answers a claim at `after`.
+    static func claimWhenRefilled(
+        _ journal: any CommandJournalManagement, _ queue: String, _ clock: ManualClock, after: Duration,
+        _ check: String
+    ) async throws -> CommandJournalClaim {
+        let empty = try await claimed(journal, queue)
+        try expect(empty.records.isEmpty, check, "with the bucket empty, a claim took \(empty.records.map(\.id))")
+        try expect(
+            empty.nextDue == after, check,
+            "the claim answered the next due time \(String(describing: empty.nextDue)), not \(after)")
+        await clock.advance(by: after - .milliseconds(1))
+        let early = try await claimed(journal, queue)
+        try expect(early.records.isEmpty, check, "a millisecond early, a claim took \(early.records.map(\.id))")
+        await clock.advance(by: .milliseconds(1))
+        return try await claimed(journal, queue)
+    }
+
     /// The journal's clock now, in milliseconds.
     static func milliseconds(_ clock: ManualClock) -> Int64 {
         Int64((clock.currentDate.timeIntervalSince1970 * 1_000).rounded())
@@ -66,10 +103,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "no window of a rate limit's interval holds more than its starts and burst"
-        let queue = CommandQueue("rated", journal: journal)
-        for index in 0..<120 { _ = try await queue.enqueue(entry("r-\(index)")) }
-        try await journal.setRateLimit(
-            try rateLimit(3, per: .milliseconds(100), burst: 2), queue: "rated", scope: .queue)
+        _ = try await limitedQueue("rated", journal, records: 120, try rateLimit(3, per: .milliseconds(100), burst: 2))
         var random = SplitMix64(seed: 25)
         var starts: [Int64] = []
         var waits = 0
@@ -104,29 +138,20 @@ extension CommandJournalConformance {
         }
         for index in 0..<2 { _ = try await queue.enqueue(entry("none-\(index)")) }
         try await journal.setRateLimit(try rateLimit(1, per: .seconds(1)), queue: "tenants", scope: .partition)
-        let first = try await journal.claim(10, from: "tenants", concurrency: nil, lease: longLease)
+        let first = try await claimed(journal, "tenants")
         try expect(
             Set(first.records.map(\.id)) == ["a-0", "b-0", "none-0", "none-1"], check,
             "the first claim took \(first.records.map(\.id))")
-        let second = try await journal.claim(10, from: "tenants", concurrency: nil, lease: longLease)
-        try expect(second.records.isEmpty, check, "with both buckets empty, a claim took \(second.records.map(\.id))")
-        try expect(
-            second.nextDue == .seconds(1), check,
-            "the claim answered the next due time \(String(describing: second.nextDue)), not 1 s")
-        await clock.advance(by: .milliseconds(999))
-        let early = try await journal.claim(10, from: "tenants", concurrency: nil, lease: longLease)
-        try expect(early.records.isEmpty, check, "a millisecond early, a claim took \(early.records.map(\.id))")
-        await clock.advance(by: .milliseconds(1))
-        let refilled = try await journal.claim(10, from: "tenants", concurrency: nil, lease: longLease)
+        let refilled = try await claimWhenRefilled(journal, "tenants", clock, after: .seconds(1), check)
         try expect(
             Set(refilled.records.map(\.id)) == ["a-1", "b-1"], check,
             "once both buckets refilled, a claim took \(refilled.records.map(\.id))")
         // Emptying one partition's bucket leaves the other's full.
         await clock.advance(by: .seconds(1))
         _ = try await queue.enqueue(entry("a-late"), priority: 9, partition: "tenant-a")
-        let onlyA = try await journal.claim(1, from: "tenants", concurrency: nil, lease: longLease)
+        let onlyA = try await claimed(journal, "tenants", 1)
         try expect(onlyA.records.map(\.id) == ["a-late"], check, "claimed \(onlyA.records.map(\.id)), not a-late")
-        let thenB = try await journal.claim(10, from: "tenants", concurrency: nil, lease: longLease)
+        let thenB = try await claimed(journal, "tenants")
         try expect(
             thenB.records.map(\.id) == ["b-2"], check,
             "after tenant-a's start, a claim took \(thenB.records.map(\.id)) (tenant-b's bucket is its own)")
@@ -136,25 +161,14 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a rate limit's tokens refill with time: one every interval / starts, up to 1 + burst"
-        let queue = CommandQueue("refill", journal: journal)
-        for index in 0..<20 { _ = try await queue.enqueue(entry("t-\(index)")) }
-        try await queue.setRateLimit(try rateLimit(2, per: .seconds(1), burst: 3))
-        let full = try await journal.claim(10, from: "refill", concurrency: nil, lease: longLease)
+        _ = try await limitedQueue("refill", journal, records: 20, try rateLimit(2, per: .seconds(1), burst: 3))
+        let full = try await claimed(journal, "refill")
         try expect(full.records.count == 4, check, "a full bucket (1 + burst 3) gave \(full.records.count) starts")
-        let empty = try await journal.claim(10, from: "refill", concurrency: nil, lease: longLease)
-        try expect(empty.records.isEmpty, check, "an empty bucket gave \(empty.records.map(\.id))")
-        try expect(
-            empty.nextDue == .milliseconds(500), check,
-            "an empty bucket answered the next due time \(String(describing: empty.nextDue)), not 500 ms")
-        await clock.advance(by: .milliseconds(499))
-        let early = try await journal.claim(10, from: "refill", concurrency: nil, lease: longLease)
-        try expect(early.records.isEmpty, check, "at 499 ms, a claim took \(early.records.map(\.id))")
-        await clock.advance(by: .milliseconds(1))
-        let one = try await journal.claim(10, from: "refill", concurrency: nil, lease: longLease)
+        let one = try await claimWhenRefilled(journal, "refill", clock, after: .milliseconds(500), check)
         try expect(one.records.count == 1, check, "at 500 ms, a claim took \(one.records.count), not 1")
         // A long quiet spell fills the bucket to its capacity, never past it.
         await clock.advance(by: .seconds(3_600))
-        let refilled = try await journal.claim(10, from: "refill", concurrency: nil, lease: longLease)
+        let refilled = try await claimed(journal, "refill")
         try expect(refilled.records.count == 4, check, "after an hour, a claim took \(refilled.records.count), not 4")
     }
 
@@ -162,24 +176,21 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a rate-limited queue leaves the records it holds back pending, unclaimed; other queues go on"
-        let queue = CommandQueue("held", journal: journal)
-        let elsewhere = CommandQueue("free", journal: journal)
-        for index in 0..<3 { _ = try await queue.enqueue(entry("h-\(index)")) }
-        _ = try await elsewhere.enqueue(entry("f-0"))
-        try await queue.setRateLimit(try rateLimit(1, per: .seconds(60)))
+        let queue = try await limitedQueue("held", journal, records: 3, try rateLimit(1, per: .seconds(60)))
+        _ = try await CommandQueue("free", journal: journal).enqueue(entry("f-0"))
         let invoker = JournaledInvoker(journal: journal, registry: ConformanceEffects().registry, clock: clock)
         let settled = try await QueueWorker(queue, invoker: invoker, slots: 4).runDue()
         try expect(settled == 1, check, "runDue() settled \(settled) records under a limit of 1 a minute")
-        for key in ["h-1", "h-2"] {
+        for key in ["held-1", "held-2"] {
             let record = try await journal.record(forKey: key)
             try expect(
                 record?.status == .pending && record?.owner == nil && record?.attempts == 0, check,
                 "the held-back record '\(key)' is \(String(describing: record))")
         }
-        let other = try await journal.claim(10, from: "free", concurrency: nil, lease: longLease)
+        let other = try await claimed(journal, "free")
         try expect(other.records.map(\.id) == ["f-0"], check, "the other queue's claim took \(other.records)")
         await clock.advance(by: .seconds(60))
-        let later = try await journal.claim(10, from: "held", concurrency: nil, lease: longLease)
+        let later = try await claimed(journal, "held")
         try expect(later.records.count == 1, check, "a minute later, a claim took \(later.records.map(\.id))")
     }
 
@@ -187,10 +198,8 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a rate limit set, changed or removed at run time takes effect at the next claim"
-        let queue = CommandQueue("changing", journal: journal)
-        for index in 0..<12 { _ = try await queue.enqueue(entry("c-\(index)")) }
         let slow = try rateLimit(1, per: .seconds(3_600))
-        try await queue.setRateLimit(slow)
+        let queue = try await limitedQueue("changing", journal, records: 12, slow)
         try await queue.setRateLimit(try rateLimit(2, per: .seconds(10)), for: .partition)
         let kept = try await journal.rateLimits()
         try expect(
@@ -201,14 +210,14 @@ extension CommandJournalConformance {
             ], check, "the journal keeps the limits \(kept)")
         let read = try await queue.rateLimit()
         try expect(read == slow, check, "the queue reads its limit as \(String(describing: read))")
-        let first = try await journal.claim(10, from: "changing", concurrency: nil, lease: longLease)
+        let first = try await claimed(journal, "changing")
         try expect(first.records.count == 1, check, "under 1 an hour, a claim took \(first.records.count)")
         // The same limit again: its bucket stays empty.
         try await queue.setRateLimit(slow)
-        let same = try await journal.claim(10, from: "changing", concurrency: nil, lease: longLease)
+        let same = try await claimed(journal, "changing")
         try expect(same.records.isEmpty, check, "setting the same limit again refilled its bucket: \(same.records)")
         try await queue.setRateLimit(try rateLimit(5, per: .seconds(3_600), burst: 4))
-        let changed = try await journal.claim(10, from: "changing", concurrency: nil, lease: longLease)
+        let changed = try await claimed(journal, "changing")
         try expect(
             changed.records.count == 5, check,
             "after the change to 5 and burst 4, a claim took \(changed.records.count)")
@@ -217,7 +226,7 @@ extension CommandJournalConformance {
         let left = try await journal.rateLimits()
         try expect(left.isEmpty, check, "limits left after their removal: \(left)")
         try expect(try await queue.rateLimit() == nil, check, "the queue still reads a limit")
-        let free = try await journal.claim(10, from: "changing", concurrency: nil, lease: longLease)
+        let free = try await claimed(journal, "changing")
         try expect(free.records.count == 6, check, "with the limit removed, a claim took \(free.records.count), not 6")
     }
 
@@ -248,7 +257,7 @@ extension CommandJournalConformance {
             QueueRateLimit.maximumStarts, per: QueueRateLimit.maximumInterval, burst: QueueRateLimit.maximumStarts)
         try await journal.setRateLimit(largest, queue: "largest", scope: .queue)
         _ = try await CommandQueue("largest", journal: journal).enqueue(entry("l-0"))
-        let claim = try await journal.claim(10, from: "largest", concurrency: nil, lease: longLease)
+        let claim = try await claimed(journal, "largest")
         try expect(claim.records.count == 1, check, "under the largest limit, a claim took \(claim.records.count)")
     }
 
@@ -260,7 +269,7 @@ extension CommandJournalConformance {
         try await queue.setRateLimit(try rateLimit(1, per: .seconds(10)))
         // The start the bucket holds goes to another claimer.
         _ = try await queue.enqueue(entry("elsewhere"))
-        let taken = try await journal.claim(1, from: "paced", concurrency: nil, lease: longLease)
+        let taken = try await claimed(journal, "paced", 1)
         try expect(taken.records.map(\.id) == ["elsewhere"], check, "the first claim took \(taken.records)")
         let effects = ConformanceEffects()
         try await queue.enqueue(effects.entry("next"))
