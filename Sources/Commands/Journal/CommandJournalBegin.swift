@@ -80,8 +80,9 @@ public struct CommandJournalChange: Sendable, Hashable {
 public struct CommandJournalClaim: Sendable, Hashable {
     /// The records claimed, oldest first; each is held under the lease.
     public var records: [CommandJournalRecord]
-    /// How long until the next claimable record falls due (a delayed record, or a lease that
-    /// expires), or `nil` when nothing else is pending there.
+    /// How long until the next claimable record falls due (a delayed record, a lease that
+    /// expires, or a due record a rate limit holds back until its next start), or `nil` when
+    /// nothing else is pending there.
     public var nextDue: Duration?
     /// The worker each record was taken over from, by key: records another worker had held
     /// (its lease expired, or it was named as stopped). A record no worker held is absent.

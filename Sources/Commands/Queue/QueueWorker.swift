@@ -79,7 +79,7 @@ public final class QueueWorker: Sendable {
     public var statistics: QueueWorkerStatistics { counters.withLock { $0 } }
 
     /// Claims and runs due records until cancelled; waits `pollInterval` (or until the next
-    /// record falls due) when there is nothing to do, and claims at once when its journal, a
+    /// record falls due, or the next start its queue's rate limit allows) when there is nothing to do, and claims at once when its journal, a
     /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL and SQLite, in any
     /// process). A journal error is counted and retried after `pollInterval`.
     ///
