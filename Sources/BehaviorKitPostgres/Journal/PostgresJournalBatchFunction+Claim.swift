@@ -68,7 +68,7 @@ extension PostgresJournalBatchFunction {
         SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
         WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
         r := NULL;
-        \(answer(.next, "NULL", "NULL", "LEAST(v_count, v_wait)"))
+        \(answer(.next, "CASE WHEN v_held THEN 'rate' END", "NULL", "LEAST(v_count, v_wait)"))
         """
     }
 

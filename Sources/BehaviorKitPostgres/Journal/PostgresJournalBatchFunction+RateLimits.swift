@@ -5,7 +5,9 @@
 // bucket is read and debited under the partition's advisory lock, which the claim takes for
 // it. The arithmetic is `QueueRateBucket`'s: a start costs the interval in milliseconds, each
 // millisecond adds the starts per interval, the bucket holds `1 + burst` starts, and a bucket
-// never written is full; `v_wait` is when the next start a limit held back is due.
+// never written is full; `v_wait` is when the next start a limit held back is due, `v_held`
+// whether the queue's own bucket held back due records (answered as `o_aux` 'rate' of the claim's
+// `next` row).
 
 extension PostgresJournalBatchFunction {
     /// The credit now of a bucket that held `v_b_credit` at `v_b_at` (NULL: full), refilling
@@ -26,7 +28,7 @@ extension PostgresJournalBatchFunction {
     /// when none), in one read.
     static func readRateLimits(_ table: String) -> String {
         """
-        v_rq_n := NULL; v_rp_n := NULL; v_wait := NULL;
+        v_rq_n := NULL; v_rp_n := NULL; v_wait := NULL; v_held := false;
         IF v_queue IS NOT NULL THEN
             SELECT max(l.starts) FILTER (WHERE l.scope = 'queue'), max(l.interval_ms) FILTER (WHERE l.scope = 'queue'),
                 max((1 + l.burst) * l.interval_ms) FILTER (WHERE l.scope = 'queue'),
@@ -63,6 +65,7 @@ extension PostgresJournalBatchFunction {
             IF v_rq_credit < v_rq_i AND EXISTS (
                 SELECT 1 FROM \(t) AS t WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at <= v_now) THEN
                 v_wait := LEAST(v_wait, \(nextStart("v_rq_credit", "v_rq_i", "v_rq_n")));
+                v_held := true;
             END IF;
         END IF;
         """

@@ -98,7 +98,7 @@ enum PostgresJournalBatchFunction {
                 v_plimit bigint; v_taken bigint; v_full text[]; v_running boolean;
                 v_rq_n bigint; v_rq_i bigint; v_rq_cap bigint; v_rq_credit bigint;
                 v_rp_n bigint; v_rp_i bigint; v_rp_cap bigint; v_rp_credit bigint;
-                v_b_credit bigint; v_b_at bigint; v_wait bigint;
+                v_b_credit bigint; v_b_at bigint; v_wait bigint; v_held boolean := false;
                 r \(t)%ROWTYPE;
             BEGIN
                 \(lengthsCheck)

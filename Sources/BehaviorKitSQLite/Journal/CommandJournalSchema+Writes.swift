@@ -172,7 +172,8 @@ extension CommandJournalSchema {
         try keep(gate, of: queue, now: now, db)
         let due = gate.nextDue(next.map { $0 &- now })
         return CommandJournalClaim(
-            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners)
+            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners,
+            heldByRateLimit: gate.heldByQueueLimit)
     }
 
     static func enqueue(

@@ -66,10 +66,13 @@ extension CommandJournalConformance {
     /// answers a claim at `after`.
     static func claimWhenRefilled(
         _ journal: any CommandJournalManagement, _ queue: String, _ clock: ManualClock, after: Duration,
-        _ check: String
+        heldByTheQueuesLimit held: Bool, _ check: String
     ) async throws -> CommandJournalClaim {
         let empty = try await claimed(journal, queue)
         try expect(empty.records.isEmpty, check, "with the bucket empty, a claim took \(empty.records.map(\.id))")
+        try expect(
+            empty.heldByRateLimit == held, check,
+            "the claim answered heldByRateLimit \(empty.heldByRateLimit), not \(held) (the queue's own bucket)")
         try expect(
             empty.nextDue == after, check,
             "the claim answered the next due time \(String(describing: empty.nextDue)), not \(after)")
@@ -116,8 +119,9 @@ extension CommandJournalConformance {
                 waits += 1
                 let next = claim.nextDue ?? .zero
                 try expect(
-                    next > .zero && next <= .milliseconds(100), check,
-                    "a claim held back by the limit answered the next due time \(String(describing: claim.nextDue))")
+                    next > .zero && next <= .milliseconds(100) && claim.heldByRateLimit, check,
+                    "a claim held back by the limit answered the next due time \(String(describing: claim.nextDue)), "
+                        + "heldByRateLimit \(claim.heldByRateLimit)")
             }
         }
         try expectNoWindowHoldsMore(than: 5, of: starts, interval: 100, check)
@@ -142,7 +146,8 @@ extension CommandJournalConformance {
         try expect(
             Set(first.records.map(\.id)) == ["a-0", "b-0", "none-0", "none-1"], check,
             "the first claim took \(first.records.map(\.id))")
-        let refilled = try await claimWhenRefilled(journal, "tenants", clock, after: .seconds(1), check)
+        let refilled = try await claimWhenRefilled(
+            journal, "tenants", clock, after: .seconds(1), heldByTheQueuesLimit: false, check)
         try expect(
             Set(refilled.records.map(\.id)) == ["a-1", "b-1"], check,
             "once both buckets refilled, a claim took \(refilled.records.map(\.id))")
@@ -164,7 +169,8 @@ extension CommandJournalConformance {
         _ = try await limitedQueue("refill", journal, records: 20, try rateLimit(2, per: .seconds(1), burst: 3))
         let full = try await claimed(journal, "refill")
         try expect(full.records.count == 4, check, "a full bucket (1 + burst 3) gave \(full.records.count) starts")
-        let one = try await claimWhenRefilled(journal, "refill", clock, after: .milliseconds(500), check)
+        let one = try await claimWhenRefilled(
+            journal, "refill", clock, after: .milliseconds(500), heldByTheQueuesLimit: true, check)
         try expect(one.records.count == 1, check, "at 500 ms, a claim took \(one.records.count), not 1")
         // A long quiet spell fills the bucket to its capacity, never past it.
         await clock.advance(by: .seconds(3_600))

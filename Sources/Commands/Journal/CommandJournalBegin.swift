@@ -87,11 +87,19 @@ public struct CommandJournalClaim: Sendable, Hashable {
     /// The worker each record was taken over from, by key: records another worker had held
     /// (its lease expired, or it was named as stopped). A record no worker held is absent.
     public var previousOwners: [String: String]
+    /// Whether the queue's own rate limit holds back its due records until ``nextDue``: no claim
+    /// starts one before then (unless the limit changes), so that a ``QueueWorker`` sleeps until
+    /// then through the wake-ups of enqueues, rather than claiming in vain at each.
+    public var heldByRateLimit: Bool
 
     /// Creates a claim.
-    public init(records: [CommandJournalRecord], nextDue: Duration?, previousOwners: [String: String] = [:]) {
+    public init(
+        records: [CommandJournalRecord], nextDue: Duration?, previousOwners: [String: String] = [:],
+        heldByRateLimit: Bool = false
+    ) {
         self.records = records
         self.nextDue = nextDue
         self.previousOwners = previousOwners
+        self.heldByRateLimit = heldByRateLimit
     }
 }

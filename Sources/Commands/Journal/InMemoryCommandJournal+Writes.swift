@@ -189,7 +189,8 @@ extension InMemoryCommandJournal.State {
         keep(gate, of: queue, now: milliseconds)
         let due = gate.nextDue(next.map { now.duration(to: $0).journalMilliseconds })
         return CommandJournalClaim(
-            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners)
+            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners,
+            heldByRateLimit: gate.heldByQueueLimit)
     }
 
     private mutating func prune(

@@ -94,9 +94,10 @@ public protocol CommandJournalManagement: CommandJournal {
     /// returns, claims start no more of the queue's records than the limit's token bucket
     /// allows, reckoned on the journal's clock in the claim's own transaction; the records held
     /// back stay pending, and a claim that takes nothing for the limit answers when the next
-    /// start is due (``CommandJournalClaim/nextDue``). `nil` removes the limit (and wakes the
-    /// queue's workers). A new or changed limit starts with full buckets; setting the limit a
-    /// queue has changes nothing.
+    /// start is due (``CommandJournalClaim/nextDue``). `nil` removes the limit. A new or changed
+    /// limit starts with full buckets, and wakes the queue's workers but those asleep until the
+    /// old limit's next start, which take it then (or at their poll interval); setting the
+    /// limit a queue has changes nothing.
     ///
     /// - Throws: `InvalidKeyError` when the queue's name cannot be kept.
     func setRateLimit(_ limit: QueueRateLimit?, queue: String, scope: QueueRateLimitScope) async throws

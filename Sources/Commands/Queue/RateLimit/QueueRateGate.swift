@@ -12,7 +12,9 @@ package struct QueueRateGate: Sendable {
     /// The partitions whose credit this claim changed.
     private var debited: Set<String> = []
     /// The milliseconds until a start held back by a limit is due, the soonest.
-    private(set) var wait: Int64?
+    private var wait: Int64?
+    /// Whether the queue's own bucket held back due records: it allows no start before its wait.
+    package private(set) var heldByQueueLimit = false
     /// How many starts the queue's bucket was debited for.
     private(set) var started = 0
 
@@ -77,6 +79,7 @@ package struct QueueRateGate: Sendable {
     package mutating func heldBack() {
         guard let queue, queue.bucket.starts(queue.credit) == 0 else { return }
         wait = min(wait ?? .max, queue.bucket.wait(queue.credit))
+        heldByQueueLimit = true
     }
 
     /// The queue's credit to write, when this claim debited it.
