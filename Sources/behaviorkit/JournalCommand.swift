@@ -10,13 +10,14 @@ struct JournalCommand: AsyncParsableCommand {
         discussion: """
             `behaviorkit journal PATH` lists every record (`all`). The other subcommands read and act through the \
             journal's management API, on a SQLite file or a postgres:// URL; `--format json` prints JSON for \
-            scripts. Actions (cancel, retry, prune, pause, workflows cancel) ask for confirmation on standard input \
+            scripts. Actions (cancel, retry, prune, pause, rate-limit set, workflows cancel) ask for confirmation on standard input \
             unless given --yes.
             """,
         subcommands: [
             JournalAllCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalWorkersCommand.self,
             JournalQueuesCommand.self, JournalCancelCommand.self, JournalRetryCommand.self, JournalPruneCommand.self,
-            JournalPauseCommand.self, JournalResumeCommand.self, JournalSchedulesCommand.self,
+            JournalPauseCommand.self, JournalResumeCommand.self, JournalRateLimitCommand.self,
+            JournalSchedulesCommand.self,
             JournalWorkflowsCommand.self,
         ],
         defaultSubcommand: JournalAllCommand.self

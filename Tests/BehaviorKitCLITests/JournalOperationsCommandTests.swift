@@ -203,6 +203,60 @@ struct JournalOperationsCommandTests {
         try await last.close()
     }
 
+    @Test func rateLimitSetShowAndRemoveAQueuesLimit() async throws {
+        defer { removeJournal() }
+        let journal = try SQLiteCommandJournal(path: path)
+        for index in 0..<3 {
+            _ = try await journal.enqueue(
+                CommandJournalEntry(idempotencyKey: "mail-\(index)", kind: "mail.send"), queue: "mail", after: .zero)
+        }
+        try await journal.close()
+        let set = try CLIRunner.run([
+            "journal", "rate-limit", "set", path, "mail", "--starts", "1", "--per", "1h", "-y",
+        ])
+        #expect(set.exitCode == 0)
+        #expect(set.standardOutput == "limited queue 'mail' to 1 start per 3600000 ms\n")
+        let partitions = try CLIRunner.run([
+            "journal", "rate-limit", "set", path, "mail", "--starts", "10", "--per", "1s", "--burst", "5",
+            "--per-partition", "--yes",
+        ])
+        #expect(
+            partitions.standardOutput == "limited each partition of queue 'mail' to 10 starts per 1000 ms, burst 5\n")
+        let shown = try CLIRunner.run(["journal", "rate-limit", path])
+        #expect(
+            shown.standardOutput == """
+                mail  each partition  10 starts per 1000 ms, burst 5
+                mail  queue  1 start per 3600000 ms
+                2 rate limits
+
+                """)
+        let worker = JournalLease(owner: "worker-1", duration: .seconds(60))
+        let reopened = try SQLiteCommandJournal(path: path)
+        #expect(try await reopened.claim(5, from: "mail", concurrency: nil, lease: worker).records.count == 1)
+        #expect(try await reopened.claim(5, from: "mail", concurrency: nil, lease: worker).records.isEmpty)
+        try await reopened.close()
+        let removed = try CLIRunner.run(["journal", "rate-limit", "remove", path, "mail", "--format", "json"])
+        let answer = try JSONSerialization.jsonObject(with: Data(removed.standardOutput.utf8)) as? [String: Any]
+        #expect(answer?["scope"] as? String == "queue")
+        #expect((answer?["rateLimits"] as? [[String: Any]])?.map { $0["scope"] as? String } == ["partition"])
+        let last = try SQLiteCommandJournal(path: path)
+        #expect(try await last.claim(5, from: "mail", concurrency: nil, lease: worker).records.count == 2)
+        try await last.close()
+    }
+
+    @Test(arguments: [
+        (["--starts", "0", "--per", "1s"], "at least 1, not 0"),
+        (["--starts", "1", "--per", "0s"], "longer than zero"),
+        (["--starts", "1", "--per", "soon"], "--per soon is no interval"),
+        (["--starts", "1", "--per", "1s", "--burst=-1"], "0 or more, not -1"),
+        (["--starts", "5000000", "--per", "1s"], "at most 1000000"),
+    ])
+    func rateLimitSetRefusesBadValuesNamingThem(options: [String], message: String) throws {
+        let refused = try CLIRunner.run(["journal", "rate-limit", "set", path, "mail", "--yes"] + options)
+        #expect(refused.exitCode == 64)
+        #expect(refused.standardError.contains(message), "\(refused.standardError)")
+    }
+
     @Test func pruneDeletesWhatSettledBeforeADate() throws {
         defer { removeJournal() }
         try failedGarageRun()

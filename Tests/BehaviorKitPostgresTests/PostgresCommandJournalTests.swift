@@ -28,6 +28,15 @@ struct PostgresCommandJournalTests {
         for journal in opened.withLock({ $0 }) { await journal.close() }
     }
 
+    @Test func twoJournalsOnOneTableShareARateLimit() async throws {
+        let journals = try await OpenJournals("sharedrate")
+        let table = journals.newTable()
+        try await CommandJournalConformance.checkSharedRateLimits { clock in
+            (try await journals.open(table: table, clock: clock), try await journals.open(table: table, clock: clock))
+        }
+        await journals.closeAll()
+    }
+
     @Test func withoutAClockLeasesFollowTheServersClock() async throws {
         let journals = try await OpenJournals("serverclock")
         let journal = try await journals.open()

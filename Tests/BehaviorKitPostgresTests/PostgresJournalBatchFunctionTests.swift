@@ -22,17 +22,24 @@ struct PostgresJournalBatchFunctionTests {
         let first = try await journals.open(table: table)
         _ = try await first.begin(entry("k"), lease: worker)
         await first.close()
-        // As an earlier release left it: its own version of the function, not this one.
+        // As an earlier release left it: its own versions of the function, not this one, and no
+        // tables of rate limits (the release before v9).
         try await journals.cluster.psql(
-            "DROP FUNCTION \"\(table)_batch_v8\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
-                + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'", database: journals.database)
-        #expect(try await functions(journals, table).count == 1)
+            "DROP FUNCTION \"\(table)_batch_v9\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
+                + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'; CREATE FUNCTION \"\(table)_batch_v8\"(p_now bigint) "
+                + "RETURNS bigint LANGUAGE sql AS 'SELECT 8::bigint'; DROP TABLE \"\(table)_rate_limits\"; "
+                + "DROP TABLE \"\(table)_rate_buckets\"", database: journals.database)
+        #expect(try await functions(journals, table).count == 2)
         let reopened = try await journals.open(table: table)
         try await reopened.settle("k", as: .done(output: [7]), lease: worker)
         #expect(try await reopened.record(forKey: "k")?.output == [7])
         let present = try await functions(journals, table)
         #expect(present.contains("\(table)_batch_v3(bigint,jsonb)"), "\(present)")
-        #expect(present.contains { $0.hasPrefix("\(table)_batch_v8(bigint,smallint[],text[]") }, "\(present)")
+        #expect(present.contains("\(table)_batch_v8(bigint)"), "\(present)")
+        #expect(present.contains { $0.hasPrefix("\(table)_batch_v9(bigint,smallint[],text[]") }, "\(present)")
+        let limit = try QueueRateLimit(starts: 1, per: .seconds(60))
+        try await reopened.setRateLimit(limit, queue: "q", scope: .queue)
+        #expect(try await reopened.rateLimits().map(\.limit) == [limit])
         await journals.closeAll()
     }
 

@@ -22,6 +22,13 @@ struct SQLiteCommandJournalTests {
         }
     }
 
+    @Test func twoJournalsOnOneFileShareARateLimit() async throws {
+        let path = folder.path("shared-rate.journal")
+        try await CommandJournalConformance.checkSharedRateLimits { clock in
+            (try SQLiteCommandJournal(path: path, clock: clock), try SQLiteCommandJournal(path: path, clock: clock))
+        }
+    }
+
     @Test func runsWorkflows() async throws {
         let counter = FileCounter()
         try await WorkflowConformance.check { clock in

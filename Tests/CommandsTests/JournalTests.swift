@@ -9,6 +9,13 @@ struct JournalTests {
         try await CommandJournalConformance.check { clock in InMemoryCommandJournal(clock: clock) }
     }
 
+    @Test func inMemoryJournalSharesRateLimitsAcrossItsCallers() async throws {
+        try await CommandJournalConformance.checkSharedRateLimits { clock in
+            let journal = InMemoryCommandJournal(clock: clock)
+            return (journal, journal)
+        }
+    }
+
     @Test func aBrokenJournalFailsTheConformanceCheck() async throws {
         /// Forgets every settlement: its records stay pending.
         final class ForgetfulJournal: ForwardingCommandJournal, @unchecked Sendable {

@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 
 /// The README's job-queue sample ("A job queue"), line for line in `sample` but for the journal
-/// (in memory here): the charge enqueued in the handler runs, the schedule is kept, and both
+/// (in memory here): the charge enqueued in the handler runs (under the rate limit, which is kept), the schedule is kept, and both
 /// loops stop when their task is cancelled.
 struct ReadmeQueueSampleTests {
     struct Charge: JournaledCommand {
@@ -37,6 +37,9 @@ struct ReadmeQueueSampleTests {
         // In a request handler: durable once it returns; at most 2 run at once per customer, fleet-wide.
         try await payments.enqueue(Charge(order: 42, cents: 990), key: "order-42/charge", partition: "customer-7")
 
+        // At start-up: at most 100 charges a second, fleet-wide (a token bucket in the journal).
+        try await payments.setRateLimit(try QueueRateLimit(starts: 100, per: .seconds(1)))
+
         // At start-up: every night at 02:00 in Berlin, one run across the fleet (a missed night runs once).
         try await payments.schedule("payouts", cron: "0 2 * * *", timeZone: berlin, command: Payout())
 
@@ -61,6 +64,12 @@ struct ReadmeQueueSampleTests {
         let kept = try await journal.schedules()
         #expect(kept.map(\.schedule.name) == ["payouts"])
         #expect(kept.first?.schedule.timeZone == berlin)
+        let limits = try await journal.rateLimits()
+        #expect(
+            limits == [
+                CommandJournalRateLimit(
+                    queue: "payments", scope: .queue, limit: try QueueRateLimit(starts: 100, per: .seconds(1)))
+            ])
         running.cancel()
         try await running.value
     }

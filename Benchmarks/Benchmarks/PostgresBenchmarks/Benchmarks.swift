@@ -20,29 +20,20 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput], scalingFactor: .kilo, maxDuration: .seconds(10), maxIterations: 8)
 
+    // `.rateLimited`: the same run with a rate limit on the queue that never binds (a million
+    // starts a second, a burst of a million), so that the figure against the plain run is what
+    // checking and debiting the bucket in every claim costs.
+    let generous = try? QueueRateLimit(starts: 1_000_000, per: .seconds(1), burst: 1_000_000)
     for workers in [1, 2, 4] {
-        Benchmark("PostgresQueue.claimRunSettle.workers\(workers)") { benchmark in
-            let fixture = try await Fixture.shared()
-            let queue = try await fixture.fill()
-            let journals = try await fixture.journals(workers)
-            benchmark.startMeasurement()
-            try await withThrowingTaskGroup(of: Int.self) { group in
-                for journal in journals {
-                    group.addTask {
-                        let invoker = JournaledInvoker(journal: journal, registry: Fixture.registry)
-                        return try await QueueWorker(
-                            CommandQueue(queue, journal: journal), invoker: invoker, slots: slots
-                        )
-                        .runDue()
-                    }
-                }
-                let settled = try await group.reduce(0, +)
-                guard settled == commands else { throw FixtureError("settled \(settled) of \(commands)") }
+        for limit in [nil, generous] {
+            Benchmark("PostgresQueue.claimRunSettle.workers\(workers)\(limit == nil ? "" : ".rateLimited")") {
+                benchmark in
+                try await drain(benchmark, workers: workers, limit: limit)
             }
-            benchmark.stopMeasurement()
         }
 
         Benchmark("PostgresQueue.claimRunSettle.workers\(workers).floor") { benchmark in
+
             let fixture = try await Fixture.shared()
             let queue = try await fixture.fill()
             benchmark.startMeasurement()
@@ -56,6 +47,27 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.stopMeasurement()
         }
     }
+}
+
+/// Drains a new queue of `commands` with `workers` workers' `runDue()`, under `limit` when one is given.
+func drain(_ benchmark: Benchmark, workers: Int, limit: QueueRateLimit?) async throws {
+    let fixture = try await Fixture.shared()
+    let queue = try await fixture.fill()
+    let journals = try await fixture.journals(workers)
+    if let limit { try await CommandQueue(queue, journal: journals[0]).setRateLimit(limit) }
+    benchmark.startMeasurement()
+    try await withThrowingTaskGroup(of: Int.self) { group in
+        for journal in journals {
+            group.addTask {
+                let invoker = JournaledInvoker(journal: journal, registry: Fixture.registry)
+                return try await QueueWorker(CommandQueue(queue, journal: journal), invoker: invoker, slots: slots)
+                    .runDue()
+            }
+        }
+        let settled = try await group.reduce(0, +)
+        guard settled == commands else { throw FixtureError("settled \(settled) of \(commands)") }
+    }
+    benchmark.stopMeasurement()
 }
 
 struct FixtureError: Error, CustomStringConvertible {

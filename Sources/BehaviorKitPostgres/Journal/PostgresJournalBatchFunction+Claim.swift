@@ -3,8 +3,9 @@ import Foundation
 // Claims in the batch function: nothing from a paused queue (v6); otherwise due roots of a queue, the highest priority first, then the
 // oldest (the index `open_priority`), taken with `FOR UPDATE SKIP LOCKED` (answered in no order:
 // the writer sorts them), under
-// the queue's advisory lock when it has a concurrency limit, each answered with the owner it was
-// taken from and its trace context (v8); then when the next one falls due.
+// the queue's advisory lock when it has a concurrency limit or a rate limit, each answered with the owner it was
+// taken from and its trace context (v8), no more than the queue's and the partitions' rate
+// limit buckets allow (v9); then when the next one falls due, or the next start a limit held back.
 
 extension PostgresJournalBatchFunction {
     /// A claimed record's columns, with the owner it was taken from beside them.
@@ -28,6 +29,7 @@ extension PostgresJournalBatchFunction {
                 ORDER BY s.priority DESC, s.sequence LIMIT v_room FOR UPDATE SKIP LOCKED) AS o
             WHERE t.key = o.o_key
             RETURNING t.*, o.o_previous LOOP
+            v_taken := v_taken + 1;
             RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.o_previous::text,
                 \(traceContext(table, "v_rec.key")), NULL::bigint, \(claimedColumns);
         END LOOP;
@@ -46,21 +48,27 @@ extension PostgresJournalBatchFunction {
             \(answer(.next, "NULL", "NULL", "NULL"))
             CONTINUE;
         END IF;
-        IF v_conc IS NOT NULL THEN
+        \(readRateLimits(table))
+        IF v_conc IS NOT NULL OR v_rq_n IS NOT NULL THEN
             PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
+        END IF;
+        IF v_conc IS NOT NULL THEN
             SELECT count(*) INTO v_count FROM \(t) AS t
             WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
             v_room := LEAST(v_room, v_conc - v_count);
         END IF;
-        IF v_room > 0 AND v_plimit IS NOT NULL THEN
+        \(queueRateRoom(table))
+        v_taken := 0;
+        IF v_room > 0 AND (v_plimit IS NOT NULL OR v_rp_n IS NOT NULL) THEN
             \(partitionedClaim(t, table, queue))
         ELSIF v_room > 0 THEN
             \(claim(t, table, queue))
         END IF;
+        \(queueRateDebit(t, table, queue))
         SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
         WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
         r := NULL;
-        \(answer(.next, "NULL", "NULL", "v_count"))
+        \(answer(.next, "CASE WHEN v_held THEN 'rate' END", "NULL", "LEAST(v_count, v_wait)"))
         """
     }
 
@@ -76,7 +84,6 @@ extension PostgresJournalBatchFunction {
     static func partitionedClaim(_ t: String, _ table: String, _ queue: String) -> String {
         let s = queue.replacingOccurrences(of: "t.", with: "s.")
         return """
-            v_taken := 0;
             v_full := '{}';
             FOR v_rec IN SELECT s.key AS c_key, s.owner AS c_owner, s.partition_key AS c_partition,
                     (s.owner IS NOT NULL AND s.lease_expires_at > v_now) AS c_running
@@ -92,13 +99,16 @@ extension PostgresJournalBatchFunction {
                         v_full := v_full || v_rec.c_partition;
                         CONTINUE;
                     END IF;
-                    SELECT count(*) INTO v_count FROM \(t) AS t
-                    WHERE \(pendingRoot) AND \(queue) AND t.partition_key = v_rec.c_partition
-                        AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
-                    IF v_count - (CASE WHEN v_rec.c_running THEN 1 ELSE 0 END) >= v_plimit THEN
-                        v_full := v_full || v_rec.c_partition;
-                        CONTINUE;
+                    IF v_plimit IS NOT NULL THEN
+                        SELECT count(*) INTO v_count FROM \(t) AS t
+                        WHERE \(pendingRoot) AND \(queue) AND t.partition_key = v_rec.c_partition
+                            AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
+                        IF v_count - (CASE WHEN v_rec.c_running THEN 1 ELSE 0 END) >= v_plimit THEN
+                            v_full := v_full || v_rec.c_partition;
+                            CONTINUE;
+                        END IF;
                     END IF;
+                    \(partitionRateDebit(table))
                 END IF;
                 UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
                     updated_at = v_now

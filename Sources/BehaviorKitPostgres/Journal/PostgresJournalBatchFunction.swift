@@ -22,11 +22,12 @@ enum PostgresJournalBatchFunction {
     /// priority first; v6 claims nothing from a paused queue, enqueues in a partition, and claims
     /// under a limit per partition; v7 begins a new record on a queue, `p_queues`, when the
     /// begin names one; v8 answers each claimed record with its trace context, `o_aux2`, so that a
-    /// claim is one round trip). The earlier versions stay in the
+    /// claim is one round trip; v9 claims under the rate limits of `<table>_rate_limits`, debiting
+    /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
-    /// queue.
-    static func name(_ table: String) -> String { "\(table)_batch_v8" }
+    /// queue; a v8 process claims past the rate limits.
+    static func name(_ table: String) -> String { "\(table)_batch_v9" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -95,6 +96,9 @@ enum PostgresJournalBatchFunction {
                 v_root_owner text; v_root_status text; v_root_parent text; v_root_attempts bigint; v_token bigint;
                 v_aux text; v_aux2 text; v_rec record;
                 v_plimit bigint; v_taken bigint; v_full text[]; v_running boolean;
+                v_rq_n bigint; v_rq_i bigint; v_rq_cap bigint; v_rq_credit bigint;
+                v_rp_n bigint; v_rp_i bigint; v_rp_cap bigint; v_rp_credit bigint;
+                v_b_credit bigint; v_b_at bigint; v_wait bigint; v_held boolean := false;
                 r \(t)%ROWTYPE;
             BEGIN
                 \(lengthsCheck)

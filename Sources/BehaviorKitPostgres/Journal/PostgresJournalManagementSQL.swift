@@ -29,11 +29,18 @@ struct PostgresJournalManagementSQL: Sendable {
     /// The name of the table of schedules of `table`.
     static func schedulesTable(_ table: String) -> String { "\(table)_schedules" }
 
+    /// The name of the table of rate limits of `table` (one row per queue and scope).
+    static func rateLimitsTable(_ table: String) -> String { "\(table)_rate_limits" }
+
+    /// The name of the table of rate limits' buckets of `table` (one row per queue, scope and
+    /// partition, `''` for the queue's own).
+    static func rateBucketsTable(_ table: String) -> String { "\(table)_rate_buckets" }
+
     /// The names of what ``create(_:)`` makes, quoted: opening creates them when one is missing.
     static func relations(_ table: String) -> [String] {
         [
             attemptsTable(table), "\(table)_status", "\(table)_queue", "\(table)_key_c", tracesTable(table),
-            pausedTable(table), schedulesTable(table),
+            pausedTable(table), schedulesTable(table), rateLimitsTable(table), rateBucketsTable(table),
         ].map {
             "\"\($0)\""
         }
@@ -76,6 +83,26 @@ struct PostgresJournalManagementSQL: Sendable {
                 revision bigint NOT NULL,
                 saved_at bigint NOT NULL,
                 last_tick bigint
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS "\(rateLimitsTable(table))" (
+                queue text NOT NULL,
+                scope text NOT NULL,
+                starts bigint NOT NULL,
+                interval_ms bigint NOT NULL,
+                burst bigint NOT NULL,
+                PRIMARY KEY (queue, scope)
+            )
+            """,
+            """
+            CREATE TABLE IF NOT EXISTS "\(rateBucketsTable(table))" (
+                queue text NOT NULL,
+                scope text NOT NULL,
+                partition_key text NOT NULL,
+                credit bigint NOT NULL,
+                written_at bigint NOT NULL,
+                PRIMARY KEY (queue, scope, partition_key)
             )
             """,
         ]

@@ -253,7 +253,7 @@ struct PostgresJournalWriter: Sendable {
             return .claimed(
                 CommandJournalClaim(
                     records: records, nextDue: last.next.map { .milliseconds($0 &- last.now) },
-                    previousOwners: previousOwners))
+                    previousOwners: previousOwners, heldByRateLimit: last.aux == "rate"))
         case .prune:
             return .count(Int(clamping: answers.first?.next ?? 0))
         case .releaseFailed, .cancel, .retry, .logAttempt, .pause, .wake:

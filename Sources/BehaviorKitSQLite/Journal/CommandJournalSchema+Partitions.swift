@@ -45,9 +45,11 @@ extension CommandJournalSchema {
 
     /// The keys of up to `room` due records of `queue` (with the owner each is taken from), the
     /// highest priority first, then the oldest, skipping those whose partition already runs
-    /// `perPartition` records (a record taken over from `deadOwner` gives its place back).
+    /// `perPartition` records (a record taken over from `deadOwner` gives its place back), or
+    /// whose partition's rate limit bucket `gate` finds empty (debiting it for those picked).
     static func partitionedCandidates(
-        _ room: Int, from queue: String?, perPartition: Int, deadOwner: String?, now: Int64, _ db: Database
+        _ room: Int, from queue: String?, perPartition: Int?, gate: inout QueueRateGate?, deadOwner: String?,
+        now: Int64, _ db: Database
     ) throws -> [(key: String, owner: String?)] {
         guard room > 0 else { return [] }
         try checkPartitions("claim under a limit per partition", db)
@@ -71,15 +73,24 @@ extension CommandJournalSchema {
         while picked.count < room, let row = try rows.next() {
             guard let key: String = row["key"] else { continue }
             let owner: String? = row["owner"]
-            if let partition: String = row["partitionKey"] {
+            let partition: String? = row["partitionKey"]
+            var givesBack = 0
+            if let perPartition, let partition {
                 if running[partition] == nil {
                     running[partition] = try Int.fetchOne(count, arguments: [queue, partition, now]) ?? 0
                 }
                 let expiry: Int64? = row["leaseExpiresAt"]
-                let givesBack = owner != nil && (expiry ?? now) > now ? 1 : 0
+                givesBack = owner != nil && (expiry ?? now) > now ? 1 : 0
                 guard (running[partition] ?? 0) - givesBack < perPartition else { continue }
-                running[partition, default: 0] += 1 - givesBack
             }
+            if gate != nil {
+                let admitted = try gate?.admits(partition: partition, now: now) { name in
+                    try rateBucket(queue ?? "", .partition, name, db)
+                }
+                guard admitted == true else { continue }
+                gate?.start(partition: partition)
+            }
+            if perPartition != nil, let partition { running[partition, default: 0] += 1 - givesBack }
             picked.append((key, owner))
         }
         return picked

@@ -123,11 +123,14 @@ extension CommandJournalSchema {
                     arguments: [queue, now]) ?? 0
             room = min(room, max(0, concurrency - running))
         }
+        var gate = try rateGate(queue, now: now, db)
+        if let rated = gate { room = rated.room(room) }
         var claimed: [CommandJournalRecord] = []
         var previousOwners: [String: String] = [:]
-        if let perPartition, room > 0 {
+        if perPartition != nil || gate?.limitsPartitions == true, room > 0 {
             let picked = try partitionedCandidates(
-                room, from: queue, perPartition: max(1, perPartition), deadOwner: deadOwner, now: now, db)
+                room, from: queue, perPartition: perPartition.map { max(1, $0) }, gate: &gate, deadOwner: deadOwner,
+                now: now, db)
             let until = saturating(now, lease.duration)
             for (key, owner) in picked {
                 if let owner { previousOwners[key] = owner }
@@ -149,6 +152,7 @@ extension CommandJournalSchema {
                 guard let key: String = row["key"] else { continue }
                 if let owner: String = row["owner"] { previousOwners[key] = owner }
                 try hold(key, lease, until: until, now: now, db)
+                gate?.start(partition: nil)
                 if let record = try fetch(key, db, path: path) { claimed.append(record) }
             }
         }
@@ -159,8 +163,17 @@ extension CommandJournalSchema {
                     WHERE status = 'pending' AND parentKey IS NULL AND queue IS ? AND leaseExpiresAt > ?
                     """),
             arguments: [queue, now])
+        guard var gate else {
+            return CommandJournalClaim(
+                records: claimed, nextDue: next.map { .milliseconds($0 &- now) }, previousOwners: previousOwners)
+        }
+        // Due records left behind: held back by the limit (or another), due again when a start is.
+        if try hasDueRecord(queue, now: now, db) { gate.heldBack() }
+        try keep(gate, of: queue, now: now, db)
+        let due = gate.nextDue(next.map { $0 &- now })
         return CommandJournalClaim(
-            records: claimed, nextDue: next.map { .milliseconds($0 &- now) }, previousOwners: previousOwners)
+            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners,
+            heldByRateLimit: gate.heldByQueueLimit)
     }
 
     static func enqueue(

@@ -10,7 +10,7 @@ import Foundation
 /// The checks every `CommandJournal` must pass: the in-memory journal here, a SQLite or a
 /// PostgreSQL one elsewhere. They cover one record per key, owners and leases (a live owner's
 /// work is never taken; expired leases are; fencing by each attempt's token), queues (due times,
-/// concurrency, priorities, pauses, schedules), step
+/// concurrency, priorities, pauses, rate limits, schedules), step
 /// outputs, pruning, the durable layer on top (recovery, settled keys, takeovers), the
 /// management API (listing, details with attempts, workers, queues, cancel, retry), retries,
 /// and keys kept exactly or refused (`StoredKey`).
@@ -61,7 +61,8 @@ public enum CommandJournalConformance {
             aQueueWorkerRunsADelayedCommandOnce, keysAreKeptExactlyOrRefused, aSleepingWorkerClaimsWhatIsEnqueuedAtOnce,
             bulkEnqueueKeepsOrderKeysAndDelays, bulkEnqueueRefusesBadKeysBeforeWritingAndReportsConflicts,
             bulkEnqueueAnswersAKeyTwiceInOneCallOnce,
-        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + scheduleChecks + jobChecks
+        ] + managementChecks + retryChecks + priorityChecks + pauseChecks + keyLimitChecks + rateLimitChecks
+            + scheduleChecks + jobChecks
             + retentionChecks + [
                 queuedRecordsKeepTheirCallersTraceContext, aClaimUnderAPartitionLimitKeepsTheTraceContext,
                 bulkEnqueuedRecordsKeepTheirCallersTraceContext,

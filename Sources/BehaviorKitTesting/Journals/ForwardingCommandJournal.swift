@@ -181,6 +181,14 @@ open class ForwardingCommandJournal: CommandJournalManagement, @unchecked Sendab
     /// Forwards; see `CommandJournalManagement.activity(since:)`.
     open func activity(since: Date) async throws -> [QueueActivity] { try await base.activity(since: since) }
 
+    /// Forwards; see `CommandJournalManagement.setRateLimit(_:queue:scope:)`.
+    open func setRateLimit(_ limit: QueueRateLimit?, queue: String, scope: QueueRateLimitScope) async throws {
+        try await base.setRateLimit(limit, queue: queue, scope: scope)
+    }
+
+    /// Forwards; see `CommandJournalManagement.rateLimits()`.
+    open func rateLimits() async throws -> [CommandJournalRateLimit] { try await base.rateLimits() }
+
     /// Forwards; see `CommandJournalManagement.saveSchedule(_:)`.
     open func saveSchedule(_ schedule: QueueSchedule) async throws -> CommandJournalSchedule {
         try await base.saveSchedule(schedule)

@@ -80,17 +80,26 @@ public struct CommandJournalChange: Sendable, Hashable {
 public struct CommandJournalClaim: Sendable, Hashable {
     /// The records claimed, oldest first; each is held under the lease.
     public var records: [CommandJournalRecord]
-    /// How long until the next claimable record falls due (a delayed record, or a lease that
-    /// expires), or `nil` when nothing else is pending there.
+    /// How long until the next claimable record falls due (a delayed record, a lease that
+    /// expires, or a due record a rate limit holds back until its next start), or `nil` when
+    /// nothing else is pending there.
     public var nextDue: Duration?
     /// The worker each record was taken over from, by key: records another worker had held
     /// (its lease expired, or it was named as stopped). A record no worker held is absent.
     public var previousOwners: [String: String]
+    /// Whether the queue's own rate limit holds back its due records until ``nextDue``: no claim
+    /// starts one before then (unless the limit changes), so that a ``QueueWorker`` sleeps until
+    /// then through the wake-ups of enqueues, rather than claiming in vain at each.
+    public var heldByRateLimit: Bool
 
     /// Creates a claim.
-    public init(records: [CommandJournalRecord], nextDue: Duration?, previousOwners: [String: String] = [:]) {
+    public init(
+        records: [CommandJournalRecord], nextDue: Duration?, previousOwners: [String: String] = [:],
+        heldByRateLimit: Bool = false
+    ) {
         self.records = records
         self.nextDue = nextDue
         self.previousOwners = previousOwners
+        self.heldByRateLimit = heldByRateLimit
     }
 }

@@ -141,7 +141,10 @@ extension InMemoryCommandJournal.State {
             return a != b ? a > b : first < second
         }
         let running = open.count { records[$0].isRunning(at: now) }
-        let room = max(0, min(limit, (concurrency ?? Int.max) - running))
+        let milliseconds = now.journalMilliseconds
+        var gate = rateGate(queue, now: milliseconds)
+        var room = max(0, min(limit, (concurrency ?? Int.max) - running))
+        if let rated = gate { room = rated.room(room) }
         // Each partition's running records, counted once; a record claimed here counts in its own.
         var partitionRunning: [String: Int] = [:]
         if perPartition != nil {
@@ -160,15 +163,34 @@ extension InMemoryCommandJournal.State {
                 // A record taken over from its stopped owner still counts as running: it frees its place.
                 let before = record.isRunning(at: now) ? 1 : 0
                 guard partitionRunning[partition, default: 0] - before < max(1, perPartition) else { continue }
-                partitionRunning[partition, default: 0] += 1 - before
+            }
+            if gate != nil {
+                let rates = self
+                guard
+                    gate?.admits(partition: partition, now: milliseconds, stored: { rates.partitionBucket(queue, $0) })
+                        == true
+                else { continue }
+                gate?.start(partition: partition)
+            }
+            if perPartition != nil, let partition {
+                partitionRunning[partition, default: 0] += 1 - (record.isRunning(at: now) ? 1 : 0)
             }
             if let owner = record.owner { previousOwners[record.id] = owner }
             records[index].hold(lease, now: now)
             claimed.append(records[index])
         }
         let next = open.compactMap { records[$0].leaseExpiresAt }.filter { $0 > now }.min()
+        guard var gate else {
+            return CommandJournalClaim(
+                records: claimed, nextDue: next.map { now.duration(to: $0) }, previousOwners: previousOwners)
+        }
+        // Due records left behind: held back by the limit (or another), due again when a start is.
+        if open.contains(where: { records[$0].leaseExpiresAt.map { $0 <= now } ?? false }) { gate.heldBack() }
+        keep(gate, of: queue, now: milliseconds)
+        let due = gate.nextDue(next.map { now.duration(to: $0).journalMilliseconds })
         return CommandJournalClaim(
-            records: claimed, nextDue: next.map { now.duration(to: $0) }, previousOwners: previousOwners)
+            records: claimed, nextDue: due.map { .milliseconds($0) }, previousOwners: previousOwners,
+            heldByRateLimit: gate.heldByQueueLimit)
     }
 
     private mutating func prune(

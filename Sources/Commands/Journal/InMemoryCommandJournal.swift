@@ -29,6 +29,10 @@ public final class InMemoryCommandJournal: CommandJournalManagement, JournalWrit
         var schedules: [String: CommandJournalSchedule] = [:]
         /// The partition of each queued record enqueued in one, by key.
         var partitions: [String: String] = [:]
+        /// The rate limits (``CommandJournalManagement/setRateLimit(_:queue:scope:)``).
+        var rateLimits: [RateLimitKey: QueueRateLimit] = [:]
+        /// The rate limits' buckets: credit, and when it was written (milliseconds).
+        var rateBuckets: [RateBucketKey: (credit: Int64, at: Int64)] = [:]
     }
 
     let state = LockedValue(State())

@@ -79,9 +79,12 @@ public final class QueueWorker: Sendable {
     public var statistics: QueueWorkerStatistics { counters.withLock { $0 } }
 
     /// Claims and runs due records until cancelled; waits `pollInterval` (or until the next
-    /// record falls due) when there is nothing to do, and claims at once when its journal, a
-    /// ``QueueWakeSource``, says work came (an enqueue; on PostgreSQL and SQLite, in any
-    /// process). A journal error is counted and retried after `pollInterval`.
+    /// record falls due, or the next start its queue's rate limit allows) when there is nothing
+    /// to do, and claims at once when its journal, a ``QueueWakeSource``, says work came (an
+    /// enqueue; on PostgreSQL and SQLite, in any process) — unless the queue's own rate limit
+    /// holds its records back (``CommandJournalClaim/heldByRateLimit``): it then sleeps through
+    /// the wake-ups until the next start, or its `pollInterval`, whichever comes first. A
+    /// journal error is counted and retried after `pollInterval`.
     ///
     /// It runs up to `slots` records at once while they settle in time (a command's slot is free
     /// once it ended and its settlement is queued for the journal's commit; before a claim the
@@ -119,7 +122,9 @@ public final class QueueWorker: Sendable {
         // whose command has not ended (`settle(_:commandEnded:)`).
         var inFlight: [String: Task<Void, Never>] = [:]
         var running = Set<String>()
-        var sleeper: (number: Int, task: Task<Void, Never>)?
+        // The sleep under way; `held`: until the next start the queue's rate limit allows, which
+        // no wake-up brings sooner.
+        var sleeper: (number: Int, task: Task<Void, Never>, held: Bool)?
         var sleeps = 0
         var claimFailed = false
         var admission = QueueAdmission(slots: slots)
@@ -148,7 +153,7 @@ public final class QueueWorker: Sendable {
                 case .notified:
                     // Claim now rather than at the end of the sleep; a claim that failed waits its
                     // poll interval all the same, so that a journal in trouble is not hammered.
-                    if let current = sleeper, !claimFailed {
+                    if let current = sleeper, !claimFailed, !current.held {
                         current.task.cancel()
                         sleeper = nil
                     }
@@ -175,6 +180,7 @@ public final class QueueWorker: Sendable {
                 }
                 if claimed.records.isEmpty || claimed.failed {
                     let wait = claimed.failed ? pollInterval : min(claimed.nextDue ?? pollInterval, pollInterval)
+                    let held = !claimed.failed && claimed.heldByRateLimit
                     sleeps += 1
                     let number = sleeps
                     sleeper = (
@@ -182,7 +188,8 @@ public final class QueueWorker: Sendable {
                         Task {
                             try? await self.invoker.keeper.clock.sleep(for: max(wait, .milliseconds(1)))
                             wake(.woke(number))
-                        }
+                        },
+                        held
                     )
                 }
                 continue
@@ -226,7 +233,11 @@ public final class QueueWorker: Sendable {
         }
     }
 
-    private func claim(_ limit: Int) async -> (records: [CommandJournalRecord], nextDue: Duration?, failed: Bool) {
+    private func claim(
+        _ limit: Int
+    ) async -> (
+        records: [CommandJournalRecord], nextDue: Duration?, heldByRateLimit: Bool, failed: Bool
+    ) {
         let sent = invoker.keeper.now
         do {
             let claim = try await invoker.keeper.claiming { takingOver in
@@ -237,7 +248,7 @@ public final class QueueWorker: Sendable {
             }
             invoker.keeper.adopt(claim.records, confirmedAt: sent)
             count(claimed: claim.records, claim)
-            return (claim.records, claim.nextDue, false)
+            return (claim.records, claim.nextDue, claim.heldByRateLimit, false)
         } catch {
             counters.withLock {
                 $0.journalErrors += 1
@@ -247,7 +258,7 @@ public final class QueueWorker: Sendable {
             instruments.logger?.warning(
                 "claiming failed; retrying after the poll interval",
                 metadata: ["error": "\(error)", "retry_after": "\(pollInterval)"])
-            return ([], nil, true)
+            return ([], nil, false, true)
         }
     }
 

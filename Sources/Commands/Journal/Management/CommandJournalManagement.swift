@@ -96,6 +96,22 @@ public protocol CommandJournalManagement: CommandJournal {
     /// the last hour: reads every record changed since then.
     func activity(since: Date) async throws -> [QueueActivity]
 
+    /// Sets the rate limit of `queue` counted by `scope` (the whole queue's starts, or each
+    /// partition's apart), durably and for every worker of every process: from the time this
+    /// returns, claims start no more of the queue's records than the limit's token bucket
+    /// allows, reckoned on the journal's clock in the claim's own transaction; the records held
+    /// back stay pending, and a claim that takes nothing for the limit answers when the next
+    /// start is due (``CommandJournalClaim/nextDue``). `nil` removes the limit. A new or changed
+    /// limit starts with full buckets, and wakes the queue's workers but those asleep until the
+    /// old limit's next start, which take it then (or at their poll interval); setting the
+    /// limit a queue has changes nothing.
+    ///
+    /// - Throws: `InvalidKeyError` when the queue's name cannot be kept.
+    func setRateLimit(_ limit: QueueRateLimit?, queue: String, scope: QueueRateLimitScope) async throws
+
+    /// The rate limits kept now, by queue, then scope.
+    func rateLimits() async throws -> [CommandJournalRateLimit]
+
     /// Adds `schedule`, or replaces the schedule of the same name, durably for every process:
     /// its revision goes up by one and its ticks count from now (the journal's clock), with
     /// no last tick. Returns the schedule as kept.
