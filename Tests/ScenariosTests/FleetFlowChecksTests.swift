@@ -61,6 +61,20 @@ struct FleetFlowChecksTests {
         #expect(FleetFlowChecks.partitionOverlaps(paused, flow, pauses: ["w2.1": [-10_000]]).violations.count == 1)
     }
 
+    @Test func moreAttemptsInAWindowThanTheRateAllowsIsAViolation() {
+        // 2 a second: a 5 s window holds at most 2 × (5 + 2) + 1 = 15 begun attempts.
+        let steady = (0..<40).map { run("order-\($0)", by: "w0.1", Int64($0) * 500, Int64($0) * 500 + 10) }
+        let kept = FleetFlowChecks.rateExceeded(steady, startsPerSecond: 2, pauses: [:])
+        #expect(kept.peak == 10 && kept.violations.isEmpty)
+        let burst = (0..<16).map { run("order-\($0)", by: "w0.1", Int64($0) * 100, Int64($0) * 100 + 10) }
+        let broken = FleetFlowChecks.rateExceeded(burst, startsPerSecond: 2, pauses: [:])
+        #expect(broken.peak == 16 && broken.violations.count == 1)
+        // The same burst, but one of its workers' attempts began just after a pause: its start is late.
+        let late = FleetFlowChecks.rateExceeded(burst, startsPerSecond: 2, pauses: ["w0.1": [0]])
+        #expect(late.violations.isEmpty)
+        #expect(FleetFlowChecks.rateExceeded(burst, startsPerSecond: 0, pauses: [:]).violations.isEmpty)
+    }
+
     @Test func anAttemptBegunWhileTheQueueWasPausedIsAViolationPastTheMargin() {
         let window: ClosedRange<Int64> = 10_000...14_000
         let executions = [

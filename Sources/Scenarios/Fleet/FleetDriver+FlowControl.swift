@@ -30,14 +30,21 @@ extension Fleet {
     }
 
     /// Checks the flow control's promises into `report` and `violations`: no customer ran more
-    /// orders at once than its limit, nothing began while the queue was paused, every tick ran.
+    /// orders at once than its limit, no window began more than the rate allows, nothing began
+    /// while the queue was paused, every tick ran.
     static func checkFlow(
         _ flow: FleetFlowControl, _ journal: any CommandJournalManagement, _ ledger: FleetLedger,
         pauses: [String: [Int64]], queuePauses: [ClosedRange<Int64>], schedules: [QueueSchedule],
         life: ClosedRange<Int64>, into report: inout FleetReport, _ violations: inout [String]
     ) async throws {
-        guard flow.partitions > 0 || !queuePauses.isEmpty || !schedules.isEmpty else { return }
+        guard flow.partitions > 0 || flow.startsPerSecond > 0 || !queuePauses.isEmpty || !schedules.isEmpty else {
+            return
+        }
         let world = try ledger.contents()
+        let (busiest, tooFast) = FleetFlowChecks.rateExceeded(
+            world.executions, startsPerSecond: flow.startsPerSecond, pauses: pauses)
+        report.busiestFiveSeconds = busiest
+        violations += tooFast
         let (peak, overlaps) = FleetFlowChecks.partitionOverlaps(world.executions, flow, pauses: pauses)
         report.partitionPeak = peak
         violations += overlaps

@@ -55,6 +55,9 @@ public enum Fleet {
         let flow = options.flow
         let schedules = try flow.tickSchedules()
         for schedule in schedules { _ = try await journal.saveSchedule(schedule) }
+        if flow.startsPerSecond > 0 {
+            try await queue.setRateLimit(try QueueRateLimit(starts: flow.startsPerSecond, per: .seconds(1)))
+        }
         let schedulesSaved = FleetLedger.now()
         let acknowledged = LockedValue<[String]>([])
         let enqueuing = Task {

@@ -78,6 +78,41 @@ enum FleetFlowChecks {
         return (peak, violations)
     }
 
+    /// How late after its claim an attempt's first execution may start, at most, for the rate's
+    /// check (a claim's time is the database's; an execution's is the ledger's).
+    static let claimToStart: Int64 = 2_000
+
+    /// More attempts begun in some `window` than `startsPerSecond` allows: a token bucket with no
+    /// burst grants at most one start now and `startsPerSecond` a second after, and an attempt
+    /// begins at most ``claimToStart`` after its claim, so a window holds at most
+    /// `startsPerSecond × (window + claimToStart) + 1`. Attempts of a worker paused just before
+    /// they began are left out (their start is late by the pause). Returns the most attempts
+    /// seen in one window and the violations.
+    static func rateExceeded(
+        _ executions: [FleetLedger.LoggedExecution], startsPerSecond: Int, window: Int64 = 5_000,
+        pauses: [String: [Int64]]
+    ) -> (peak: Int, violations: [String]) {
+        guard startsPerSecond > 0 else { return (0, []) }
+        let starts = attempts(executions).filter {
+            !paused($0.worker, from: $0.started - claimLead, to: $0.started, pauses)
+        }.map(\.started).sorted()
+        let allowed = Int64(startsPerSecond) * (window + claimToStart) / 1_000 + 1
+        var peak = 0
+        var violations: [String] = []
+        var first = 0
+        for (last, time) in starts.enumerated() {
+            while time - starts[first] >= window { first += 1 }
+            let count = last - first + 1
+            peak = max(peak, count)
+            if count > allowed && (violations.last.map { !$0.hasSuffix("at \(starts[first])") } ?? true) {
+                violations.append(
+                    "\(count) attempts began within \(window) ms at \(starts[first]), more than the rate of "
+                        + "\(startsPerSecond) a second allows (\(allowed))")
+            }
+        }
+        return (peak, violations)
+    }
+
     /// Attempts that began while the queue was paused: each window is from a pause's commit to
     /// the resume's call. A claim already under way when the pause committed may still take
     /// records, so an attempt starting within `margin` of the pause counts as begun before.

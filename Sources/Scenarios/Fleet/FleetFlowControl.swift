@@ -7,8 +7,8 @@ import Foundation
 #endif
 
 /// The queue's flow control under the fleet's faults: orders of a few customers (partitions) with
-/// a limit per customer, the queue paused and resumed fleet-wide mid-run, and schedules whose ticks
-/// every worker's scheduler races to enqueue.
+/// a limit per customer, a rate limit on the queue, the queue paused and resumed fleet-wide
+/// mid-run, and schedules whose ticks every worker's scheduler races to enqueue.
 public struct FleetFlowControl: Sendable, Hashable {
     /// How many customers the orders belong to (order `n` to customer `n % partitions`); 0: no
     /// partitions, no limit per customer.
@@ -21,6 +21,9 @@ public struct FleetFlowControl: Sendable, Hashable {
     public var queuePause: Duration = .seconds(4)
     /// How many schedules tick every minute (each worker runs a scheduler); 0: none.
     public var schedules = 0
+    /// The queue's rate limit, in starts a second across the fleet (a token bucket on the
+    /// journal's clock, no burst); 0: none.
+    public var startsPerSecond = 0
 
     /// No flow control.
     public init() {}

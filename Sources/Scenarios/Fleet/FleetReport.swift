@@ -30,6 +30,8 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
     /// With limits per customer: the most orders of one customer seen running at once (the
     /// limit, when it was reached and kept).
     public var partitionPeak = 0
+    /// With a rate limit: the most attempts begun in one 5 s window.
+    public var busiestFiveSeconds = 0
     /// How many times the driver paused the queue fleet-wide.
     public var queuePauses = 0
     /// The schedules' ticks that ran.
@@ -44,6 +46,7 @@ public struct FleetReport: Sendable, Hashable, CustomStringConvertible {
             + "\(refusedStaleWrites) stale writes refused, "
             + "longest wait for a dead worker's claim \(wait) (\(measuredTakeovers) measured), \(revived) revived"
             + (partitionPeak > 0 ? ", at most \(partitionPeak) of a customer at once" : "")
+            + (busiestFiveSeconds > 0 ? ", at most \(busiestFiveSeconds) begun in 5 s" : "")
             + (queuePauses > 0 ? ", \(queuePauses) queue pauses" : "") + (ticks > 0 ? ", \(ticks) ticks" : "")
     }
 }
