@@ -19,17 +19,30 @@ enum ConsoleAction: String, CaseIterable, Sendable {
     case pause
     /// Resume a paused queue (``CommandJournalManagement/resume(queue:)``).
     case resume
+    /// Retry every failed or compensated root record a filter of the records page matches
+    /// (``CommandJournalManagement/retry(matching:after:limit:)``).
+    case retryMatching = "retry-matching"
+    /// Cancel every pending root record a filter of the records page matches
+    /// (``CommandJournalManagement/cancel(matching:reason:after:limit:)``).
+    case cancelMatching = "cancel-matching"
 
-    /// What an action acts on: the form field that names it.
+    /// What an action acts on: the form field that names it (none for a filter's records).
     enum Target {
-        case record, queue
-        var field: String { self == .record ? "key" : "queue" }
+        case record, queue, filter
+        var field: String? {
+            switch self {
+            case .record: "key"
+            case .queue: "queue"
+            case .filter: nil
+            }
+        }
     }
 
     var target: Target {
         switch self {
         case .cancel, .retry, .cancelWorkflow: .record
         case .pause, .resume: .queue
+        case .retryMatching, .cancelMatching: .filter
         }
     }
 
@@ -39,11 +52,13 @@ enum ConsoleAction: String, CaseIterable, Sendable {
         case .retry: "Retry"
         case .pause: "Pause"
         case .resume: "Resume"
+        case .retryMatching: "Retry all matching"
+        case .cancelMatching: "Cancel all matching"
         }
     }
 
     /// Whether its button is red: what it does cannot be undone.
-    var isDestructive: Bool { self == .cancel || self == .cancelWorkflow }
+    var isDestructive: Bool { self == .cancel || self == .cancelWorkflow || self == .cancelMatching }
 }
 
 extension JournalConsole {
@@ -68,15 +83,25 @@ extension JournalConsole {
         guard ConsoleSecret.matches(fields["csrf"], csrfToken) else {
             return errorPage(.forbidden, "The form carries no valid CSRF token: reload the page and try again.")
         }
-        let field = action.target.field
-        guard let name = fields[field], !name.isEmpty else {
-            return errorPage(
-                .badRequest, "\(field): the form names no \(action.target == .record ? "record" : "queue").")
+        var name = ""
+        if let field = action.target.field {
+            guard let named = fields[field], !named.isEmpty else {
+                return errorPage(
+                    .badRequest, "\(field): the form names no \(action.target == .record ? "record" : "queue").")
+            }
+            name = named
         }
         do {
-            let location = try await act(action, on: name, reason: fields["reason"] ?? "")
+            let location =
+                action.target == .filter
+                ? try await actOnMatching(action, fields)
+                : try await act(action, on: name, reason: fields["reason"] ?? "")
             context.logger.notice("behaviorkit console: \(action.rawValue) \(name)")
             return Response.redirect(to: location, type: .normal)
+        } catch let error as ConsolePageError {
+            return errorPage(error.status, error.message)
+        } catch let error as JournalBulkActionError {
+            return errorPage(.conflict, redaction.apply("\(error)"))
         } catch let error as CommandJournalError {
             return errorPage(.conflict, redaction.apply("\(error)"))
         } catch let error as WorkflowError {
@@ -108,6 +133,8 @@ extension JournalConsole {
                     + uncancelled.map { "\($0.key) (\(redaction.apply("\($0.error)")))" }.joined(separator: ", ")
             }
             return page("workflow", [("key", name), ("message", message)])
+        case .retryMatching, .cancelMatching:
+            return try await actOnMatching(action, [:])
         case .pause, .resume:
             if action == .pause { try await journal.pause(queue: name) } else { try await journal.resume(queue: name) }
             let message = "\(action.label): the queue '\(name)' is \(action == .pause ? "paused" : "running") now."

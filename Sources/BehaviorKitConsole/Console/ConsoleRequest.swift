@@ -8,7 +8,12 @@ struct ConsoleRequest: Sendable {
     let now: Date
 
     init(_ request: Request, now: Date) {
-        self.query = QueryString.parse(request.uri.query ?? "")
+        self.init(query: QueryString.parse(request.uri.query ?? ""), now: now)
+    }
+
+    /// The fields `query` (a form's, say) at `now`.
+    init(query: [String: String], now: Date) {
+        self.query = query
         self.now = now
     }
 

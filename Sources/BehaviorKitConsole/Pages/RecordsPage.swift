@@ -10,9 +10,11 @@ enum RecordsPage {
         let cursor = try cursor(request)
         let page = try await console.journal.records(matching: filter, after: cursor, limit: console.options.pageSize)
         var html = HTML()
+        if let message = request["message"] { html.element("p", message, attributes: "class=\"notice\" id=\"notice\"") }
         form(request, into: &html)
+        if !console.options.readOnly { bulkActions(filter, request, csrf: console.csrfToken, into: &html) }
         table(page.records, now: request.now, into: &html, id: "records")
-        let fields = ["status", "queue", "kind", "prefix", "owner", "since", "before"].map { ($0, request[$0]) }
+        let fields = filterFields.map { ($0, request[$0]) }
         pager("records", fields, from: cursor, next: page.nextCursor, into: &html)
         return ConsolePage(title: "Records", body: html)
     }
@@ -41,6 +43,30 @@ enum RecordsPage {
             html.raw("<option value=\"\(status.rawValue)\"\(selected)>\(status.rawValue)</option>")
         }
         html.raw("</select></label>")
+    }
+
+    /// The query fields of a filter.
+    static let filterFields = ["status", "queue", "kind", "prefix", "owner", "since", "before"]
+
+    /// The buttons that retry or cancel every record the filter matches, for a filter narrower
+    /// than all records: retry when it can match failed or compensated records, cancel when it
+    /// can match pending ones.
+    private static func bulkActions(
+        _ filter: CommandJournalFilter, _ request: ConsoleRequest, csrf: String, into html: inout HTML
+    ) {
+        guard filterFields.contains(where: { request[$0] != nil }) else { return }
+        let fields = filterFields.compactMap { name in request[name].map { (name, $0) } }
+        let statuses = filter.statuses.isEmpty ? Set(CommandJournalStatus.allCases) : filter.statuses
+        html.raw("<div class=\"bulk\">")
+        if !statuses.isDisjoint(with: [.failed, .compensated]) {
+            ConsoleForms.form(.retryMatching, fields: fields, csrf: csrf, into: &html)
+        }
+        if statuses.contains(.pending) {
+            ConsoleForms.form(.cancelMatching, fields: fields, csrf: csrf, into: &html) { html in
+                html.raw("<input name=\"reason\" placeholder=\"reason\" aria-label=\"reason\">")
+            }
+        }
+        html.raw("</div>")
     }
 
     /// The filter the query asks for.
