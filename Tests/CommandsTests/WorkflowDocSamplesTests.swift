@@ -110,7 +110,8 @@ struct WorkflowDocSamplesTests {
         }
         let shipping = Workflow("shipping") { (context, order: Order) -> String in
             let box = try await context.step("pack") { _ in try await warehouse.pack(order.id) }
-            return try await context.step("label") { _ in try await carrier.label(box) }  // failed: the carrier was down
+            // failed: the carrier was down
+            return try await context.step("label") { _ in try await carrier.label(box) }
         }
         var registry = WorkflowRegistry()
         registry.register(book)
