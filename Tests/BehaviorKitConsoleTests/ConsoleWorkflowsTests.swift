@@ -159,6 +159,21 @@ struct ConsoleWorkflowsTests {
         #expect(try await harness.journal.pausedQueues() == ["idle"])
     }
 
+    @Test("Each queue's rate limits are on the overview, an idle limited queue's too")
+    func rateLimits() async throws {
+        let harness = try await ConsoleHarness()
+        try await harness.journal.setRateLimit(
+            try QueueRateLimit(starts: 10, per: .seconds(1)), queue: "emails", scope: .queue)
+        try await harness.journal.setRateLimit(
+            try QueueRateLimit(starts: 2, per: .seconds(60), burst: 1), queue: "reports", scope: .partition)
+        try await harness.test { client in
+            let overview = try await client.page("/ops/")
+            #expect(overview.contains("<td data-column=\"rate\">10 starts per"))
+            #expect(overview.contains("data-queue=\"reports\""))
+            #expect(overview.contains(", burst 1 per partition</td>"))
+        }
+    }
+
     @Test("A read-only console shows no pause, resume or cancel, and refuses them")
     func readOnly() async throws {
         let harness = try await ConsoleHarness { JournalConsole.Options(readOnly: true, clock: $0) }

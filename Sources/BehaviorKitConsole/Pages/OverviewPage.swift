@@ -9,6 +9,7 @@ enum OverviewPage {
         let journal = console.journal
         let queues = try await journal.queues()
         let paused = try await journal.pausedQueues()
+        let rates = Dictionary(grouping: try await journal.rateLimits(), by: \.queue)
         let workers = try await journal.workers()
         var html = HTML()
         if let message = request["message"] { html.element("p", message, attributes: "class=\"notice\" id=\"notice\"") }
@@ -31,9 +32,10 @@ enum OverviewPage {
         for column in ["Due", "Delayed", "Running", "Stalled", "Depth"] {
             html.raw("<th class=\"number\">\(column)</th>")
         }
-        html.raw("<th>Oldest due</th><th>State</th></tr></thead><tbody>")
-        // A paused queue with nothing pending is listed too: it is there to be resumed.
-        let idle = paused.subtracting(queues.compactMap(\.name)).sorted().map {
+        html.raw("<th>Oldest due</th><th>Rate limit</th><th>State</th></tr></thead><tbody>")
+        // A paused or rate-limited queue with nothing pending is listed too: it is there to be
+        // resumed, or its limit read.
+        let idle = paused.union(rates.keys).subtracting(queues.compactMap(\.name)).sorted().map {
             CommandJournalQueueStatistics(name: $0)
         }
         for queue in queues + idle {
@@ -52,11 +54,18 @@ enum OverviewPage {
                 html.raw("<td class=\"number\" data-column=\"\(column)\">\(value)</td>")
             }
             html.element("td", ConsoleFormat.time(queue.oldestDue, now: request.now))
+            let limits = queue.name.flatMap { rates[$0] } ?? []
+            html.element(
+                "td",
+                limits.isEmpty
+                    ? "—"
+                    : limits.map { "\($0.limit)\($0.scope == .partition ? " per partition" : "")" }.joined(
+                        separator: "; "), attributes: "data-column=\"rate\"")
             state(of: queue.name, paused: paused, console, into: &html)
             html.raw("</tr>")
         }
         if queues.isEmpty && idle.isEmpty {
-            html.raw("<tr><td colspan=\"8\" class=\"muted\">No pending work.</td></tr>")
+            html.raw("<tr><td colspan=\"9\" class=\"muted\">No pending work.</td></tr>")
         }
         html.raw("</tbody></table>")
 
