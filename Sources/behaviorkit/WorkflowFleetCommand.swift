@@ -13,6 +13,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             random worker with SIGKILL (and, with --pause, pauses one past its lease) until --kills, deploys the \
             patched code once half the orders started (with --kills 4 or more; the other half starts after), faults the database with --restart-database, waits until every run finished, \
             and checks: each step's effect once per run (stale attempts refused by the ledger's fence), every \
+            refused order (one in ten) rolled back with each compensation run and given its step's output, every \
             message consumed once, no sleep ended early, every child's result reached its parent once, no run \
             mixed two code paths, every workflow finished, sound files. Prints the counts; exits 1 on any violation.
             """

@@ -7,7 +7,8 @@ import Testing
 
 /// The workflow fleet's orders and checks in one process (`behaviorkit workflow-fleet` runs them
 /// in worker processes under faults): two workers of the first code, replaced half-way by two of
-/// the patched code, run the orders; every promise holds, and the checks see one broken.
+/// the patched code, run the orders (two of them refused and rolled back); every promise holds,
+/// and the checks see a lost effect and a missed compensation.
 struct WorkflowFleetTests {
     @Test func aSmallFleetInOneProcessKeepsEveryPromiseAndTheChecksSeeABrokenOne() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("workflow-fleet-\(UUID())").path
@@ -50,7 +51,9 @@ struct WorkflowFleetTests {
         let (report, violations) = try await WorkflowFleet.check(
             journal, ledger, acknowledged: started, settled: settled)
         #expect(violations == [])
-        #expect(report.done == count && report.children == count && report.messages == count, "\(report)")
+        // Orders 7 and 17 are refused by the carrier: their runs roll back.
+        #expect(report.done == count - 2 && report.compensated == 2, "\(report)")
+        #expect(report.children == count && report.messages == count, "\(report)")
         #expect(report.patchedPath >= count / 2 && report.firstPath + report.patchedPath == count, "\(report)")
 
         try await DatabaseQueue(path: Fleet.ledgerPath(folder)).write { db in
@@ -58,6 +61,14 @@ struct WorkflowFleetTests {
         }
         let (_, broken) = try await WorkflowFleet.check(journal, ledger, acknowledged: started, settled: true)
         #expect(broken.count == 1 && broken.first?.hasPrefix("wf-3 left the effects") == true, "\(broken)")
+
+        // A rollback that missed a compensation: the charge of the refused order 7 not refunded.
+        try await DatabaseQueue(path: Fleet.ledgerPath(folder)).write { db in
+            try db.execute(sql: "DELETE FROM refund WHERE key = 'wf-7/3'")
+            try db.execute(sql: "DELETE FROM execution WHERE key = 'wf-7/3' AND kind = 'undo'")
+        }
+        let (_, unrefunded) = try await WorkflowFleet.check(journal, ledger, acknowledged: started, settled: true)
+        #expect(unrefunded.contains("wf-7 compensated [\"wf-7/0\"], not [\"wf-7/0\", \"wf-7/3\"]"), "\(unrefunded)")
         try await journal.close()
     }
 }

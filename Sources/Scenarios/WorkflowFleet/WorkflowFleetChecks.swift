@@ -3,8 +3,9 @@ import Commands
 import Foundation
 
 extension WorkflowFleet {
-    /// Checks every promise, per started order: its run and its child finished; its journal
-    /// holds one code path, whole; each step's effect is in the ledger once with its value, no
+    /// Checks every promise, per started order: its run and its child finished (a refused
+    /// order's run compensated, each step with a compensation undone once, given its output,
+    /// and no other); its journal holds one code path, whole; each step's effect is in the ledger once with its value, no
     /// attempt ran a step twice and no step ran after its output was recorded; its payment
     /// message was recorded once and consumed; its sleep's next step never started before the
     /// sleep's deadline; the child's result reached the parent once (one join, the shipment
@@ -25,12 +26,18 @@ extension WorkflowFleet {
         for number in acknowledged.sorted() {
             let key = FleetWorkflows.key(number)
             var found: [String] = []
-            for run in [key, FleetWorkflows.childKey(number)] {
-                if byKey[run]?.status != .done {
-                    found.append("\(run) did not finish: \(byKey[run].map { "\($0.status)" } ?? "no run")")
+            let refused = FleetWorkflows.refused(number)
+            for (run, settled) in [
+                (key, refused ? CommandJournalStatus.compensated : .done), (FleetWorkflows.childKey(number), .done),
+            ] {
+                if byKey[run]?.status != settled {
+                    found.append("\(run) did not end \(settled): \(byKey[run].map { "\($0.status)" } ?? "no run")")
                 }
             }
-            let recorded = (children[key] ?? []).sorted { position($0.id) < position($1.id) }
+            // The positions of the code; a rollback's records (its cause, each compensation) are not.
+            let recorded = (children[key] ?? []).filter { position($0.id, of: key) >= 0 }.sorted {
+                position($0.id, of: key) < position($1.id, of: key)
+            }
             let path = recorded.map { "\($0.entry.kind) \(String(decoding: $0.entry.payload, as: UTF8.self))" }
             let paths = [false, true].map { patched in
                 FleetWorkflows.path(number, patched: patched).map { "\($0.kind) \($0.name)" }
@@ -42,8 +49,10 @@ extension WorkflowFleet {
             let expected = FleetWorkflows.effects(number, patched: patched)
             let effects = world.effects.filter { $0.key.hasPrefix(key + "/") || $0.key.hasPrefix(key + "-pick/") }
             if effects != expected { found.append("\(key) left the effects \(effects), not \(expected)") }
-            for step in expected.keys {
-                let applied = (executions[step] ?? []).filter { !$0.refused && $0.ended != nil }
+            found += checkRollback(number, world)
+            let ran = Set(expected.keys).union(FleetWorkflows.compensated(number).keys)
+            for step in ran.sorted() {
+                let applied = (executions[step] ?? []).filter { !$0.refused && $0.ended != nil && $0.kind == "run" }
                 let attempts = Dictionary(grouping: applied, by: \.attempt).filter { $0.value.count > 1 }
                 if let most = attempts.values.map(\.count).max() {
                     // The most in one attempt: runs in other attempts (after a kill) are allowed.
@@ -62,7 +71,7 @@ extension WorkflowFleet {
             let joins = recorded.filter { $0.entry.kind == "behaviorkit.workflow.join" && $0.status == .done }
             if joins.count != 1 { found.append("\(key) took its child's result \(joins.count) times") }
             if found.isEmpty {
-                report.done += 1
+                if refused { report.compensated += 1 } else { report.done += 1 }
                 report.children += 1
                 report.messages += 1
                 if patched { report.patchedPath += 1 } else { report.firstPath += 1 }
@@ -80,6 +89,25 @@ extension WorkflowFleet {
             if integrity != ["ok"] { violations.append("journal integrity: \(integrity.prefix(3))") }
         }
         return (report, violations)
+    }
+
+    /// A refused order `number`'s rollback: each step with a compensation was compensated (an
+    /// `undo` execution the ledger took, given the step's output), no other step was; an order
+    /// that shipped compensated nothing.
+    private static func checkRollback(_ number: Int, _ world: FleetLedger.Contents) -> [String] {
+        let key = FleetWorkflows.key(number)
+        let expected = FleetWorkflows.compensated(number)
+        let undone = Set(
+            world.executions.filter { $0.root == key && $0.kind == "undo" && !$0.refused && $0.ended != nil }.map(\.key)
+        )
+        var found: [String] = []
+        if undone != Set(expected.keys) {
+            found.append("\(key) compensated \(undone.sorted()), not \(expected.keys.sorted())")
+        }
+        for (step, output) in expected where world.refunds[step] != output {
+            found.append("the compensation of \(step) was given '\(world.refunds[step] ?? "nothing")', not '\(output)'")
+        }
+        return found
     }
 
     /// Order `number`'s payment: one message under its id, consumed (settled), and its receive
@@ -115,9 +143,10 @@ extension WorkflowFleet {
         return ["\(ship) started \(deadline - early.started) ms before its sleep's deadline (\(early.worker))"]
     }
 
-    /// The position of the child record `key` ("<run>/<position>").
-    private static func position(_ key: String) -> Int {
-        Int(key.split(separator: "/").last ?? "") ?? -1
+    /// The position of the child record `child` of the run `key` ("<run>/<position>"), or -1
+    /// for another of its records ("<run>/compensation/<position>", say).
+    private static func position(_ child: String, of key: String) -> Int {
+        Int(child.dropFirst(key.count + 1)) ?? -1
     }
 
     /// The mailbox of payments of the run `key`.

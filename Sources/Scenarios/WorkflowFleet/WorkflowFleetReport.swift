@@ -12,9 +12,11 @@ public struct WorkflowFleetReport: Sendable, Hashable, CustomStringConvertible {
     public var started = 0
     /// Orders whose run finished done.
     public var done = 0
-    /// Of those, the runs that kept the first code path (started before the deploy, past the patch).
+    /// Orders the carrier refused whose run rolled back, each compensation run.
+    public var compensated = 0
+    /// Of the runs done or compensated, those that kept the first code path (started before the deploy, past the patch).
     public var firstPath = 0
-    /// Of those, the runs that took the patched path.
+    /// Of the runs done or compensated, those that took the patched path.
     public var patchedPath = 0
     /// Children whose run finished done.
     public var children = 0
@@ -26,11 +28,11 @@ public struct WorkflowFleetReport: Sendable, Hashable, CustomStringConvertible {
     /// Executions the ledger refused because a later attempt at their run had reached it.
     public var refusedStaleWrites = 0
 
-    /// "31 kills, 9 pauses, 0 database faults, 1000 started, 1000 done (412 first path, 588
-    /// patched), 1000 children, 1000 messages, 37 steps run again, 12 stale writes refused, 0 revived".
+    /// "31 kills, 9 pauses, 0 database faults, 1000 started, 900 done, 100 compensated (412 first
+    /// path, 588 patched), 1000 children, 1000 messages, 37 steps run again, 12 stale writes refused, 0 revived".
     public var description: String {
-        "\(kills) kills, \(pauses) pauses, \(databaseFaults) database faults, \(started) started, \(done) done "
-            + "(\(firstPath) first path, \(patchedPath) patched), \(children) children, \(messages) messages, "
+        "\(kills) kills, \(pauses) pauses, \(databaseFaults) database faults, \(started) started, \(done) done, "
+            + "\(compensated) compensated (\(firstPath) first path, \(patchedPath) patched), \(children) children, \(messages) messages, "
             + "\(rerunSteps) steps run again, \(refusedStaleWrites) stale writes refused, \(revived) revived"
     }
 }
