@@ -8,6 +8,8 @@
 #   phase 1  killed while the checkout waits for the payment confirmation: the restarted process
 #            finishes the run from its last finished step (each step once): charged once, shipped,
 #            the reminder sent; the same order sent again answers the same order;
+#   phase 1b killed inside the charge step, which holds the run: another worker takes it up once
+#            the lease expired and runs the step again, which charges once (the provider's key);
 #   phase 2  the payment confirmation delivered twice (a retried webhook): consumed once;
 #   phase 3  SIGTERM while a checkout whose shipping fails waits for its payment: the process
 #            exits 0, and the restarted one finishes the run, which fails at its last step and
@@ -288,6 +290,29 @@ echo "crash-1 finished by $(jq -r .checkout.owner <<<"$one") after the restart, 
 phase1=$((SECONDS - phase_started))
 
 phase_started=$SECONDS
+step "phase 1b: killed inside the charge step, holding the run: taken up after its lease, charged once"
+stop_server
+start_server --charge-latency 4
+tees=$(tee_stock)
+place step-1b '{"items": [{"sku": "tee", "quantity": 2}], "country": "DE"}'
+mid=$(wait_until 30 /orders/step-1b '.state == "paying" and .checkout.state == "running" and (.payments | length) == 1
+    and [.checkout.steps[] | "\(.name):\(.status)"] == ["reserve:done"]' "checkout of step-1b inside its charge step")
+killed_owner=$(get /health | jq -r .owner)
+kill_server
+echo "killed with SIGKILL inside the charge step: payment $(jq -r '.payments[0].id' <<<"$mid") taken, the provider not yet answered, the run held by $killed_owner"
+start_server
+one_b=$(settled step-1b)
+expect "$one_b" '.checkout.status == "done" and .state == "shipped"' \
+    "step-1b: the journal and the lifecycle do not both say done and shipped"
+expect "$one_b" '[.checkout.steps[] | "\(.name):\(.status)"] == ["reserve:done", "charge:done", "payment:done", "confirm:done", "ship:done"]' \
+    "step-1b: the run's positions are not reserve, charge, payment, confirm, ship, each once and done: $(names "$one_b")"
+expect "$one_b" "(.payments | length) == 1 and (.payments[0].refunded | not) and .paymentID == \"$(jq -r '.payments[0].id' <<<"$mid")\"" \
+    "step-1b: the charge run again charged again, or the lifecycle names another payment"
+[ "$(tee_stock)" = "$((tees - 2))" ] || fail "step-1b: the stock of tees is $(tee_stock), expected $((tees - 2)) (reserved once)"
+echo "step-1b taken up by $(jq -r .checkout.owner <<<"$one_b") after the ${LEASE} s lease: the charge step ran again and the provider answered the payment it made under the step's key ($(jq -r .paymentID <<<"$one_b")); shipped"
+phase1b=$((SECONDS - phase_started))
+
+phase_started=$SECONDS
 step "phase 2: the payment confirmation delivered twice is consumed once"
 tees=$(tee_stock)
 place twice-2 '{"items": [{"sku": "tee", "quantity": 1}], "country": "FR"}'
@@ -472,9 +497,11 @@ phase5=$((SECONDS - phase_started))
 
 cat <<SUMMARY
 
-crash-check passed in $((SECONDS - started)) s (build ${build_seconds} s; phases ${phase1} s, ${phase2} s, ${phase3} s, ${phase4} s, ${phase5} s)
+crash-check passed in $((SECONDS - started)) s (build ${build_seconds} s; phases ${phase1} s, ${phase1b} s, ${phase2} s, ${phase3} s, ${phase4} s, ${phase5} s)
   crash-1     SIGKILL while its checkout waited for the payment, restarted: the run went on from its
               last step, each step once: charged once, shipped, reminder sent; sent again, the same order
+  step-1b     SIGKILL inside the charge step: taken up after the ${LEASE} s lease, the step run again
+              charged once (the provider's idempotency key), shipped
   twice-2     the payment confirmation delivered twice: received once, paid once, shipped
   rollback-3  SIGTERM while it waited (exit 0); restarted, the run's shipping to AQ failed:
               compensated, refunded with the payment id from the journal, stock released, cancelled

@@ -16,6 +16,8 @@ struct Options: Sendable {
     var lease: Duration = .seconds(30)
     /// How long after a charge the payment provider confirms it (its webhook).
     var paymentLatency: Duration = .zero
+    /// How long the payment provider takes to answer a new charge once it has charged.
+    var chargeLatency: Duration = .zero
     /// How long the product catalog takes to answer.
     var catalogLatency: Duration = .milliseconds(50)
     /// How long the checkout waits for the payment's confirmation before it rolls back.
@@ -27,7 +29,8 @@ struct Options: Sendable {
     static let usage = """
         usage: OrderService [--data DIR] [--database postgres://USER@HOST/DATABASE] [--host 127.0.0.1]
                             [--port 8080] [--port-file FILE] [--lease SECONDS]
-                            [--payment-latency SECONDS] [--catalog-latency SECONDS]
+                            [--payment-latency SECONDS] [--charge-latency SECONDS]
+                            [--catalog-latency SECONDS]
                             [--payment-deadline SECONDS] [--reminder-delay SECONDS]
                             [--log-level trace|debug|info|notice|warning|error|critical]
         """
@@ -52,6 +55,7 @@ struct Options: Sendable {
             case "--port": port = try Self.number(value, option, in: 0...65_535)
             case "--lease": lease = try Self.seconds(value, option, atLeast: 0.1)
             case "--payment-latency": paymentLatency = try Self.seconds(value, option)
+            case "--charge-latency": chargeLatency = try Self.seconds(value, option)
             case "--catalog-latency": catalogLatency = try Self.seconds(value, option)
             case "--payment-deadline": paymentDeadline = try Self.seconds(value, option, atLeast: 0.1)
             case "--reminder-delay": reminderDelay = try Self.seconds(value, option)

@@ -55,7 +55,8 @@ struct Shop: Sendable {
             file: partners.appendingPathComponent("inventory.json"),
             initialStock: Dictionary(uniqueKeysWithValues: Product.catalog.map { ($0.sku, $0.initialStock) }))
         gateway = try PaymentGateway(
-            file: partners.appendingPathComponent("payments.json"), latency: options.paymentLatency)
+            file: partners.appendingPathComponent("payments.json"), latency: options.paymentLatency,
+            chargeLatency: options.chargeLatency)
         carrier = try Carrier(file: partners.appendingPathComponent("shipments.json"))
 
         var registry = CommandRegistry()

@@ -44,7 +44,7 @@ struct CheckoutSteps: Sendable {
     func charge(_ order: Order, _ step: DurableContext) async throws -> Payment {
         try await send(.pay, to: order.id, id: "\(step.key):pay")
         do {
-            return try gateway.charge(order.totalCents, order: order.id, idempotencyKey: step.key)
+            return try await gateway.charge(order.totalCents, order: order.id, idempotencyKey: step.key)
         } catch {
             logFailure(of: step, order: order.id, error)
             throw error

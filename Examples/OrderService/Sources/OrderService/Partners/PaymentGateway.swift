@@ -18,25 +18,33 @@ struct Payment: Codable, Hashable, Sendable {
 ///
 /// With a latency of a few seconds, a process killed during the checkout dies while its run
 /// waits for the confirmation; with a latency past the payment deadline, the checkout rolls back.
+/// `chargeLatency` is how long a new charge takes to answer once the money was taken: a process
+/// killed then dies in the charge step, after the charge and before the journal had its output.
 final class PaymentGateway: Sendable {
     private let file: JSONFile<[String: Payment]>
     let latency: Duration
+    let chargeLatency: Duration
 
-    init(file url: URL, latency: Duration) throws {
+    init(file url: URL, latency: Duration, chargeLatency: Duration = .zero) throws {
         file = try JSONFile(url, initial: [:])
         self.latency = latency
+        self.chargeLatency = chargeLatency
     }
 
-    /// Charges `cents` for `order` once per `key`: the same key answers the first payment.
-    func charge(_ cents: Int, order: String, idempotencyKey key: String, at now: Date = Date()) throws -> Payment {
-        try file.update { payments -> Payment in
-            if let existing = payments[key] { return existing }
+    /// Charges `cents` for `order` once per `key`: the same key answers the first payment, at once.
+    func charge(
+        _ cents: Int, order: String, idempotencyKey key: String, at now: Date = Date()
+    ) async throws -> Payment {
+        let (payment, isNew) = try file.update { payments -> (Payment, Bool) in
+            if let existing = payments[key] { return (existing, false) }
             let payment = Payment(
                 id: "pay-\(String(UInt32.random(in: 0...UInt32.max), radix: 16))", order: order, cents: cents,
                 chargedAt: now)
             payments[key] = payment
-            return payment
+            return (payment, true)
         }
+        if isNew, chargeLatency > .zero { try await Task.sleep(for: chargeLatency) }
+        return payment
     }
 
     /// The payments whose confirmation is due at `now` and not yet delivered (refunded ones
