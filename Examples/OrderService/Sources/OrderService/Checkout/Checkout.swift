@@ -16,10 +16,12 @@ struct Checkout: Sendable {
     let workflow: Workflow<Order, Shipment>
 
     /// The checkout of `steps`, run on `queue` under `invoker`'s leases; a checkout whose
-    /// payment is not confirmed within `paymentDeadline` rolls back.
+    /// payment is not confirmed within `paymentDeadline` rolls back. A run waiting for its
+    /// confirmation is woken by the send (in this process, and in any on PostgreSQL); it looks
+    /// again every `pollInterval` too, for a message sent by another process on SQLite.
     init(
         steps: CheckoutSteps, queue: CommandQueue, invoker: JournaledInvoker, paymentDeadline: Duration,
-        pollInterval: Duration = .milliseconds(200)
+        pollInterval: Duration = .seconds(1)
     ) {
         workflow = CheckoutWorkflow.make(steps: steps, paymentDeadline: paymentDeadline)
         var registry = WorkflowRegistry()
