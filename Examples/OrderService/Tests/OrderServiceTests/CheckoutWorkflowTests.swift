@@ -27,6 +27,7 @@ import Testing
         let second = fixture.worker("process-2")
         try await second.confirm(PaymentConfirmation(payment: payments[0].id), order: "o-1")
         #expect(try await second.workflows.runDue() == 1)
+        try #require(try await second.run(of: "o-1")?.record.status == .done)
         let shipment = try await handle.result()
 
         #expect(shipment.invoice == payments[0].id)
@@ -54,6 +55,7 @@ import Testing
         try await first.confirm(PaymentConfirmation(payment: payment.id), order: "o-2")
         try await second.confirm(PaymentConfirmation(payment: payment.id), order: "o-2")
         try await second.workflows.runDue()
+        try #require(try await second.run(of: "o-2")?.record.status == .done)
         _ = try await handle.result()
 
         let run = try #require(try await first.run(of: "o-2"))
@@ -80,6 +82,8 @@ import Testing
 
         await fixture.clock.advance(by: .seconds(3))
         try await checkout.workflows.runDue()
+        // Settled before its result is asked for: a run still waiting would keep `result()` waiting.
+        try #require(try await checkout.run(of: "o-3")?.record.status == .compensated)
         await #expect {
             _ = try await handle.result()
         } throws: { error in
