@@ -34,7 +34,19 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ]
-        )
+        ),
+        // The checkout workflow's tests: on the in-memory journal and store, time on a ManualClock.
+        .testTarget(
+            name: "OrderServiceTests",
+            dependencies: [
+                "OrderService",
+                .product(name: "Commands", package: "BehaviorKit"),
+                .product(name: "DurableMachines", package: "BehaviorKit"),
+                .product(name: "BehaviorKitTesting", package: "BehaviorKit"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
     ]
 )
 

@@ -1,4 +1,3 @@
-import Commands
 import Logging
 
 /// The command line: `OrderService [--data DIR] [--host H] [--port P] [--lease S] …`.
@@ -15,24 +14,24 @@ struct Options: Sendable {
     /// How long a worker's claim on a checkout lasts without renewal: how long a checkout left by
     /// a killed process waits before a worker takes it over.
     var lease: Duration = .seconds(30)
-    /// How long the payment provider takes to answer once it has charged.
+    /// How long after a charge the payment provider confirms it (its webhook).
     var paymentLatency: Duration = .zero
+    /// How long the payment provider takes to answer a new charge once it has charged.
+    var chargeLatency: Duration = .zero
     /// How long the product catalog takes to answer.
     var catalogLatency: Duration = .milliseconds(50)
-    /// How long an order may stay unpaid before it is cancelled.
+    /// How long the checkout waits for the payment's confirmation before it rolls back.
     var paymentDeadline: Duration = .seconds(1_800)
     /// How long after shipping the reminder is sent.
     var reminderDelay: Duration = .seconds(86_400)
-    /// How a checkout taken over after a crash is settled.
-    var checkoutRecovery: DurableTransactionRecovery = .compensate
     var logLevel: Logger.Level = .info
 
     static let usage = """
         usage: OrderService [--data DIR] [--database postgres://USER@HOST/DATABASE] [--host 127.0.0.1]
                             [--port 8080] [--port-file FILE] [--lease SECONDS]
-                            [--payment-latency SECONDS] [--catalog-latency SECONDS]
+                            [--payment-latency SECONDS] [--charge-latency SECONDS]
+                            [--catalog-latency SECONDS]
                             [--payment-deadline SECONDS] [--reminder-delay SECONDS]
-                            [--checkout-recovery compensate|complete]
                             [--log-level trace|debug|info|notice|warning|error|critical]
         """
 
@@ -56,14 +55,10 @@ struct Options: Sendable {
             case "--port": port = try Self.number(value, option, in: 0...65_535)
             case "--lease": lease = try Self.seconds(value, option, atLeast: 0.1)
             case "--payment-latency": paymentLatency = try Self.seconds(value, option)
+            case "--charge-latency": chargeLatency = try Self.seconds(value, option)
             case "--catalog-latency": catalogLatency = try Self.seconds(value, option)
             case "--payment-deadline": paymentDeadline = try Self.seconds(value, option, atLeast: 0.1)
             case "--reminder-delay": reminderDelay = try Self.seconds(value, option)
-            case "--checkout-recovery":
-                guard let recovery = DurableTransactionRecovery(rawValue: value) else {
-                    throw .badValue(option, value, "compensate or complete")
-                }
-                checkoutRecovery = recovery
             case "--log-level":
                 guard let level = Logger.Level(rawValue: value) else { throw .badValue(option, value, "a log level") }
                 logLevel = level

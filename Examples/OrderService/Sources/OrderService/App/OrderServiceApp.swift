@@ -51,9 +51,10 @@ enum OrderServiceApp {
             },
             logger: logger)
         // A ServiceGroup starts them together and, on SIGTERM, stops them one at a time in the
-        // reverse order: the server stops taking requests, the workers let their checkouts and
-        // reminders settle (sending events to the lifecycles in the store), recovery waits for
-        // its own work, the lifecycles' timers stop, and the journal closes last.
+        // reverse order: the server stops taking requests, the workers let their reminders and
+        // the checkout runs under way finish or reach their wait (sending events to the
+        // lifecycles in the store), the webhook stops, recovery waits for its own work, the
+        // lifecycles' timers stop, and the journal closes last.
         let group = ServiceGroup(
             configuration: .init(
                 services: [
@@ -62,7 +63,8 @@ enum OrderServiceApp {
                     RecoveryService(
                         shop.invoker, every: .seconds(30),
                         onReport: { report in if !report.isEmpty { logger.notice("\(report)") } }),
-                    QueueWorkerService(shop.checkoutWorker),
+                    shop.webhooks,
+                    WorkflowsService(workflows: shop.checkout.workflows),
                     QueueWorkerService(shop.reminderWorker),
                     server,
                 ],
@@ -72,8 +74,6 @@ enum OrderServiceApp {
         try await shop.orders.store.close()
         logger.info(
             "stopped gracefully",
-            metadata: [
-                "checkouts": "\(shop.checkoutWorker.statistics)", "reminders": "\(shop.reminderWorker.statistics)",
-            ])
+            metadata: ["reminders": "\(shop.reminderWorker.statistics)"])
     }
 }

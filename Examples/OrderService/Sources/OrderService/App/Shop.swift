@@ -9,7 +9,8 @@ import Logging
 /// Everything the service is made of, opened on a data folder:
 ///
 /// ```text
-/// <data>/journal.sqlite   the command journal: checkouts and reminders, queued and run
+/// <data>/journal.sqlite   the command journal: the checkout workflows' runs, their steps and
+///                         messages, and the reminders, queued and run
 /// <data>/orders.sqlite    the order lifecycles: each order, its state, history and timers
 /// <data>/partners/        the simulated warehouse, payment provider and carrier
 /// <data>/server.port      the port the server listens on, once it does
@@ -26,7 +27,7 @@ struct Shop: Sendable {
     let gateway: PaymentGateway
     let carrier: Carrier
     let checkout: Checkout
-    let checkoutWorker: QueueWorker
+    let webhooks: PaymentWebhooks
     let reminderWorker: QueueWorker
     let metrics: ShopMetrics
     let options: Options
@@ -54,19 +55,21 @@ struct Shop: Sendable {
             file: partners.appendingPathComponent("inventory.json"),
             initialStock: Dictionary(uniqueKeysWithValues: Product.catalog.map { ($0.sku, $0.initialStock) }))
         gateway = try PaymentGateway(
-            file: partners.appendingPathComponent("payments.json"), latency: options.paymentLatency)
+            file: partners.appendingPathComponent("payments.json"), latency: options.paymentLatency,
+            chargeLatency: options.chargeLatency)
         carrier = try Carrier(file: partners.appendingPathComponent("shipments.json"))
 
         var registry = CommandRegistry()
-        CheckoutSteps(
-            orders: orders, inventory: inventory, gateway: gateway, carrier: carrier, metrics: metrics, logger: logger
-        ).register(in: &registry)
         Reminders.register(in: &registry, orders: orders, logger: logger)
         invoker = JournaledInvoker(
             journal: journal, registry: registry, owner: JournaledInvoker.uniqueOwner(prefix: "orderservice"),
             leaseDuration: options.lease)
-        checkout = Checkout(queue: CommandQueue(Checkout.queueName, journal: journal), invoker: invoker)
-        checkoutWorker = QueueWorker(checkout.queue, invoker: invoker, slots: 4, pollInterval: .milliseconds(200))
+        let steps = CheckoutSteps(
+            orders: orders, inventory: inventory, gateway: gateway, carrier: carrier, metrics: metrics, logger: logger)
+        checkout = Checkout(
+            steps: steps, queue: CommandQueue(Checkout.queueName, journal: journal), invoker: invoker,
+            paymentDeadline: options.paymentDeadline)
+        webhooks = PaymentWebhooks(gateway: gateway, checkout: checkout, logger: logger)
         reminderWorker = QueueWorker(
             CommandQueue(Reminders.queueName, journal: journal), invoker: invoker, slots: 1, pollInterval: .seconds(1))
         logger.info(

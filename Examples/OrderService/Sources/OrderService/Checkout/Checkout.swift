@@ -1,44 +1,53 @@
 import Commands
+import DurableMachines
+import Logging
 
-/// The checkout of an order: a `DurableTransaction` of the three `CheckoutSteps`, enqueued on
-/// the durable `checkouts` queue, where a `QueueWorker` runs it.
+/// The checkout of an order: one durable ``Workflow`` (`CheckoutWorkflow`), started under the
+/// order's id on the durable `checkouts` queue, where every process's `Workflows` worker runs it.
 ///
 /// If the process dies during a checkout, a worker — this process's after a restart, or another
-/// one on the same journal — takes it over once its lease expired and settles it as the order's
-/// `recovery` says: compensates it (refund with the payment's id, release the stock, cancel the
-/// order), or completes it (the charge answers with the payment already made under its key).
+/// one on the same journal — takes the run up once its lease expired (or, when it waits for the
+/// payment confirmation, as soon as the message comes or the deadline passes) and goes on from
+/// its last finished step: each step runs once.
 struct Checkout: Sendable {
     static let queueName = "checkouts"
 
-    let queue: CommandQueue
-    let invoker: JournaledInvoker
+    let workflows: Workflows
+    let workflow: Workflow<Order, Shipment>
 
-    /// The journal key of `order`'s checkout; its steps are `<key>/0`, `<key>/1`, `<key>/2`.
+    /// The checkout of `steps`, run on `queue` under `invoker`'s leases; a checkout whose
+    /// payment is not confirmed within `paymentDeadline` rolls back. A run waiting for its
+    /// confirmation is woken by the send (in this process, and in any on PostgreSQL); it looks
+    /// again every `pollInterval` too, for a message sent by another process on SQLite.
+    init(
+        steps: CheckoutSteps, queue: CommandQueue, invoker: JournaledInvoker, paymentDeadline: Duration,
+        pollInterval: Duration = .seconds(1)
+    ) {
+        workflow = CheckoutWorkflow.make(steps: steps, paymentDeadline: paymentDeadline)
+        var registry = WorkflowRegistry()
+        registry.register(workflow)
+        workflows = Workflows(registry, queue: queue, invoker: invoker, slots: 4, pollInterval: pollInterval)
+    }
+
+    /// The journal key of `order`'s checkout: its run; its steps are `<key>/0`, `<key>/1`, ….
     static func key(of order: String) -> String { "checkout-\(order)" }
 
-    func transaction(for order: Order) throws -> DurableTransaction {
-        var quantities: [String: Int] = [:]
-        for line in order.lines { quantities[line.sku, default: 0] += line.quantity }
-        let registry = invoker.registry
-        return invoker.transaction(
-            "checkout", key: Self.key(of: order.id), recovery: order.recovery,
-            steps: [
-                try registry.step(
-                    CheckoutSteps.reserve, arguments: ReserveStock(order: order.id, quantities: quantities)),
-                try registry.step(CheckoutSteps.charge, arguments: Charge(order: order.id, cents: order.totalCents)),
-                try registry.step(CheckoutSteps.ship, arguments: Ship(order: order.id, country: order.country)),
-            ])
+    /// Starts `order`'s checkout; returns once it is durable. Starting it again changes nothing:
+    /// the key is the order's, and the handle answers the first run.
+    @discardableResult
+    func start(_ order: Order) async throws -> WorkflowHandle<Shipment> {
+        try await workflows.start(workflow, key: Self.key(of: order.id), input: order)
     }
 
-    /// Enqueues `order`'s checkout; returns once it is durable. Enqueuing it again changes
-    /// nothing: the key is the order's.
-    func enqueue(_ order: Order) async throws {
-        try await queue.enqueue(transaction(for: order))
+    /// Sends the payment provider's confirmation to `order`'s checkout, once per payment id.
+    func confirm(_ confirmation: PaymentConfirmation, order: String) async throws {
+        try await workflows.send(
+            confirmation, to: Self.key(of: order), topic: PaymentConfirmation.topic, id: confirmation.payment)
     }
 
-    /// The checkout's record and its steps' records, as the journal has them.
-    func records(of order: String) async throws -> (checkout: CommandJournalRecord?, steps: [CommandJournalRecord]) {
-        let key = Self.key(of: order)
-        return (try await invoker.journal.record(forKey: key), try await invoker.journal.records(parentKey: key))
+    /// The checkout's run as the journal has it: its state, its positions, its compensations.
+    func run(of order: String) async throws -> WorkflowRunDetails? {
+        guard let management = workflows.journal as? any CommandJournalManagement else { return nil }
+        return try await management.workflowRun(Self.key(of: order))
     }
 }

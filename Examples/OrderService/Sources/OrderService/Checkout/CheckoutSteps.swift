@@ -3,35 +3,16 @@ import DurableMachines
 import Logging
 import StateMachines
 
-/// The arguments of the checkout's steps, as the journal keeps them.
-struct ReserveStock: Codable, Sendable {
-    var order: String
-    var quantities: [String: Int]
-}
-
-struct Charge: Codable, Sendable {
-    var order: String
-    var cents: Int
-}
-
-struct Ship: Codable, Sendable {
-    var order: String
-    var country: String
-}
-
-/// The checkout's three steps, each with an output the journal keeps: reserve stock (→ a
-/// `Reservation`), charge (→ a `Payment`), ship (→ a `Shipment`). Each is registered with
-/// closures over the partners and the order lifecycles, so that a checkout run from the queue,
-/// or taken over after a crash by any process, runs the same code.
+/// What the checkout's steps do, over the partners and the order lifecycles: reserve the stock
+/// (→ a `Reservation`, released by its compensation), charge (→ a `Payment`, refunded by its
+/// compensation), record the confirmed payment, ship (→ a `Shipment`). `CheckoutWorkflow` calls
+/// them, each inside a step of the run.
 ///
-/// Every step passes `context.key`, its idempotency key, to the partner it calls, and names the
-/// events it sends to the order's lifecycle after it: run again after a takeover, it has its
-/// effect once, and its events apply once.
+/// Every step passes `step.key`, its idempotency key (`checkout-<id>/<position>`), to the
+/// partner it calls, and names the events it sends to the order's lifecycle after it: run again
+/// after a takeover (the process died before the journal had its output), it has its effect
+/// once, and its events apply once.
 struct CheckoutSteps: Sendable {
-    static let reserve = "shop.reserve"
-    static let charge = "shop.charge"
-    static let ship = "shop.ship"
-
     let orders: OrderLifecycles
     let inventory: Inventory
     let gateway: PaymentGateway
@@ -39,94 +20,78 @@ struct CheckoutSteps: Sendable {
     let metrics: ShopMetrics
     let logger: Logger
 
-    func register(in registry: inout CommandRegistry) {
-        registry.register(
-            Self.reserve, arguments: ReserveStock.self, output: Reservation.self, execute: reserve, compensate: release)
-        registry.register(
-            Self.charge, arguments: Charge.self, output: Payment.self, execute: charge, compensate: refund)
-        registry.register(Self.ship, arguments: Ship.self, output: Shipment.self, execute: ship, compensate: recall)
-    }
-
-    private func reserve(_ step: ReserveStock, _ context: DurableContext) async throws -> Reservation {
+    func reserve(_ order: Order, _ step: DurableContext) async throws -> Reservation {
+        var quantities: [String: Int] = [:]
+        for line in order.lines { quantities[line.sku, default: 0] += line.quantity }
         do {
-            return try inventory.reserve(step.quantities, key: context.key)
+            return try inventory.reserve(quantities, key: step.key)
         } catch {
-            logFailure(of: context, order: step.order, error)
+            logFailure(of: step, order: order.id, error)
             // The first step failed: the rollback has nothing to undo, so the order ends here.
-            try await send(.cancel, to: step.order, context)
+            try await send(.cancel, to: order.id, id: "\(step.key):cancel")
             throw error
         }
     }
 
     /// The last compensation of a rollback: the stock goes back and the order is cancelled.
-    private func release(_ step: ReserveStock, _ reservation: Reservation?, _ context: DurableContext) async throws {
-        try inventory.release(key: context.key)
-        try await send(.cancel, to: step.order, context)
+    func release(_ order: Order, _ reservation: Reservation) async throws {
+        try inventory.release(key: reservation.key)
+        try await send(.cancel, to: order.id, id: "\(reservation.key):release")
     }
 
-    private func charge(_ step: Charge, _ context: DurableContext) async throws -> Payment {
-        try await send(.pay, to: step.order, context)
-        let payment: Payment
+    /// Moves the order to `paying` and charges it; the provider confirms the payment later, as
+    /// a message to the checkout.
+    func charge(_ order: Order, _ step: DurableContext) async throws -> Payment {
+        try await send(.pay, to: order.id, id: "\(step.key):pay")
         do {
-            payment = try await gateway.charge(step.cents, order: step.order, idempotencyKey: context.key)
+            return try await gateway.charge(order.totalCents, order: order.id, idempotencyKey: step.key)
         } catch {
-            logFailure(of: context, order: step.order, error)
+            logFailure(of: step, order: order.id, error)
             throw error
         }
-        do {
-            try await send(.confirmPayment(id: payment.id), to: step.order, context)
-        } catch {
-            // The order was cancelled while the provider answered (its payment deadline passed):
-            // the step fails, and a step that fails leaves nothing behind.
-            try gateway.refund(payment.id)
-            throw error
-        }
-        return payment
     }
 
-    /// Refunds the payment the charge returned. `payment` is `nil` when the process died before
-    /// the journal had it (while the provider was answering): the provider is asked by the key.
-    private func refund(_ step: Charge, _ payment: Payment?, _ context: DurableContext) throws {
-        guard let charged = try payment ?? gateway.payment(idempotencyKey: context.key) else {
-            logger.info("nothing was charged", metadata: ["order": "\(step.order)"])
-            return
-        }
-        try gateway.refund(charged.id)
-        logger.info(
-            "refunded",
-            metadata: [
-                "order": "\(step.order)", "payment": "\(charged.id)",
-                "from": "\(payment == nil ? "provider" : "journal")",
-            ])
+    /// Refunds the payment the charge returned (as the journal recorded it).
+    func refund(_ order: Order, _ payment: Payment) throws {
+        try gateway.refund(payment.id)
+        logger.info("refunded", metadata: ["order": "\(order.id)", "payment": "\(payment.id)", "from": "journal"])
     }
 
-    private func ship(_ step: Ship, _ context: DurableContext) async throws -> Shipment {
-        let payment = try context.output(ofStep: 1, as: Payment.self)  // what the charge returned
+    /// Records the confirmed payment in the order's lifecycle: `paying` → `paid`.
+    ///
+    /// - Throws: `PartnerError` when the confirmation names another payment than the charge's.
+    func confirm(
+        _ order: Order, _ payment: Payment, _ confirmation: PaymentConfirmation, _ step: DurableContext
+    )
+        async throws
+    {
+        guard confirmation.payment == payment.id else {
+            throw PartnerError("payment \(confirmation.payment) confirmed, \(payment.id) charged")
+        }
+        try await send(.confirmPayment(id: payment.id), to: order.id, id: "\(step.key):confirmPayment")
+    }
+
+    func ship(_ order: Order, _ payment: Payment, _ step: DurableContext) async throws -> Shipment {
         let shipment: Shipment
         do {
             shipment = try carrier.ship(
-                order: step.order, to: step.country, invoice: payment.id, idempotencyKey: context.key)
+                order: order.id, to: order.country, invoice: payment.id, idempotencyKey: step.key)
         } catch {
-            logFailure(of: context, order: step.order, error)
+            logFailure(of: step, order: order.id, error)
             throw error
         }
-        try await send(.ship(tracking: shipment.tracking), to: step.order, context)
+        try await send(.ship(tracking: shipment.tracking), to: order.id, id: "\(step.key):ship")
         return shipment
     }
 
-    private func recall(_ step: Ship, _ shipment: Shipment?, _ context: DurableContext) throws {
-        try carrier.recall(idempotencyKey: context.key)
-    }
-
-    /// Sends `event` to the order's lifecycle under an id naming the step and the event: sent
-    /// again by the step run again after a takeover, it answers the step recorded the first time
-    /// (`isReplay`) instead of applying twice.
+    /// Sends `event` to the order's lifecycle under `id`, which names the step and the event:
+    /// sent again by the step run again after a takeover, it answers the step recorded the first
+    /// time (`isReplay`) instead of applying twice.
     ///
     /// - Throws: `OrderRefusal` when the lifecycle refuses anything but a `cancel` (an order
-    ///   already cancelled, by its payment deadline or a rollback, stays so): the step fails,
-    ///   and the checkout rolls back.
-    private func send(_ event: OrderEvent, to order: String, _ context: DurableContext) async throws {
-        let step = try await orders.send(event, to: order, id: "\(context.key):\(event.kind)")
+    ///   already cancelled stays so): the step fails, and the checkout rolls back.
+    private func send(_ event: OrderEvent, to order: String, id: String) async throws {
+        let step = try await orders.send(event, to: order, id: id)
         if !step.isReplay {
             metrics.took(step)
             for transition in step.transitions {
@@ -139,14 +104,13 @@ struct CheckoutSteps: Sendable {
     }
 
     /// The journal keeps why a step failed; the log says it too, when it happens.
-    private func logFailure(of context: DurableContext, order: String, _ error: any Error) {
+    private func logFailure(of step: DurableContext, order: String, _ error: any Error) {
         logger.warning(
-            "checkout step failed", metadata: ["order": "\(order)", "step": "\(context.key)", "error": "\(error)"])
+            "checkout step failed", metadata: ["order": "\(order)", "step": "\(step.key)", "error": "\(error)"])
     }
 }
 
-/// An event the order's lifecycle refused: the order moved on without the checkout (its payment
-/// deadline passed).
+/// An event the order's lifecycle refused: the order moved on without the checkout.
 struct OrderRefusal: Error, CustomStringConvertible {
     let order: String
     let event: OrderEvent

@@ -6,23 +6,35 @@ import Hummingbird
 /// An order as `GET /orders/{id}` shows it: its lifecycle's state, its checkout as the journal
 /// has it, and what the partners did for it.
 struct OrderView: ResponseEncodable {
+    /// The order's checkout workflow, as the journal has its run.
     struct CheckoutView: Encodable {
+        /// A position of the run: a step, or the wait for the payment.
         struct Step: Encodable {
             var index: Int
+            /// `step` or `receive`.
             var kind: String
+            /// `reserve`, `charge`, `payment` (the wait), `confirm`, `ship`.
+            var name: String
+            /// `pending` (running, or waiting), `done`, `failed`.
             var status: String
             var failureReason: String?
+            /// Whether its compensation ran (the run rolled back).
+            var compensated: Bool
         }
 
         var key: String
-        /// `pending` (queued or running), `done`, `compensated`, `failed`.
+        /// `pending` (queued, running or waiting), `done`, `compensated`, `failed`.
         var status: String
+        /// What the run does now: `running`, `waiting for a message`, `due`, `compensating`, or
+        /// how it settled.
+        var state: String
         /// The worker that holds it, or settled it.
         var owner: String?
-        /// 1 for the first run; 2 or more when a worker took it over after another stopped.
+        /// How many times a worker took the run up (each wait lets it go).
         var attempts: Int
-        var recovery: String
-        /// The steps that finished (each is written to the journal once it ran).
+        /// Why it rolled back, once it did.
+        var rollbackCause: String?
+        /// The positions the run took, in order (each is written to the journal once it ran).
         var steps: [Step]
     }
 
@@ -60,15 +72,18 @@ struct OrderView: ResponseEncodable {
         }
         payments = try shop.gateway.payments(order: order.id)
         shipment = try shop.carrier.shipment(order: order.id)
-        let (record, steps) = try await shop.checkout.records(of: order.id)
-        checkout = record.map { record in
-            CheckoutView(
-                key: record.id, status: record.status.rawValue, owner: record.owner, attempts: record.attempts,
-                recovery: order.recovery.rawValue,
-                steps: steps.map { step in
+        checkout = try await shop.checkout.run(of: order.id).map { run in
+            let compensated = Set(
+                run.compensations.filter { $0.record.status == .compensated || $0.record.status == .done }.map(
+                    \.position))
+            return CheckoutView(
+                key: run.record.id, status: run.record.status.rawValue, state: run.state, owner: run.record.owner,
+                attempts: run.record.attempts, rollbackCause: run.rollbackCause,
+                steps: run.positions.map { position in
                     CheckoutView.Step(
-                        index: Int(step.id.split(separator: "/").last ?? "") ?? -1, kind: step.entry.kind,
-                        status: step.status.rawValue, failureReason: step.failureReason)
+                        index: position.position, kind: position.kind.rawValue, name: position.name,
+                        status: position.record.status.rawValue, failureReason: position.record.failureReason,
+                        compensated: compensated.contains(position.position))
                 })
         }
     }

@@ -17,7 +17,7 @@ struct PlaceOrderRequest: Decodable {
     ///
     /// - Throws: `HTTPError` 422 naming what is wrong with the request (an unknown product, a
     ///   quantity out of range), 503 when the catalog cannot answer.
-    func order(id: String, recovery: DurableTransactionRecovery, shop: Shop) async throws -> Order {
+    func order(id: String, shop: Shop) async throws -> Order {
         guard (1...20).contains(items.count) else {
             throw HTTPError(.unprocessableContent, message: "an order has 1 to 20 items, this one has \(items.count)")
         }
@@ -33,6 +33,6 @@ struct PlaceOrderRequest: Decodable {
             let product = try await ProductRoutes.product(item.sku, shop: shop, missing: .unprocessableContent).value
             lines.append(OrderLine(sku: product.sku, quantity: item.quantity, unitCents: product.priceCents))
         }
-        return Order(id: id, lines: lines, country: country, recovery: recovery, placedAt: Date())
+        return Order(id: id, lines: lines, country: country, placedAt: Date())
     }
 }

@@ -14,9 +14,8 @@ import StateMachines
 ///   state (the payment deadline's are in `behaviorkit_machine_steps_total{trigger="timer"}`,
 ///   counted by the durable machine);
 /// - `product_lookups_total{tier}`: which tier of the product lookup answered;
-/// - `orders{state}`: the orders in each state now, in the store every process shares, and
-///   `checkout_queue_records{outcome}`: what this process's checkout worker did (claimed,
-///   taken over, done, compensated, failed) — both gauges, set when `/metrics` is read.
+/// - `orders{state}`: the orders in each state now, in the store every process shares, a gauge
+///   set when `/metrics` is read.
 struct ShopMetrics: Sendable {
     private let placed = Counter(label: "orders_placed_total")
     private let completed = Counter(label: "checkouts_total", dimensions: [("outcome", "completed")])
@@ -43,17 +42,10 @@ struct ShopMetrics: Sendable {
         Counter(label: "product_lookups_total", dimensions: [("tier", tier)]).increment()
     }
 
-    /// Sets the gauges from the orders and the checkout worker, before an export.
-    func record(orders counts: [String: Int], checkoutWorker statistics: QueueWorkerStatistics) {
+    /// Sets the gauge from the orders, before an export.
+    func record(orders counts: [String: Int]) {
         for state in OrderState.leaves {
             Gauge(label: "orders", dimensions: [("state", state.rawValue)]).record(counts[state.rawValue] ?? 0)
-        }
-        let queue: [(String, Int)] = [
-            ("claimed", statistics.claimed), ("taken_over", statistics.takenOver), ("done", statistics.done),
-            ("compensated", statistics.compensated), ("failed", statistics.failed),
-        ]
-        for (outcome, count) in queue {
-            Gauge(label: "checkout_queue_records", dimensions: [("outcome", outcome)]).record(count)
         }
     }
 }

@@ -1,4 +1,3 @@
-import Commands
 import Foundation
 
 /// One line of an order: a product, how many, and the price it was sold at.
@@ -11,14 +10,11 @@ struct OrderLine: Codable, Hashable, Sendable {
 /// An order as it was placed. It is kept in its lifecycle's context (`OrderProgress`), with what
 /// its checkout recorded.
 struct Order: Codable, Hashable, Sendable {
-    /// The order's id: the key of its lifecycle, and of its checkout in the journal (`checkout-<id>`).
+    /// The order's id: the key of its lifecycle, and of its checkout's run in the journal (`checkout-<id>`).
     var id: String
     var lines: [OrderLine]
     /// Where it ships to (ISO 3166 code).
     var country: String
-    /// How a worker that takes the checkout over after a crash settles it; kept with the order
-    /// so that the checkout it enqueues is the same every time.
-    var recovery: DurableTransactionRecovery
     var placedAt: Date
 
     /// The total, in cents. Quantities and prices are bounded when the order is placed.

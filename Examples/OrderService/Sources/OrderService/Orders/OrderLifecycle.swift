@@ -3,8 +3,7 @@ import DurableMachines
 import Logging
 import StateMachines
 
-/// Where an order is in its life. `unpaid` is `placed` or `paying`: the payment deadline runs
-/// while the order is in either.
+/// Where an order is in its life. `unpaid` is `placed` or `paying`: either can be cancelled.
 enum OrderState: String, Codable, Hashable, Sendable, CaseIterable {
     case unpaid, placed, paying, paid, shipped, cancelled
 
@@ -12,8 +11,8 @@ enum OrderState: String, Codable, Hashable, Sendable, CaseIterable {
     static let leaves: [OrderState] = [.placed, .paying, .paid, .shipped, .cancelled]
 }
 
-/// What moves an order along: the checkout's steps send them (see `CheckoutSteps`), the
-/// reminder sends `remind`.
+/// What moves an order along: the checkout's steps and compensations send them (see
+/// `CheckoutSteps`), the reminder sends `remind`.
 enum OrderEvent: PayloadEvent, Codable {
     case pay
     case confirmPayment(id: String)
@@ -47,8 +46,9 @@ struct OrderProgress: Codable, Hashable, Sendable {
 /// store.
 typealias OrderLifecycles = DurableMachine<OrderState, OrderEvent, OrderProgress>
 
-/// The order lifecycle: placed → paying → paid → shipped, or cancelled on the way; an order
-/// not paid within the payment deadline is cancelled by a durable timer.
+/// The order lifecycle: placed → paying → paid → shipped, or cancelled on the way. It records
+/// where the checkout workflow took the order; the payment deadline is the workflow's (its
+/// wait for the confirmation), whose rollback cancels the order.
 ///
 /// ```mermaid
 /// stateDiagram-v2
@@ -58,25 +58,21 @@ typealias OrderLifecycles = DurableMachine<OrderState, OrderEvent, OrderProgress
 ///         placed --> paying : pay
 ///     }
 ///     paying --> paid : confirmPayment
-///     unpaid --> cancelled : cancel, or after the payment deadline
+///     unpaid --> cancelled : cancel
 ///     paid --> shipped : ship
 ///     paid --> cancelled : cancel
 ///     shipped --> cancelled : cancel
 ///     cancelled --> [*]
 /// ```
 ///
-/// A shipped order can still be cancelled: when the process dies between the carrier's answer
-/// and the journal's record of it, recovery rolls the checkout back and the parcel is recalled.
+/// A paid order is cancelled when its shipping fails and the checkout rolls back.
 enum OrderLifecycle {
     typealias Definition = StateMachineDefinition<OrderState, OrderEvent, OrderProgress>
 
-    static func definition(paymentDeadline: Duration) -> Definition {
+    static func definition() -> Definition {
         Definition(initial: .unpaid) {
             In(.unpaid, initial: .placed) {
                 On(.cancel, to: .cancelled)
-                // A record due at an absolute time: it fires in whichever process runs the
-                // timers then, after a restart too; paying deletes it in the same commit.
-                After(paymentDeadline, to: .cancelled)
                 In(.placed) {
                     On(.pay, to: .paying)
                 }
@@ -107,7 +103,7 @@ enum OrderLifecycle {
         store: any MachineStore, journal: any CommandJournal, options: Options, logger: Logger
     ) -> OrderLifecycles {
         OrderLifecycles(
-            "order", definition: definition(paymentDeadline: options.paymentDeadline), store: store, logger: logger,
+            "order", definition: definition(), store: store, logger: logger,
             journal: journal
         ) { step, progress in
             guard case .event(.ship) = step.trigger, !step.isRefusal else { return [] }
