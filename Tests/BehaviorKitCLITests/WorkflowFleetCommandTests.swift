@@ -19,7 +19,8 @@ import Testing
         ])
         #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
         #expect(result.standardOutput.contains("deployed the patched code"), "\(result.standardOutput)")
-        #expect(result.standardOutput.contains("60 started, 60 done"), "\(result.standardOutput)")
+        // Orders 7, 17, … 57 are refused by the carrier: their runs roll back.
+        #expect(result.standardOutput.contains("60 started, 54 done, 6 compensated"), "\(result.standardOutput)")
         #expect(result.standardOutput.contains("60 children, 60 messages"), "\(result.standardOutput)")
         #expect(result.standardOutput.hasSuffix("; 0 violations\n"), "\(result.standardOutput)")
 
@@ -29,7 +30,7 @@ import Testing
         ])
         #expect(check.exitCode == 1, "\(check.standardOutput)\(check.standardError)")
         for violation in [
-            "wf-1/0 ran 2 times in one attempt", "wf-2 left the effects", "wf-3-pick did not finish",
+            "wf-1/0 ran 2 times in one attempt", "wf-2 left the effects", "wf-3-pick did not end done",
             "wf-4 recorded neither code path", "wf-5's mailbox holds", "before its sleep's deadline",
             "wf-7 took its child's result 0 times", "left pending",
         ] {
@@ -53,7 +54,7 @@ import Testing
             "--seed", "6", "--journal", url, "--directory", folder,
         ])
         #expect(result.exitCode == 0, "\(result.standardOutput)\(result.standardError)")
-        #expect(result.standardOutput.contains("60 started, 60 done"), "\(result.standardOutput)")
+        #expect(result.standardOutput.contains("60 started, 54 done, 6 compensated"), "\(result.standardOutput)")
         #expect(result.standardOutput.hasSuffix("; 0 violations\n"), "\(result.standardOutput)")
     }
 

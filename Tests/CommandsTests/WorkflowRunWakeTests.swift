@@ -51,4 +51,38 @@ struct WorkflowRunWakeTests {
         await worker.value
         #expect(later <= settled + 2, "the worker claimed \(later - settled) times with nothing due")
     }
+
+    /// Loses every wake-up: a sender that stopped between writing its message and waking the run.
+    final class WakeLosingJournal: ForwardingCommandJournal, @unchecked Sendable {
+        override func wake(_ key: String) async throws -> Bool { false }
+    }
+
+    /// A run waiting in a receive whose wake-up was lost takes its message at its safety look,
+    /// ten polls after it let go; before that it is not taken up at every poll (each look would
+    /// claim it, answer from the journal and let it go again).
+    @Test func aWaitWhoseWakeWasLostTakesItsMessageAtTheSafetyLookNotAtEachPoll() async throws {
+        let clock = ManualClock()
+        let memory = InMemoryCommandJournal(clock: clock)
+        let journal = WakeLosingJournal(memory)
+        let waiter = Workflow("waiter") { (context, _: Int) -> String in
+            try await context.receive(String.self, topic: "go", timeout: .seconds(86_400)) ?? "timed out"
+        }
+        var registry = WorkflowRegistry()
+        registry.register(waiter)
+        let workflows = Workflows(
+            registry, queue: CommandQueue("workflows", journal: journal),
+            invoker: JournaledInvoker(journal: journal, clock: clock), pollInterval: .seconds(1))
+        let handle = try await workflows.start(waiter, key: "waiter", input: 0)
+        #expect(try await workflows.runDue() == 1)
+        try await workflows.send("go", to: "waiter", topic: "go", id: "go-1")  // its wake is lost
+        for _ in 0..<9 {
+            await clock.advance(by: .seconds(1))
+            #expect(try await workflows.runDue() == 0, "the waiting run was taken up before its safety look")
+        }
+        await clock.advance(by: .seconds(1))
+        #expect(try await workflows.runDue() == 1)
+        #expect(try await handle.status() == .done)
+        #expect(try await handle.result() == "go")
+        #expect(try await memory.record(forKey: "waiter")?.attempts == 2)
+    }
 }

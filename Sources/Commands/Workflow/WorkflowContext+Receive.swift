@@ -12,8 +12,10 @@ extension WorkflowContext {
     /// run's next position, the worker lets the run go while it waits, a send makes it due at
     /// once (``CommandJournal/wake(_:)``: any worker takes it up, woken by the queue), and the
     /// answer, once given, is the answer every later attempt at the run gets. Each message (each
-    /// id) is received once. The run also looks again every ``Workflows/pollInterval``, in
-    /// case a wake-up was lost.
+    /// id) is received once. The run also looks again every ten ``Workflows/pollInterval``s, in
+    /// case a wake-up was lost (its sender stopped between writing the message and waking the
+    /// run): a run that waits long is taken up, answered from the journal and let go again once
+    /// in ten polls, not at each.
     ///
     /// ```swift
     /// guard let payment = try await context.receive(Payment.self, topic: "paid", timeout: .seconds(86_400)) else {
@@ -83,7 +85,7 @@ extension WorkflowContext {
             return nil
         }
         state.withLock { $0.mailbox = WorkflowRecord.mailbox(key, topic: topic) }
-        throw suspend(min(claimedAt.duration(to: deadline), engine.pollInterval))
+        throw suspend(min(claimedAt.duration(to: deadline), engine.childPollInterval))
     }
 
     /// Takes the oldest message due on the run's mailbox for `topic`, if any.

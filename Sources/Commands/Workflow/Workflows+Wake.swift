@@ -34,9 +34,9 @@ extension Workflows {
 }
 
 extension Workflows {
-    /// The safety net of a parent waiting for a child's result: it looks again after ten
-    /// ``pollInterval``s, in case the wake of the child's settlement was lost (the child's worker
-    /// stopped between settling it and waking the parent).
+    /// The safety net of a run waiting for a child's result or a message: it looks again after
+    /// ten ``pollInterval``s, in case the wake was lost (the child's worker stopped between
+    /// settling it and waking the parent; a sender, between writing the message and waking).
     var childPollInterval: Duration { pollInterval * 10 }
 
     /// Wakes the parent of the child run `record`, just settled: a parent waiting in the child's

@@ -17,8 +17,9 @@ struct Checkout: Sendable {
 
     /// The checkout of `steps`, run on `queue` under `invoker`'s leases; a checkout whose
     /// payment is not confirmed within `paymentDeadline` rolls back. A run waiting for its
-    /// confirmation is woken by the send (in this process, and in any on PostgreSQL); it looks
-    /// again every `pollInterval` too, for a message sent by another process on SQLite.
+    /// confirmation is woken by the send: made due in the journal, and taken up at once in this
+    /// process and in any on PostgreSQL, at the workers' next poll (every `pollInterval`) in
+    /// another process on SQLite.
     init(
         steps: CheckoutSteps, queue: CommandQueue, invoker: JournaledInvoker, paymentDeadline: Duration,
         pollInterval: Duration = .seconds(1)
