@@ -18,7 +18,7 @@ struct JournalPauseCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await journal.run { opened in
-            try confirmation.confirm("Pause queue '\(queue)' in \(JournalOperations.redacted(journal.location))?")
+            try confirmation.confirm("Pause queue '\(queue)'", in: journal)
             try await JournalOperations.pause(
                 opened, queue: queue, paused: true, format: journal.format, console: .standardOutput)
         }

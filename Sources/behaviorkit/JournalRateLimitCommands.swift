@@ -76,8 +76,7 @@ struct JournalRateLimitSetCommand: AsyncParsableCommand {
     func run() async throws {
         let limit = try limit()
         try await journal.run { opened in
-            try confirmation.confirm(
-                "Limit queue '\(queue)' to \(limit) in \(JournalOperations.redacted(journal.location))?")
+            try confirmation.confirm("Limit queue '\(queue)' to \(limit)", in: journal)
             try await JournalOperations.setRateLimit(
                 opened, queue: queue, scope: scope.scope, limit: limit, format: journal.format,
                 console: .standardOutput)

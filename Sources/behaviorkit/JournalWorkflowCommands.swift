@@ -82,8 +82,7 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await journal.run { opened in
-            try confirmation.confirm(
-                "Cancel the workflow run '\(key)' and its children in \(JournalOperations.redacted(journal.location))?")
+            try confirmation.confirm("Cancel the workflow run '\(key)' and its children", in: journal)
             try await JournalOperations.cancelWorkflowRun(
                 opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
         }
@@ -115,9 +114,7 @@ struct JournalWorkflowsForkCommand: AsyncParsableCommand {
     func run() async throws {
         let newKey = newKey ?? "\(key)-fork-\(from)"
         try await journal.run { opened in
-            try confirmation.confirm(
-                "Fork the workflow run '\(key)' from position \(from) as '\(newKey)' in "
-                    + "\(JournalOperations.redacted(journal.location))?")
+            try confirmation.confirm("Fork the workflow run '\(key)' from position \(from) as '\(newKey)'", in: journal)
             try await JournalOperations.forkWorkflowRun(
                 opened, key: key, from: from, as: newKey, format: journal.format, console: .standardOutput)
         }
