@@ -71,12 +71,6 @@ struct JournalLocationOptions: ParsableArguments {
 
     /// Runs `body` on the opened journal; an error becomes `error: …` and exit 1.
     func run(_ body: (any CommandJournalManagement) async throws -> Void) async throws {
-        do {
-            try await JournalOperations.withJournal(location, body)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw failure("\(error)")
-        }
+        try await exitingOnError { try await JournalOperations.withJournal(location, body) }
     }
 }

@@ -45,16 +45,14 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     var patched = false
 
     func validate() throws {
-        guard (1...1_000_000).contains(workflows) else {
-            throw ValidationError("--workflows must be between 1 and 1000000")
-        }
-        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        try OptionRange.check("--workflows", workflows, in: 1...1_000_000)
+        try OptionRange.check("--kills", kills, in: 0...100_000)
         guard (0..<fleet.workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
     }
 
     func run() async throws {
         let location = fleet.journal ?? directory + "/journal.sqlite"
-        do {
+        try await exitingOnError {
             if worker {
                 try await WorkflowFleet.runWorker(
                     slot: slot, workers: fleet.workers, workflows: workflows, label: label, journal: location,
@@ -83,10 +81,6 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             options.restartDatabase = fleet.restartDatabase
             let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw failure("\(error)")
         }
     }
 }
