@@ -62,7 +62,7 @@ struct JournalCancelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.run { opened in
+        try await journal.print { opened, format, console in
             guard let key else {
                 return try await bulk.act(
                     .cancel(reason: reason), confirming: "Cancel the pending records", on: opened, journal, confirmation
@@ -70,7 +70,7 @@ struct JournalCancelCommand: AsyncParsableCommand {
             }
             try confirmation.confirm("Cancel '\(key)'", in: journal)
             try await JournalOperations.cancel(
-                opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+                opened, key: key, reason: reason, format: format, console: console)
         }
     }
 }
@@ -105,7 +105,7 @@ struct JournalRetryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.run { opened in
+        try await journal.print { opened, format, console in
             guard let key else {
                 return try await bulk.act(
                     .retry, confirming: "Retry the failed records", on: opened, journal, confirmation)
@@ -113,11 +113,11 @@ struct JournalRetryCommand: AsyncParsableCommand {
             if let newKey {
                 try confirmation.confirm("Fork '\(key)' as '\(newKey)'", in: journal)
                 try await JournalOperations.fork(
-                    opened, key: key, as: newKey, queue: queue, format: journal.format, console: .standardOutput)
+                    opened, key: key, as: newKey, queue: queue, format: format, console: console)
                 return
             }
             try confirmation.confirm("Retry '\(key)'", in: journal)
-            try await JournalOperations.retry(opened, key: key, format: journal.format, console: .standardOutput)
+            try await JournalOperations.retry(opened, key: key, format: format, console: console)
         }
     }
 }
@@ -144,11 +144,11 @@ struct JournalPruneCommand: AsyncParsableCommand {
 
     func run() async throws {
         let date = before.flatMap(JournalTime.parse) ?? Date().addingTimeInterval(-Double(olderThan ?? 0))
-        try await journal.run { opened in
+        try await journal.print { opened, format, console in
             try confirmation.confirm(
                 "Delete every record of \(JournalOperations.redacted(journal.location)) that settled before "
                     + "\(JournalRecordView.time(date))?")
-            try await JournalOperations.prune(opened, before: date, format: journal.format, console: .standardOutput)
+            try await JournalOperations.prune(opened, before: date, format: format, console: console)
         }
     }
 }

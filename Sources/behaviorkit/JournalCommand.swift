@@ -73,4 +73,12 @@ struct JournalLocationOptions: ParsableArguments {
     func run(_ body: (any CommandJournalManagement) async throws -> Void) async throws {
         try await exitingOnError { try await JournalOperations.withJournal(location, body) }
     }
+
+    /// Runs `operation` on the opened journal, printing in ``format`` on standard output; an
+    /// error becomes `error: …` and exit 1.
+    func print(
+        _ operation: (any CommandJournalManagement, JournalOperations.Format, Console) async throws -> Void
+    ) async throws {
+        try await run { opened in try await operation(opened, format, .standardOutput) }
+    }
 }
