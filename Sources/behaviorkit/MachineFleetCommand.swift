@@ -46,14 +46,7 @@ struct MachineFleetCommand: AsyncParsableCommand {
     @Option(help: "The folder for the logs (and the store, when --store is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-machine-fleet").path
 
-    @Flag(help: .hidden)
-    var worker = false
-
-    @Option(help: .hidden)
-    var slot = 0
-
-    @Option(help: .hidden)
-    var label = "worker"
+    @OptionGroup var role: FleetWorkerOptions
 
     @Option(help: .hidden)
     var driverPid: Int32?
@@ -62,15 +55,16 @@ struct MachineFleetCommand: AsyncParsableCommand {
         try FleetRunOptions.validate(workers: workers, leaseMs: leaseMs, deadlineS: deadlineS, driverPid: driverPid)
         try OptionRange.check("--keys", keys, in: 1...1_000_000)
         try OptionRange.check("--kills", kills, in: 0...100_000)
-        guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+        try role.validate(workers: workers)
     }
 
     func run() async throws {
         let location = store ?? directory + "/machines.sqlite"
         try await exitingOnError {
-            if worker {
+            if role.worker {
                 try await MachineFleet.runWorker(
-                    slot: slot, workers: workers, label: label, store: location, directory: directory, keys: keys,
+                    slot: role.slot, workers: workers, label: role.label, store: location, directory: directory,
+                    keys: keys,
                     seed: seed, lease: .milliseconds(leaseMs), driver: driverPid)
                 return
             }

@@ -32,14 +32,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     @Flag(help: "Run nothing: check again what a run left in --journal and --directory, for --workflows orders.")
     var checkOnly = false
 
-    @Flag(help: .hidden)
-    var worker = false
-
-    @Option(help: .hidden)
-    var slot = 0
-
-    @Option(help: .hidden)
-    var label = "worker"
+    @OptionGroup var role: FleetWorkerOptions
 
     @Flag(help: .hidden)
     var patched = false
@@ -47,15 +40,15 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     func validate() throws {
         try OptionRange.check("--workflows", workflows, in: 1...1_000_000)
         try OptionRange.check("--kills", kills, in: 0...100_000)
-        guard (0..<fleet.workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+        try role.validate(workers: fleet.workers)
     }
 
     func run() async throws {
         let location = fleet.journal ?? directory + "/journal.sqlite"
         try await exitingOnError {
-            if worker {
+            if role.worker {
                 try await WorkflowFleet.runWorker(
-                    slot: slot, workers: fleet.workers, workflows: workflows, label: label, journal: location,
+                    slot: role.slot, workers: fleet.workers, workflows: workflows, label: role.label, journal: location,
                     directory: directory, lease: .milliseconds(fleet.leaseMs), patched: patched, driver: fleet.driverPid
                 )
                 return
