@@ -41,7 +41,7 @@ struct ConsoleCommand: AsyncParsableCommand {
     var readOnly = false
 
     func validate() throws {
-        guard (0...65_535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        try OptionRange.check("--port", port, in: 0...65_535)
         if machines != nil && machine.isEmpty { throw ValidationError("--machines needs at least one --machine NAME") }
         if machines == nil && !machine.isEmpty { throw ValidationError("--machine needs --machines STORE") }
     }

@@ -40,14 +40,14 @@ struct FleetCommand: AsyncParsableCommand {
     var label: String?
 
     func validate() throws {
-        guard (0...1_000_000).contains(orders) else { throw ValidationError("--orders must be between 0 and 1000000") }
-        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
+        try OptionRange.check("--orders", orders, in: 0...1_000_000)
+        try OptionRange.check("--kills", kills, in: 0...100_000)
     }
 
     func run() async throws {
         let location = fleet.journal ?? directory + "/journal.sqlite"
         let flow = flowControl.control
-        do {
+        try await exitingOnError {
             if worker {
                 try await Fleet.runWorker(
                     owner: owner, label: label ?? owner, journal: location, directory: directory,
@@ -67,10 +67,6 @@ struct FleetCommand: AsyncParsableCommand {
             options.flow = flow
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw failure("\(error)")
         }
     }
 }

@@ -20,16 +20,10 @@ struct FleetFlowOptions: ParsableArguments {
     var rateLimit = 0
 
     func validate() throws {
-        guard (0...10_000).contains(partitions) else {
-            throw ValidationError("--partitions must be between 0 and 10000")
-        }
-        guard (1...1_000).contains(perPartition) else {
-            throw ValidationError("--per-partition must be between 1 and 1000")
-        }
-        guard (0...100).contains(schedules) else { throw ValidationError("--schedules must be between 0 and 100") }
-        guard (0...100_000).contains(rateLimit) else {
-            throw ValidationError("--rate-limit must be between 0 and 100000")
-        }
+        try OptionRange.check("--partitions", partitions, in: 0...10_000)
+        try OptionRange.check("--per-partition", perPartition, in: 1...1_000)
+        try OptionRange.check("--schedules", schedules, in: 0...100)
+        try OptionRange.check("--rate-limit", rateLimit, in: 0...100_000)
     }
 
     /// The flow control these options ask for.

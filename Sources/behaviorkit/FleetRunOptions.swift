@@ -31,13 +31,15 @@ struct FleetRunOptions: ParsableArguments {
     var driverPid: Int32?
 
     func validate() throws {
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
-        guard (10...600_000).contains(leaseMs) else {
-            throw ValidationError("--lease-ms must be between 10 and 600000")
-        }
-        guard (1...86_400).contains(deadlineS) else {
-            throw ValidationError("--deadline-s must be between 1 and 86400")
-        }
+        try Self.validate(workers: workers, leaseMs: leaseMs, deadlineS: deadlineS, driverPid: driverPid)
+    }
+
+    /// Checks the options every fleet takes, `machine-fleet`'s too: the workers, the lease, the
+    /// deadline and the driver's process id.
+    static func validate(workers: Int, leaseMs: Int, deadlineS: Int, driverPid: Int32?) throws {
+        try OptionRange.check("--workers", workers, in: 1...64)
+        try OptionRange.check("--lease-ms", leaseMs, in: 10...600_000)
+        try OptionRange.check("--deadline-s", deadlineS, in: 1...86_400)
         if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
     }
 }

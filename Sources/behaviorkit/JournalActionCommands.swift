@@ -27,6 +27,11 @@ struct JournalConfirmation: ParsableArguments {
             throw ExitCode.failure
         }
     }
+
+    /// Asks "`action` in `journal`?", naming the journal without its password.
+    func confirm(_ action: String, in journal: JournalLocationOptions) throws {
+        try confirm("\(action) in \(JournalOperations.redacted(journal.location))?")
+    }
 }
 
 struct JournalCancelCommand: AsyncParsableCommand {
@@ -57,19 +62,15 @@ struct JournalCancelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.run { opened in
-            let location = JournalOperations.redacted(journal.location)
+        try await journal.print { opened, format, console in
             guard let key else {
-                try confirmation.confirm(
-                    "Cancel the pending records passing \(bulk.terms.joined(separator: ", ")) in \(location)?")
-                try await JournalOperations.act(
-                    .cancel(reason: reason), opened, matching: try bulk.filter(), after: bulk.after,
-                    limit: bulk.limit, format: journal.format, console: .standardOutput)
-                return
+                return try await bulk.act(
+                    .cancel(reason: reason), confirming: "Cancel the pending records", on: opened, journal, confirmation
+                )
             }
-            try confirmation.confirm("Cancel '\(key)' in \(location)?")
+            try confirmation.confirm("Cancel '\(key)'", in: journal)
             try await JournalOperations.cancel(
-                opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+                opened, key: key, reason: reason, format: format, console: console)
         }
     }
 }
@@ -104,24 +105,19 @@ struct JournalRetryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.run { opened in
-            let location = JournalOperations.redacted(journal.location)
+        try await journal.print { opened, format, console in
             guard let key else {
-                try confirmation.confirm(
-                    "Retry the failed records passing \(bulk.terms.joined(separator: ", ")) in \(location)?")
-                try await JournalOperations.act(
-                    .retry, opened, matching: try bulk.filter(), after: bulk.after, limit: bulk.limit,
-                    format: journal.format, console: .standardOutput)
-                return
+                return try await bulk.act(
+                    .retry, confirming: "Retry the failed records", on: opened, journal, confirmation)
             }
             if let newKey {
-                try confirmation.confirm("Fork '\(key)' as '\(newKey)' in \(location)?")
+                try confirmation.confirm("Fork '\(key)' as '\(newKey)'", in: journal)
                 try await JournalOperations.fork(
-                    opened, key: key, as: newKey, queue: queue, format: journal.format, console: .standardOutput)
+                    opened, key: key, as: newKey, queue: queue, format: format, console: console)
                 return
             }
-            try confirmation.confirm("Retry '\(key)' in \(location)?")
-            try await JournalOperations.retry(opened, key: key, format: journal.format, console: .standardOutput)
+            try confirmation.confirm("Retry '\(key)'", in: journal)
+            try await JournalOperations.retry(opened, key: key, format: format, console: console)
         }
     }
 }
@@ -148,11 +144,11 @@ struct JournalPruneCommand: AsyncParsableCommand {
 
     func run() async throws {
         let date = before.flatMap(JournalTime.parse) ?? Date().addingTimeInterval(-Double(olderThan ?? 0))
-        try await journal.run { opened in
+        try await journal.print { opened, format, console in
             try confirmation.confirm(
                 "Delete every record of \(JournalOperations.redacted(journal.location)) that settled before "
                     + "\(JournalRecordView.time(date))?")
-            try await JournalOperations.prune(opened, before: date, format: journal.format, console: .standardOutput)
+            try await JournalOperations.prune(opened, before: date, format: format, console: console)
         }
     }
 }

@@ -70,4 +70,16 @@ struct JournalBulkOptions: ParsableArguments {
             throw ValidationError("give the record's KEY, or --filter terms to act on many")
         }
     }
+
+    /// Acts on a limit of the records the terms pass, once `confirmation` agreed to
+    /// "`records` passing the terms in the journal?".
+    func act(
+        _ action: JournalOperations.BulkAction, confirming records: String, on opened: any CommandJournalManagement,
+        _ journal: JournalLocationOptions, _ confirmation: JournalConfirmation
+    ) async throws {
+        try confirmation.confirm("\(records) passing \(terms.joined(separator: ", "))", in: journal)
+        try await JournalOperations.act(
+            action, opened, matching: try filter(), after: after, limit: limit, format: journal.format,
+            console: .standardOutput)
+    }
 }

@@ -71,12 +71,14 @@ struct JournalLocationOptions: ParsableArguments {
 
     /// Runs `body` on the opened journal; an error becomes `error: …` and exit 1.
     func run(_ body: (any CommandJournalManagement) async throws -> Void) async throws {
-        do {
-            try await JournalOperations.withJournal(location, body)
-        } catch let exit as ExitCode {
-            throw exit
-        } catch {
-            throw failure("\(error)")
-        }
+        try await exitingOnError { try await JournalOperations.withJournal(location, body) }
+    }
+
+    /// Runs `operation` on the opened journal, printing in ``format`` on standard output; an
+    /// error becomes `error: …` and exit 1.
+    func print(
+        _ operation: (any CommandJournalManagement, JournalOperations.Format, Console) async throws -> Void
+    ) async throws {
+        try await run { opened in try await operation(opened, format, .standardOutput) }
     }
 }

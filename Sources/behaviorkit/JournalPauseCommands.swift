@@ -17,10 +17,10 @@ struct JournalPauseCommand: AsyncParsableCommand {
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.run { opened in
-            try confirmation.confirm("Pause queue '\(queue)' in \(JournalOperations.redacted(journal.location))?")
+        try await journal.print { opened, format, console in
+            try confirmation.confirm("Pause queue '\(queue)'", in: journal)
             try await JournalOperations.pause(
-                opened, queue: queue, paused: true, format: journal.format, console: .standardOutput)
+                opened, queue: queue, paused: true, format: format, console: console)
         }
     }
 }
@@ -34,9 +34,8 @@ struct JournalResumeCommand: AsyncParsableCommand {
     @Argument(help: "The queue's name.") var queue: String
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.pause(
-                opened, queue: queue, paused: false, format: journal.format, console: .standardOutput)
+        try await journal.print {
+            try await JournalOperations.pause($0, queue: queue, paused: false, format: $1, console: $2)
         }
     }
 }

@@ -32,9 +32,7 @@ struct JournalRateLimitShowCommand: AsyncParsableCommand {
     @OptionGroup var journal: JournalLocationOptions
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.rateLimits(opened, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print(JournalOperations.rateLimits)
     }
 }
 
@@ -75,12 +73,10 @@ struct JournalRateLimitSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let limit = try limit()
-        try await journal.run { opened in
-            try confirmation.confirm(
-                "Limit queue '\(queue)' to \(limit) in \(JournalOperations.redacted(journal.location))?")
+        try await journal.print { opened, format, console in
+            try confirmation.confirm("Limit queue '\(queue)' to \(limit)", in: journal)
             try await JournalOperations.setRateLimit(
-                opened, queue: queue, scope: scope.scope, limit: limit, format: journal.format,
-                console: .standardOutput)
+                opened, queue: queue, scope: scope.scope, limit: limit, format: format, console: console)
         }
     }
 }
@@ -95,9 +91,9 @@ struct JournalRateLimitRemoveCommand: AsyncParsableCommand {
     @OptionGroup var scope: JournalRateLimitScopeOptions
 
     func run() async throws {
-        try await journal.run { opened in
+        try await journal.print {
             try await JournalOperations.setRateLimit(
-                opened, queue: queue, scope: scope.scope, limit: nil, format: journal.format, console: .standardOutput)
+                $0, queue: queue, scope: scope.scope, limit: nil, format: $1, console: $2)
         }
     }
 }

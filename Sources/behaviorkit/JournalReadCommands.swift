@@ -41,9 +41,8 @@ struct JournalListCommand: AsyncParsableCommand {
             statuses: statuses.chosen, queue: queue, kind: kind,
             keyPrefix: keyPrefix, owner: owner, updatedSince: since.flatMap(JournalTime.parse),
             updatedBefore: until.flatMap(JournalTime.parse), rootsOnly: !steps)
-        try await journal.run { opened in
-            try await JournalOperations.list(
-                opened, filter, after: after, limit: limit, format: journal.format, console: .standardOutput)
+        try await journal.print {
+            try await JournalOperations.list($0, filter, after: after, limit: limit, format: $1, console: $2)
         }
     }
 }
@@ -57,9 +56,7 @@ struct JournalShowCommand: AsyncParsableCommand {
     @Argument(help: "The record's idempotency key.") var key: String
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.show(opened, key: key, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print { try await JournalOperations.show($0, key: key, format: $1, console: $2) }
     }
 }
 
@@ -70,9 +67,7 @@ struct JournalWorkersCommand: AsyncParsableCommand {
     @OptionGroup var journal: JournalLocationOptions
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.workers(opened, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print(JournalOperations.workers)
     }
 }
 
@@ -84,9 +79,7 @@ struct JournalQueuesCommand: AsyncParsableCommand {
     @OptionGroup var journal: JournalLocationOptions
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.queues(opened, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print(JournalOperations.queues)
     }
 }
 

@@ -16,8 +16,6 @@ struct JournalSchedulesCommand: AsyncParsableCommand {
     @OptionGroup var journal: JournalLocationOptions
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.schedules(opened, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print(JournalOperations.schedules)
     }
 }

@@ -39,9 +39,8 @@ struct JournalWorkflowsListCommand: AsyncParsableCommand {
 
     func run() async throws {
         let filter = CommandJournalFilter(statuses: statuses.chosen, keyPrefix: keyPrefix)
-        try await journal.run { opened in
-            try await JournalOperations.workflowRuns(
-                opened, filter, after: after, limit: limit, format: journal.format, console: .standardOutput)
+        try await journal.print {
+            try await JournalOperations.workflowRuns($0, filter, after: after, limit: limit, format: $1, console: $2)
         }
     }
 }
@@ -56,9 +55,7 @@ struct JournalWorkflowsShowCommand: AsyncParsableCommand {
     @Argument(help: "The run's key.") var key: String
 
     func run() async throws {
-        try await journal.run { opened in
-            try await JournalOperations.workflowRun(opened, key: key, format: journal.format, console: .standardOutput)
-        }
+        try await journal.print { try await JournalOperations.workflowRun($0, key: key, format: $1, console: $2) }
     }
 }
 
@@ -81,11 +78,10 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.run { opened in
-            try confirmation.confirm(
-                "Cancel the workflow run '\(key)' and its children in \(JournalOperations.redacted(journal.location))?")
+        try await journal.print { opened, format, console in
+            try confirmation.confirm("Cancel the workflow run '\(key)' and its children", in: journal)
             try await JournalOperations.cancelWorkflowRun(
-                opened, key: key, reason: reason, format: journal.format, console: .standardOutput)
+                opened, key: key, reason: reason, format: format, console: console)
         }
     }
 }
@@ -114,12 +110,10 @@ struct JournalWorkflowsForkCommand: AsyncParsableCommand {
 
     func run() async throws {
         let newKey = newKey ?? "\(key)-fork-\(from)"
-        try await journal.run { opened in
-            try confirmation.confirm(
-                "Fork the workflow run '\(key)' from position \(from) as '\(newKey)' in "
-                    + "\(JournalOperations.redacted(journal.location))?")
+        try await journal.print { opened, format, console in
+            try confirmation.confirm("Fork the workflow run '\(key)' from position \(from) as '\(newKey)'", in: journal)
             try await JournalOperations.forkWorkflowRun(
-                opened, key: key, from: from, as: newKey, format: journal.format, console: .standardOutput)
+                opened, key: key, from: from, as: newKey, format: format, console: console)
         }
     }
 }

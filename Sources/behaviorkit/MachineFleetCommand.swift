@@ -46,38 +46,25 @@ struct MachineFleetCommand: AsyncParsableCommand {
     @Option(help: "The folder for the logs (and the store, when --store is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-machine-fleet").path
 
-    @Flag(help: .hidden)
-    var worker = false
-
-    @Option(help: .hidden)
-    var slot = 0
-
-    @Option(help: .hidden)
-    var label = "worker"
+    @OptionGroup var role: FleetWorkerOptions
 
     @Option(help: .hidden)
     var driverPid: Int32?
 
     func validate() throws {
-        guard (1...64).contains(workers) else { throw ValidationError("--workers must be between 1 and 64") }
-        guard (1...1_000_000).contains(keys) else { throw ValidationError("--keys must be between 1 and 1000000") }
-        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
-        guard (10...600_000).contains(leaseMs) else {
-            throw ValidationError("--lease-ms must be between 10 and 600000")
-        }
-        guard (1...86_400).contains(deadlineS) else {
-            throw ValidationError("--deadline-s must be between 1 and 86400")
-        }
-        guard (0..<workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
-        if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
+        try FleetRunOptions.validate(workers: workers, leaseMs: leaseMs, deadlineS: deadlineS, driverPid: driverPid)
+        try OptionRange.check("--keys", keys, in: 1...1_000_000)
+        try OptionRange.check("--kills", kills, in: 0...100_000)
+        try role.validate(workers: workers)
     }
 
     func run() async throws {
         let location = store ?? directory + "/machines.sqlite"
-        do {
-            if worker {
+        try await exitingOnError {
+            if role.worker {
                 try await MachineFleet.runWorker(
-                    slot: slot, workers: workers, label: label, store: location, directory: directory, keys: keys,
+                    slot: role.slot, workers: workers, label: role.label, store: location, directory: directory,
+                    keys: keys,
                     seed: seed, lease: .milliseconds(leaseMs), driver: driverPid)
                 return
             }
@@ -95,10 +82,6 @@ struct MachineFleetCommand: AsyncParsableCommand {
             options.pauses = pause
             let (_, violations) = try await MachineFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw failure("\(error)")
         }
     }
 }

@@ -33,7 +33,7 @@ struct MachinesCommand: AsyncParsableCommand {
     var format: JournalFormat = .text
 
     func validate() throws {
-        guard (1...1_000_000).contains(limit) else { throw ValidationError("--limit must be between 1 and 1000000") }
+        try OptionRange.check("--limit", limit, in: 1...1_000_000)
         if state != nil && key != nil { throw ValidationError("give --state or --key, not both") }
     }
 

@@ -33,32 +33,23 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     @Flag(help: "Run nothing: check again what a run left in --journal and --directory, for --workflows orders.")
     var checkOnly = false
 
-    @Flag(help: .hidden)
-    var worker = false
-
-    @Option(help: .hidden)
-    var slot = 0
-
-    @Option(help: .hidden)
-    var label = "worker"
+    @OptionGroup var role: FleetWorkerOptions
 
     @Flag(help: .hidden)
     var patched = false
 
     func validate() throws {
-        guard (1...1_000_000).contains(workflows) else {
-            throw ValidationError("--workflows must be between 1 and 1000000")
-        }
-        guard (0...100_000).contains(kills) else { throw ValidationError("--kills must be between 0 and 100000") }
-        guard (0..<fleet.workers).contains(slot) else { throw ValidationError("--slot must be below --workers") }
+        try OptionRange.check("--workflows", workflows, in: 1...1_000_000)
+        try OptionRange.check("--kills", kills, in: 0...100_000)
+        try role.validate(workers: fleet.workers)
     }
 
     func run() async throws {
         let location = fleet.journal ?? directory + "/journal.sqlite"
-        do {
-            if worker {
+        try await exitingOnError {
+            if role.worker {
                 try await WorkflowFleet.runWorker(
-                    slot: slot, workers: fleet.workers, workflows: workflows, label: label, journal: location,
+                    slot: role.slot, workers: fleet.workers, workflows: workflows, label: role.label, journal: location,
                     directory: directory, lease: .milliseconds(fleet.leaseMs), patched: patched, driver: fleet.driverPid
                 )
                 return
@@ -84,10 +75,6 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             options.restartDatabase = fleet.restartDatabase
             let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
-        } catch let error as ExitCode {
-            throw error
-        } catch {
-            throw failure("\(error)")
         }
     }
 }

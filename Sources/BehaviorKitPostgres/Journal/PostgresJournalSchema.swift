@@ -55,10 +55,7 @@ enum PostgresJournalSchema {
     static func prepare(
         _ table: String, on connection: PostgresConnection, names: PostgresJournalNames, logger: Logger
     ) async throws {
-        try await connection.query("BEGIN", logger: logger)
-        do {
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(table)))", logger: logger)
+        try await underSchemaLock(table, on: connection, logger: logger) {
             let found = try await existingColumns(table, on: connection, logger: logger)
             if let found {
                 try check(found, names: names)
@@ -106,6 +103,20 @@ enum PostgresJournalSchema {
             try await PostgresJournalEnqueueFunction.prepare(table, on: connection, logger: logger)
             // The NOTIFY that wakes other processes' workers.
             try await PostgresQueueNotifications.prepare(table, on: connection, logger: logger)
+        }
+    }
+
+    /// Runs `body` in one transaction under the advisory lock on `name` that every process
+    /// preparing a journal's table or a machine store's tables takes, so that processes starting
+    /// together create them once and never see them half made; rolls back when `body` throws.
+    static func underSchemaLock(
+        _ name: String, on connection: PostgresConnection, logger: Logger, _ body: () async throws -> Void
+    ) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            try await connection.query(
+                "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(name)))", logger: logger)
+            try await body()
             try await connection.query("COMMIT", logger: logger)
         } catch {
             _ = try? await connection.query("ROLLBACK", logger: logger)

@@ -15,48 +15,23 @@ import PostgresNIO
 /// commit; when that cannot be told before the journal's reconnection deadline, every caller
 /// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`).
 extension PostgresJournalWriter {
-    /// How often a batch runs again after deadlocks before it fails.
-    static let batchRetries = 5
-
-    /// What one call gave: every write's rows, or the server's refusal.
-    enum CallOutcome: Sendable {
-        case answered([[Answer]])
-        case failed(sqlState: String?, PostgresStoreError)
-    }
-
     func commit(
         _ writes: [JournalWrite], _ connections: PostgresJournalConnections
     ) async -> [Result<JournalWriteOutcome, any Error>] {
-        var retries = 0
-        while true {
-            let outcome: CallOutcome
-            do {
-                outcome = try await connections.withConnectionPastTheGate { connection in
-                    do {
-                        return .answered(try await self.call(writes, on: connection))
-                    } catch {
-                        return .failed(sqlState: Self.sqlState(error), names.error(error))
-                    }
-                }
-            } catch {
-                outcome = .failed(sqlState: nil, names.error(error))
-            }
-            switch outcome {
-            case .answered(let answers):
-                return zip(writes, answers).map { write, rows in Result { try result(of: write, rows) } }
-            case .failed(let state?, _) where ["40001", "40P01"].contains(state) && retries < Self.batchRetries:
-                retries += 1
-            case .failed(let state?, _) where writes.count > 1 && !Self.isConnectionState(state):
+        await PostgresBatchCall.run(
+            writes.count, on: connections, names, { connection in try await self.call(writes, on: connection) },
+            answered: { answers in zip(writes, answers).map { write, rows in Result { try result(of: write, rows) } } },
+            alone: {
                 var results: [Result<JournalWriteOutcome, any Error>] = []
                 for write in writes { results += await commit([write], connections) }
                 return results
-            case .failed(let state, let error):
+            },
+            failed: { state, error in
                 logger.error(
                     "journal commit failed",
                     metadata: ["writes": "\(writes.count)", "sqlstate": "\(state ?? "-")", "error": "\(error)"])
                 return writes.map { _ in .failure(error) }
-            }
-        }
+            })
     }
 
     /// The SQLSTATE of a server's refusal.

@@ -10,15 +10,10 @@ import PostgresNIO
 /// again after the journal's reconnection backoff, and then wakes every queue's workers: a
 /// notification sent while nobody listened is lost, and they look for themselves.
 final class PostgresQueueListener: Sendable {
-    private struct State {
-        var task: Task<Void, Never>?
-        var stopped = false
-    }
-
     private let connections: PostgresJournalConnections
     private let channel: String
     private let signal: QueueSignal
-    private let state = LockedValue(State())
+    private let task = WatcherTask()
 
     init(connections: PostgresJournalConnections, table: String, signal: QueueSignal) {
         self.connections = connections
@@ -28,22 +23,14 @@ final class PostgresQueueListener: Sendable {
 
     /// Starts listening, unless it listens already or was stopped.
     func start() {
-        state.withLock { state in
-            guard state.task == nil, !state.stopped else { return }
-            state.task = Task { [connections, channel, signal] in
-                await Self.listen(connections, channel, signal)
-            }
+        task.start { [connections, channel, signal] in
+            await Self.listen(connections, channel, signal)
         }
     }
 
     /// Stops listening and waits until the connection went back to the pool.
     func stop() async {
-        let task = state.withLock { state in
-            state.stopped = true
-            return state.task
-        }
-        task?.cancel()
-        await task?.value
+        await task.stop()
     }
 
     private static func listen(

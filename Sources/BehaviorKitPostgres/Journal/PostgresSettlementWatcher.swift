@@ -8,15 +8,10 @@ import Logging
 /// for all of them) and wakes their waiters. Nothing is read while no one waits, and the
 /// journal's writes pay nothing: no trigger, no notification per settlement.
 final class PostgresSettlementWatcher: Sendable {
-    private struct State {
-        var task: Task<Void, Never>?
-        var stopped = false
-    }
-
     /// Answers which of the keys are settled.
     typealias Look = @Sendable ([String]) async throws -> [String]
 
-    private let state = LockedValue(State())
+    private let task = WatcherTask()
     private let settled: QueueSignal
     private let interval: Duration
     private let logger: Logger
@@ -34,33 +29,25 @@ final class PostgresSettlementWatcher: Sendable {
 
     /// Starts watching, once; nothing after ``stop()``.
     func start() {
-        state.withLock { state in
-            guard state.task == nil, !state.stopped else { return }
-            state.task = Task { [settled, interval, logger, look] in
-                while !Task.isCancelled {
-                    let keys = settled.queues
-                    if !keys.isEmpty {
-                        do {
-                            for key in try await look(keys.sorted()) { settled.signal(key) }
-                        } catch is CancellationError {
-                            return
-                        } catch {
-                            logger.debug("looking for settled records failed once", metadata: ["error": "\(error)"])
-                        }
+        task.start { [settled, interval, logger, look] in
+            while !Task.isCancelled {
+                let keys = settled.queues
+                if !keys.isEmpty {
+                    do {
+                        for key in try await look(keys.sorted()) { settled.signal(key) }
+                    } catch is CancellationError {
+                        return
+                    } catch {
+                        logger.debug("looking for settled records failed once", metadata: ["error": "\(error)"])
                     }
-                    try? await Task.sleep(for: interval)
                 }
+                try? await Task.sleep(for: interval)
             }
         }
     }
 
     /// Stops watching.
     func stop() async {
-        let task = state.withLock { state in
-            state.stopped = true
-            return state.task
-        }
-        task?.cancel()
-        await task?.value
+        await task.stop()
     }
 }

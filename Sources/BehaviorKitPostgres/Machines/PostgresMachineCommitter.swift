@@ -15,18 +15,9 @@ import PostgresNIO
 /// the batch again. A connection lost during the call is ridden out by the connections, as the
 /// journal's batches are.
 struct PostgresMachineCommitter: Sendable {
-    /// How often a batch runs again after deadlocks before it fails.
-    static let retries = 5
-
     let statement: PreparedJournalStatement.Text
     let names: PostgresJournalNames
     let logger: Logger
-
-    /// What one call gave: every commit's answer, or the server's refusal.
-    enum CallOutcome: Sendable {
-        case answered([MachineCommitResult?])
-        case failed(sqlState: String?, PostgresStoreError)
-    }
 
     func commit(
         _ commits: [MachineCommit], _ connections: PostgresJournalConnections
@@ -35,22 +26,10 @@ struct PostgresMachineCommitter: Sendable {
             (commits[$0].key.machine, commits[$0].key.key, $0) < (commits[$1].key.machine, commits[$1].key.key, $1)
         }
         let arguments = PostgresMachineCommitArguments(order.map { commits[$0] })
-        var retries = 0
-        while true {
-            let outcome: CallOutcome
-            do {
-                outcome = try await connections.withConnectionPastTheGate { connection in
-                    do {
-                        return .answered(try await self.call(arguments, count: commits.count, on: connection))
-                    } catch {
-                        return .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error))
-                    }
-                }
-            } catch {
-                outcome = .failed(sqlState: nil, names.error(error))
-            }
-            switch outcome {
-            case .answered(let answers):
+        return await PostgresBatchCall.run(
+            commits.count, on: connections, names,
+            { connection in try await self.call(arguments, count: commits.count, on: connection) },
+            answered: { answers in
                 var results = [Result<MachineCommitResult, any Error>](
                     repeating: .failure(names.error(.ioFailed, "a commit got no answer").asMachineStore),
                     count: commits.count)
@@ -58,19 +37,18 @@ struct PostgresMachineCommitter: Sendable {
                     if let answer = answers[position] { results[index] = .success(answer) }
                 }
                 return results
-            case .failed(let state?, _) where ["40001", "40P01"].contains(state) && retries < Self.retries:
-                retries += 1
-            case .failed(let state?, _) where commits.count > 1 && !PostgresJournalWriter.isConnectionState(state):
+            },
+            alone: {
                 var results: [Result<MachineCommitResult, any Error>] = []
                 for commit in commits { results += await self.commit([commit], connections) }
                 return results
-            case .failed(let state, let error):
+            },
+            failed: { state, error in
                 logger.error(
                     "machine commit failed",
                     metadata: ["commits": "\(commits.count)", "sqlstate": "\(state ?? "-")", "error": "\(error)"])
                 return commits.map { _ in .failure(error.asMachineStore) }
-            }
-        }
+            })
     }
 
     /// Each commit's answer, by position; `nil` until the function gave it.

@@ -97,10 +97,7 @@ enum PostgresMachineSchema {
     static func prepare(
         _ prefix: String, on connection: PostgresConnection, names: PostgresJournalNames, logger: Logger
     ) async throws {
-        try await connection.query("BEGIN", logger: logger)
-        do {
-            try await connection.query(
-                "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(prefix)))", logger: logger)
+        try await PostgresJournalSchema.underSchemaLock(prefix, on: connection, logger: logger) {
             for table in tables {
                 let name = table.name(prefix)
                 if let found = try await PostgresJournalSchema.existingColumns(name, on: connection, logger: logger) {
@@ -123,10 +120,6 @@ enum PostgresMachineSchema {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: PostgresMachineCommitFunction.create(prefix)), logger: logger)
             }
-            try await connection.query("COMMIT", logger: logger)
-        } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
-            throw error
         }
     }
 

@@ -20,12 +20,7 @@ import Logging
 /// A read every few milliseconds is the cost. A record made claimable without a new row (a
 /// retry, a release, a lease that ended) is found by the workers' poll, as before.
 final class SQLiteQueueWatcher: Sendable {
-    private struct State {
-        var task: Task<Void, Never>?
-        var stopped = false
-    }
-
-    private let state = LockedValue(State())
+    private let task = WatcherTask()
     private let path: String
     private let signal: QueueSignal
     private let settled: QueueSignal
@@ -46,27 +41,19 @@ final class SQLiteQueueWatcher: Sendable {
     }
 
     deinit {
-        state.withLock { $0.task }?.cancel()
+        task.cancel()
     }
 
     /// Starts watching, once; nothing after ``stop()``, nor for a journal with no file.
     func start() {
-        state.withLock { state in
-            guard state.task == nil, !state.stopped else { return }
-            state.task = Task { [path, signal, settled, interval, logger] in
-                await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
-            }
+        task.start { [path, signal, settled, interval, logger] in
+            await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
         }
     }
 
     /// Stops watching and closes the watcher's connection.
     func stop() async {
-        let task = state.withLock { state in
-            state.stopped = true
-            return state.task
-        }
-        task?.cancel()
-        await task?.value
+        await task.stop()
     }
 
     private static func watch(

@@ -20,18 +20,27 @@ struct CoalescedCommands: Command {
     /// folds into an obsolete one is dropped (the result is obsolete when nothing is left).
     static func coalesce(_ top: any Command, with next: any Command) -> any Command {
         if var group = top as? CoalescedCommands {
-            if let last = group.commands.last, let folded = last.coalesced(with: next) {
-                if folded.isObsolete {
-                    group.commands.removeLast()
-                } else {
-                    group.commands[group.commands.count - 1] = folded
-                }
-            } else if !next.isObsolete {
-                group.commands.append(next)
-            }
+            group.commands.add(next, folded: group.commands.last?.coalesced(with: next))
             return group
         }
         if let folded = top.coalesced(with: next) { return folded }
         return next.isObsolete ? top : CoalescedCommands(commands: [top, next])
+    }
+}
+
+extension [any Command] {
+    /// Adds `next`, done after the last command: `folded` (the last and `next` folded into one)
+    /// replaces the last, or removes it when obsolete; without one, `next` is appended unless
+    /// it is obsolete.
+    mutating func add(_ next: any Command, folded: (any Command)?) {
+        if let folded {
+            if folded.isObsolete {
+                removeLast()
+            } else {
+                self[count - 1] = folded
+            }
+        } else if !next.isObsolete {
+            append(next)
+        }
     }
 }

@@ -76,16 +76,11 @@ extension UndoHistory {
         openGroups[index].cost = openGroups[index].cost.saturatingAdd(cost)
         if isEdit { groupEdits &+= 1 }
         clearRedo()
+        var folded: (any Command)?
         if let key = command.coalescingKey, let top = scope.completedSteps.last, top.coalescingKey == key {
-            let folded = CoalescedCommands.coalesce(top, with: command)
-            if folded.isObsolete {
-                scope.completedSteps.removeLast()
-            } else {
-                scope.completedSteps[scope.completedSteps.count - 1] = folded
-            }
-        } else if !command.isObsolete {
-            scope.completedSteps.append(command)
+            folded = CoalescedCommands.coalesce(top, with: command)
         }
+        scope.completedSteps.add(command, folded: folded)
         // The listeners hear of the group when it closes.
     }
 

@@ -24,14 +24,12 @@ extension DurableInstruments {
         _ name: String, key: String, _ outcome: DurableOutcome, error: (any Error)? = nil, duration: Duration?,
         span: (any Span)?
     ) {
-        span?.attributes["behaviorkit.outcome"] = outcome.rawValue
-        if let metrics {
-            metrics.increment(DurableMetric.transactions, [("transaction", name), ("outcome", outcome.rawValue)])
-            if let duration { metrics.record(DurableMetric.transactionDuration, [("transaction", name)], duration) }
-        }
-        guard let logger else { return }
-        var metadata: Logger.Metadata = ["transaction": "\(name)", "key": "\(key)", "outcome": "\(outcome.rawValue)"]
-        if let error { metadata["error"] = "\(error)" }
+        guard
+            case let (logger, metadata)? = ended(
+                outcome.rawValue, span: span, counting: DurableMetric.transactions,
+                timing: DurableMetric.transactionDuration, by: ("transaction", name), duration: duration,
+                ["transaction": "\(name)", "key": "\(key)"], error: error)
+        else { return }
         switch outcome {
         case .failed:
             logger.error("transaction failed: a compensation failed, its effects may remain", metadata: metadata)
@@ -49,14 +47,11 @@ extension DurableInstruments {
         kind: String, key: String, _ outcome: DurableOutcome, error: (any Error)? = nil, duration: Duration?,
         span: (any Span)?
     ) {
-        span?.attributes["behaviorkit.outcome"] = outcome.rawValue
-        if let metrics {
-            metrics.increment(DurableMetric.commands, [("kind", kind), ("outcome", outcome.rawValue)])
-            if let duration { metrics.record(DurableMetric.commandDuration, [("kind", kind)], duration) }
-        }
-        guard let logger else { return }
-        var metadata: Logger.Metadata = ["kind": "\(kind)", "key": "\(key)", "outcome": "\(outcome.rawValue)"]
-        if let error { metadata["error"] = "\(error)" }
+        guard
+            case let (logger, metadata)? = ended(
+                outcome.rawValue, span: span, counting: DurableMetric.commands, timing: DurableMetric.commandDuration,
+                by: ("kind", kind), duration: duration, ["kind": "\(kind)", "key": "\(key)"], error: error)
+        else { return }
         switch outcome {
         case .leaseLost:
             logger.warning("lease lost: the command stopped; another worker settles it", metadata: metadata)
@@ -70,15 +65,33 @@ extension DurableInstruments {
     func workflowAttemptEnded(
         _ name: String, key: String, _ outcome: String, error: (any Error)? = nil, duration: Duration, span: (any Span)?
     ) {
+        guard
+            case let (logger, metadata)? = ended(
+                outcome, span: span, counting: DurableMetric.workflowAttempts,
+                timing: DurableMetric.workflowAttemptDuration, by: ("workflow", name), duration: duration,
+                ["workflow": "\(name)", "key": "\(key)"], error: error)
+        else { return }
+        logger.debug("workflow attempt \(outcome)", metadata: metadata)
+    }
+
+    /// Marks `span` with how a run ended, counts it under `counter` by `label` and `outcome`,
+    /// and, given a `timer` and a `duration`, times it under `timer` by `label`; answers the
+    /// logger and `metadata` with the outcome and the `error` in it, to log how it ended (`nil`
+    /// without a logger).
+    func ended(
+        _ outcome: String, span: (any Span)?, counting counter: String, timing timer: String? = nil,
+        by label: (String, String), duration: Duration?, _ metadata: Logger.Metadata, error: (any Error)?
+    ) -> (Logger, Logger.Metadata)? {
         span?.attributes["behaviorkit.outcome"] = outcome
         if let metrics {
-            metrics.increment(DurableMetric.workflowAttempts, [("workflow", name), ("outcome", outcome)])
-            metrics.record(DurableMetric.workflowAttemptDuration, [("workflow", name)], duration)
+            metrics.increment(counter, [label, ("outcome", outcome)])
+            if let timer, let duration { metrics.record(timer, [label], duration) }
         }
-        guard let logger else { return }
-        var metadata: Logger.Metadata = ["workflow": "\(name)", "key": "\(key)", "outcome": "\(outcome)"]
+        guard let logger else { return nil }
+        var metadata = metadata
+        metadata["outcome"] = "\(outcome)"
         if let error { metadata["error"] = "\(error)" }
-        logger.debug("workflow attempt \(outcome)", metadata: metadata)
+        return (logger, metadata)
     }
 
     /// Logs that a journal call outside any one record's run failed (a lease renewal).

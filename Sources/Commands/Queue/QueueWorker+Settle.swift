@@ -104,15 +104,12 @@ extension QueueWorker {
         _ record: CommandJournalRecord, _ outcome: DurableOutcome, error: (any Error)?, duration: Duration,
         span: (any Span)?
     ) {
-        span?.attributes["behaviorkit.outcome"] = outcome.rawValue
-        instruments.metrics?.increment(
-            DurableMetric.queueRecords, [("queue", queue.name), ("outcome", outcome.rawValue)])
-        guard let logger = instruments.logger else { return }
-        var metadata: Logger.Metadata = [
-            "key": "\(record.id)", "kind": "\(record.entry.kind)", "outcome": "\(outcome.rawValue)",
-            "duration": "\(duration)",
-        ]
-        if let error { metadata["error"] = "\(error)" }
+        guard
+            case let (logger, metadata)? = instruments.ended(
+                outcome.rawValue, span: span, counting: DurableMetric.queueRecords, by: ("queue", queue.name),
+                duration: duration, ["key": "\(record.id)", "kind": "\(record.entry.kind)", "duration": "\(duration)"],
+                error: error)
+        else { return }
         switch outcome {
         case .unreadable:
             logger.warning("cannot read a queued record; given back for a worker that can", metadata: metadata)

@@ -58,11 +58,7 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     public init(
         to target: State? = nil, when guard: Guard<Context, Event>? = nil, actions: [Action<Context, Event>] = []
     ) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
-                    keepsSource: false)))
+        element = .rule(.eventless, to: target, when: `guard`, actions: actions)
     }
 
     /// An eventless transition with one unnamed action on the context.
@@ -88,11 +84,7 @@ public struct Always<State: Hashable & Sendable, Event: Hashable & Sendable, Con
         to target: State? = nil, when guard: Guard<Context, Event>? = nil, internal: Bool,
         actions: [Action<Context, Event>] = []
     ) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: .eventless, target: target, guard: `guard`, actions: actions, rejection: nil,
-                    keepsSource: `internal`)))
+        element = .rule(.eventless, to: target, when: `guard`, actions: actions, keepsSource: `internal`)
     }
 
     /// An eventless transition, internal or not, with one unnamed action on the context.
@@ -121,11 +113,7 @@ public struct OnDone<State: Hashable & Sendable, Event: Hashable & Sendable, Con
     public init(
         to target: State? = nil, when guard: Guard<Context, Event>? = nil, actions: [Action<Context, Event>] = []
     ) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: .done, target: target, guard: `guard`, actions: actions, rejection: nil,
-                    keepsSource: false)))
+        element = .rule(.done, to: target, when: `guard`, actions: actions)
     }
 
     /// A done transition with one unnamed action on the context.

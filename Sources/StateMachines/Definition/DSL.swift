@@ -18,11 +18,7 @@ public struct On<State: Hashable & Sendable, Event: Hashable & Sendable, Context
         match: RuleMatch<Event>, target: State?, guard: Guard<Context, Event>?, actions: [Action<Context, Event>],
         internal: Bool
     ) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: match, target: target, guard: `guard`, actions: actions, rejection: nil,
-                    keepsSource: `internal`)))
+        element = .rule(match, to: target, when: `guard`, actions: actions, keepsSource: `internal`)
     }
 
     /// A transition with named actions.
@@ -101,11 +97,7 @@ public struct Refuse<State: Hashable & Sendable, Event: Hashable & Sendable, Con
 
     /// Refuses `event` with `reason`, when `guard` holds (or always, without one).
     public init(_ event: Event, _ reason: String, when guard: Guard<Context, Event>? = nil) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: .event(event), target: nil, guard: `guard`, actions: [], rejection: reason,
-                    keepsSource: false)))
+        element = .rule(.event(event), when: `guard`, rejection: reason)
     }
 }
 
@@ -113,12 +105,7 @@ extension Refuse where Event: PayloadEvent {
     /// Refuses every event of `kind` with `reason`.
     @_disfavoredOverload
     public init(_ kind: Event.Kind, _ reason: String, when guard: Guard<Context, Event>? = nil) {
-        element = StateElement(
-            kind: .rule(
-                RuleDraft(
-                    match: .kind(KindKey(value: AnyHashable(kind)), label: "\(kind)"), target: nil, guard: `guard`,
-                    actions: [],
-                    rejection: reason, keepsSource: false)))
+        element = .rule(.kind(KindKey(value: AnyHashable(kind)), label: "\(kind)"), when: `guard`, rejection: reason)
     }
 }
 

@@ -18,6 +18,22 @@ public struct StateElement<State: Hashable & Sendable, Event: Hashable & Sendabl
     let kind: Kind
 }
 
+extension StateElement {
+    /// A rule on `match`: to `target` (none: the source stays), when `guard` holds (or always),
+    /// running `actions`, or refusing with `rejection`; `keepsSource` keeps a compound source
+    /// active when the target is a descendant.
+    static func rule(
+        _ match: RuleMatch<Event>, to target: State? = nil, when guard: Guard<Context, Event>? = nil,
+        actions: [Action<Context, Event>] = [], rejection: String? = nil, keepsSource: Bool = false
+    ) -> Self {
+        StateElement(
+            kind: .rule(
+                RuleDraft(
+                    match: match, target: target, guard: `guard`, actions: actions, rejection: rejection,
+                    keepsSource: keepsSource)))
+    }
+}
+
 /// A rule as written, before its states are numbered.
 struct RuleDraft<State: Hashable & Sendable, Event: Hashable & Sendable, Context: Sendable>: Sendable {
     var match: RuleMatch<Event>
