@@ -17,7 +17,14 @@ struct CachePoliciesDocSamplesTests {
             },
         ])
         async let loading = prices.value(for: 7)
-        #expect(await eventually { prices.statistics.tiers[0].misses == 1 })
+        // The load must have begun (its miss counted) before the store: waited for by yields, then,
+        // on a machine too busy to run the load's task within them, by millisecond naps (10 s at most).
+        var began = await eventually { prices.statistics.tiers[0].misses == 1 }
+        for _ in 0..<10_000 where !began {
+            try await Task.sleep(for: .milliseconds(1))
+            began = prices.statistics.tiers[0].misses == 1
+        }
+        #expect(began)
         await prices.store("7.49", for: 7)
         gate.open()
         #expect(try await loading == "9.99")
