@@ -17,7 +17,8 @@ import Synchronization
 //     DurableQueue floor-enqueue PATH N              SQLite's hand-written queue (SQLiteQueueFloor): N jobs
 //     DurableQueue floor-work PATH START_AT          … drained by one process, 16 a claim
 //
-// URL: sqlite:///PATH or postgres://… . Stamps are CLOCK_REALTIME, as the peer's.
+// URL: sqlite:///PATH or postgres://… . Stamps are CLOCK_REALTIME, as the peer's. BK_FLOW names
+// the flow control the queue's jobs are enqueued and worked under (FlowControl; `plain` unset).
 
 struct Stamp: Codable, Sendable { var nanoseconds: Int64 }
 struct Nothing: Codable, Sendable {}
@@ -53,7 +54,9 @@ func open(_ url: String) async throws -> any CommandJournalManagement {
 }
 
 /// N no-op jobs, one call per job from TASKS tasks: jobs/s and the time per call.
-func enqueueOneByOne(_ queue: CommandQueue, _ count: Int, tasks: Int, process: Int32) async throws -> String {
+func enqueueOneByOne(
+    _ queue: CommandQueue, _ count: Int, tasks: Int, process: Int32, flow: FlowControl
+) async throws -> String {
     let start = ContinuousClock.now
     let calls = try await withThrowingTaskGroup(of: [Int64].self) { group in
         for lane in 0..<tasks {
@@ -61,7 +64,9 @@ func enqueueOneByOne(_ queue: CommandQueue, _ count: Int, tasks: Int, process: I
                 var took: [Int64] = []
                 for index in stride(from: lane, to: count, by: tasks) {
                     let before = wallNanoseconds()
-                    try await queue.enqueue(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\(index)")
+                    try await queue.enqueue(
+                        kind: "noop", arguments: Nothing(), key: "noop-\(process)-\(index)",
+                        priority: flow.priority(of: index), partition: flow.partition(of: index))
                     took.append(wallNanoseconds() - before)
                 }
                 return took
@@ -75,11 +80,13 @@ func enqueueOneByOne(_ queue: CommandQueue, _ count: Int, tasks: Int, process: I
 }
 
 /// N no-op jobs with `enqueue(contentsOf:)`, 1,000 a call (as the peer's bulk mode): jobs/s.
-func enqueueInBulk(_ queue: CommandQueue, _ count: Int, process: Int32) async throws -> String {
+func enqueueInBulk(_ queue: CommandQueue, _ count: Int, process: Int32, flow: FlowControl) async throws -> String {
     let start = ContinuousClock.now
     for low in stride(from: 0, to: count, by: 1_000) {
         let jobs = try (low..<min(count, low + 1_000)).map {
-            try QueuedJob(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\($0)")
+            QueuedJob(
+                try CommandRegistry.entry(kind: "noop", arguments: Nothing(), key: "noop-\(process)-\($0)"),
+                priority: flow.priority(of: $0), partition: flow.partition(of: $0))
         }
         try await queue.enqueue(contentsOf: jobs)
     }
@@ -100,7 +107,8 @@ guard arguments.count >= 5 else {
     fail("usage: DurableQueue enqueue|work|produce|latency URL … (see the source's header)")
 }
 let journal = try await open(arguments[2])
-let queue = CommandQueue("bench", journal: journal)
+let flow = FlowControl.fromEnvironment()
+let queue = flow.queue(on: journal)
 let process = ProcessInfo.processInfo.processIdentifier
 let latencies = Mutex<[Int64]>([])
 let settled = Mutex<(count: Int, last: Int64)>((0, 0))
@@ -117,10 +125,11 @@ case "enqueue":
     guard let count = Int(arguments[3]), count > 0, arguments[4] == "bulk" || Int(arguments[4]) ?? 0 > 0 else {
         fail("N TASKS|bulk")
     }
+    try await flow.prepare(queue)
     if arguments[4] == "bulk" {
-        print(try await enqueueInBulk(queue, count, process: process))
+        print(try await enqueueInBulk(queue, count, process: process, flow: flow))
     } else {
-        print(try await enqueueOneByOne(queue, count, tasks: Int(arguments[4]) ?? 1, process: process))
+        print(try await enqueueOneByOne(queue, count, tasks: Int(arguments[4]) ?? 1, process: process, flow: flow))
     }
 case "work", "latency":
     guard arguments.count == 6, let number = Double(arguments[3]), let slots = Int(arguments[4]),
