@@ -14,6 +14,8 @@ import Synchronization
 //                                                    (Unix seconds); prints first/last times
 //     DurableQueue produce URL RATE COUNT            COUNT stamped jobs at RATE a second, one by one
 //     DurableQueue latency URL COUNT SLOTS POLL_MS   a worker until COUNT stamped jobs ran: enqueue → start
+//     DurableQueue latency-here URL COUNT SLOTS POLL_MS RATE   the same, their producer in this process
+//                                                    (COUNT jobs at RATE a second): pickup within a process
 //     DurableQueue floor-enqueue PATH N              SQLite's hand-written queue (SQLiteQueueFloor): N jobs
 //     DurableQueue floor-work PATH START_AT          … drained by one process, 16 a claim
 //
@@ -94,6 +96,22 @@ func enqueueInBulk(_ queue: CommandQueue, _ count: Int, process: Int32, flow: Fl
     return "behaviorkit enqueue n=\(count) bulk(1000/call): \(Int(Double(count) / seconds)) jobs/s"
 }
 
+/// COUNT stamped jobs at RATE a second, one call each: the time each enqueue call took.
+func produceStamped(_ queue: CommandQueue, rate: Double, count: Int, process: Int32) async throws -> String {
+    var calls: [Int64] = []
+    let origin = ContinuousClock.now
+    for index in 0..<count {
+        let due = origin + .seconds(Double(index) / rate)
+        if due > ContinuousClock.now { try await Task.sleep(until: due) }
+        let stamp = wallNanoseconds()
+        try await queue.enqueue(kind: "lat", arguments: Stamp(nanoseconds: stamp), key: "lat-\(process)-\(index)")
+        calls.append(wallNanoseconds() - stamp)
+    }
+    let seconds = (ContinuousClock.now - origin) / .seconds(1)
+    return "behaviorkit produce rate=\(rate) count=\(count) in \(String(format: "%.2f", seconds))s; "
+        + "enqueue call \(summary(calls))"
+}
+
 let arguments = CommandLine.arguments
 if arguments.count == 4, arguments[1] == "floor-enqueue", let count = Int(arguments[3]), count > 0 {
     print(try SQLiteQueueFloor.enqueue(arguments[2], count: count))
@@ -131,10 +149,11 @@ case "enqueue":
     } else {
         print(try await enqueueOneByOne(queue, count, tasks: Int(arguments[4]) ?? 1, process: process, flow: flow))
     }
-case "work", "latency":
-    guard arguments.count == 6, let number = Double(arguments[3]), let slots = Int(arguments[4]),
-        let poll = Int(arguments[5]), slots > 0, poll > 0
-    else { fail("work URL START_AT SLOTS POLL_MS, or latency URL COUNT SLOTS POLL_MS") }
+case "work", "latency", "latency-here":
+    let here = arguments[1] == "latency-here"
+    guard arguments.count == (here ? 7 : 6), let number = Double(arguments[3]), let slots = Int(arguments[4]),
+        let poll = Int(arguments[5]), slots > 0, poll > 0, !here || Double(arguments[6]) ?? 0 > 0
+    else { fail("work URL START_AT SLOTS POLL_MS, latency URL COUNT SLOTS POLL_MS, or latency-here … RATE") }
     let invoker = JournaledInvoker(journal: journal, registry: registry)
     let worker = QueueWorker(queue, invoker: invoker, slots: slots, pollInterval: .milliseconds(poll))
     if arguments[1] == "work" {
@@ -143,6 +162,11 @@ case "work", "latency":
     }
     let first = Date().timeIntervalSince1970
     let running = Task { await worker.run() }
+    let producing = Task {
+        guard here, let rate = Double(arguments[6]) else { return }
+        try await Task.sleep(for: .milliseconds(200))  // the worker waits, as the other process's would
+        _ = try await produceStamped(queue, rate: rate, count: Int(number), process: process)
+    }
     // Drain: stop once nothing is due, delayed or running (as the peer's drain mode); latency:
     // once COUNT stamped jobs ran. Looked at every 10 ms; the queue's counts (a query over the
     // table's pending records) are read only when this worker neither claimed nor ran anything
@@ -152,7 +176,7 @@ case "work", "latency":
     var quiet = 0
     while true {
         try await Task.sleep(for: .milliseconds(10))
-        if arguments[1] == "latency" {
+        if arguments[1] != "work" {
             if latencies.withLock({ $0.count }) >= Int(number) { break }
             continue
         }
@@ -170,6 +194,7 @@ case "work", "latency":
     }
     running.cancel()
     await running.value
+    try await producing.value
     let last = Date().timeIntervalSince1970
     if arguments[1] == "work" {
         let (count, lastJob) = settled.withLock { $0 }
@@ -178,26 +203,16 @@ case "work", "latency":
                 format: "behaviorkit worker drain slots=%d poll=%dms settled=%d first=%.6f last=%.6f lastjob=%.6f",
                 slots, poll, count, first, last, Double(lastJob) / 1e9))
     } else {
-        print("behaviorkit latency slots=\(slots) poll=\(poll)ms enqueue->start \(summary(latencies.withLock { $0 }))")
+        print(
+            "behaviorkit \(arguments[1]) slots=\(slots) poll=\(poll)ms enqueue->start "
+                + summary(latencies.withLock { $0 }))
     }
 case "produce":
     guard let rate = Double(arguments[3]), let count = Int(arguments[4]), rate > 0, count > 0 else {
         fail("RATE COUNT")
     }
-    var calls: [Int64] = []
-    let origin = ContinuousClock.now
-    for index in 0..<count {
-        let due = origin + .seconds(Double(index) / rate)
-        if due > ContinuousClock.now { try await Task.sleep(until: due) }
-        let stamp = wallNanoseconds()
-        try await queue.enqueue(kind: "lat", arguments: Stamp(nanoseconds: stamp), key: "lat-\(process)-\(index)")
-        calls.append(wallNanoseconds() - stamp)
-    }
-    let seconds = (ContinuousClock.now - origin) / .seconds(1)
-    print(
-        "behaviorkit produce rate=\(rate) count=\(count) in \(String(format: "%.2f", seconds))s; "
-            + "enqueue call \(summary(calls))")
+    print(try await produceStamped(queue, rate: rate, count: count, process: process))
 default:
-    fail("a mode: enqueue, work, produce or latency, not \(arguments[1])")
+    fail("a mode: enqueue, work, produce, latency or latency-here, not \(arguments[1])")
 }
 try await journal.close()
