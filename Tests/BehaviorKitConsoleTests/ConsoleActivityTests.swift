@@ -46,6 +46,40 @@ struct ConsoleActivityTests {
         }
     }
 
+    @Test("Under each queue's bars, how long its records waited to be picked up, a bar a minute")
+    func pickups() async throws {
+        let harness = try await ConsoleHarness()
+        func entry(_ key: String) -> CommandJournalEntry {
+            CommandJournalEntry(idempotencyKey: key, kind: "report", payload: Array("{}".utf8))
+        }
+        _ = try await harness.journal.enqueue(entry("slow"), queue: "reports", after: .zero)
+        await harness.clock.advance(by: .seconds(3))
+        _ = try await harness.journal.enqueue(entry("fast"), queue: "reports", after: .zero)
+        let lease = JournalLease(owner: "worker-r", duration: .seconds(60))
+        // Both claimed now: "slow" waited 3 s, "fast" none.
+        for record in try await harness.journal.claim(2, from: "reports", concurrency: nil, lease: lease).records {
+            try await harness.journal.settle(record.id, as: .done(output: nil), lease: lease.fenced(by: record))
+        }
+        let begun = entry("begun")
+        _ = try await harness.journal.begin(begun, queue: "inline", lease: lease)
+        try await harness.journal.settle("begun", as: .done(output: nil), lease: lease)
+        try await harness.test { client in
+            let page = try await client.page("/ops/")
+            let chart = try #require(
+                page.firstMatch(of: /<figure class="activity-chart" data-queue="reports">(.*?)<\/figure>/).map {
+                    String($0.1)
+                })
+            #expect(chart.contains("pickup: mean 1.5 s, longest 3.0 s (2 records)"), "\(chart)")
+            #expect(chart.contains(": pickup mean 1.5 s, longest 3.0 s, 2 records</title>"))
+            #expect(chart.matches(of: /class="bar-pickup"/).count == 1)
+            let inline = try #require(
+                page.firstMatch(of: /<figure class="activity-chart" data-queue="inline">(.*?)<\/figure>/).map {
+                    String($0.1)
+                })
+            #expect(!inline.contains("pickup"), "a record begun by its caller was never picked up")
+        }
+    }
+
     @Test("A journal with nothing settled in the hour says so")
     func empty() async throws {
         let harness = try await ConsoleHarness()

@@ -22,13 +22,14 @@ struct PostgresJournalBatchFunctionTests {
         let first = try await journals.open(table: table)
         _ = try await first.begin(entry("k"), lease: worker)
         await first.close()
-        // As an earlier release left it: its own versions of the function, not this one, and no
-        // tables of rate limits (the release before v9).
+        // As an earlier release left it: its own versions of the function, not this one, no
+        // tables of rate limits (the releases before v9) and no pickups (before v10).
         try await journals.cluster.psql(
-            "DROP FUNCTION \"\(table)_batch_v9\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
+            "DROP FUNCTION \"\(table)_batch_v10\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
                 + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'; CREATE FUNCTION \"\(table)_batch_v8\"(p_now bigint) "
                 + "RETURNS bigint LANGUAGE sql AS 'SELECT 8::bigint'; DROP TABLE \"\(table)_rate_limits\"; "
-                + "DROP TABLE \"\(table)_rate_buckets\"", database: journals.database)
+                + "DROP TABLE \"\(table)_rate_buckets\"; ALTER TABLE \"\(table)\" DROP COLUMN pickup_ms",
+            database: journals.database)
         #expect(try await functions(journals, table).count == 2)
         let reopened = try await journals.open(table: table)
         try await reopened.settle("k", as: .done(output: [7]), lease: worker)
@@ -36,10 +37,15 @@ struct PostgresJournalBatchFunctionTests {
         let present = try await functions(journals, table)
         #expect(present.contains("\(table)_batch_v3(bigint,jsonb)"), "\(present)")
         #expect(present.contains("\(table)_batch_v8(bigint)"), "\(present)")
-        #expect(present.contains { $0.hasPrefix("\(table)_batch_v9(bigint,smallint[],text[]") }, "\(present)")
+        #expect(present.contains { $0.hasPrefix("\(table)_batch_v10(bigint,smallint[],text[]") }, "\(present)")
         let limit = try QueueRateLimit(starts: 1, per: .seconds(60))
         try await reopened.setRateLimit(limit, queue: "q", scope: .queue)
         #expect(try await reopened.rateLimits().map(\.limit) == [limit])
+        // The column of pickups is back: a record claimed from its queue keeps its pickup.
+        _ = try await reopened.enqueue(entry("p"), queue: "p", after: .zero)
+        #expect(try await reopened.claim(1, from: "p", concurrency: nil, lease: worker).records.map(\.id) == ["p"])
+        try await reopened.settle("p", as: .done(output: nil), lease: worker)
+        #expect(try await reopened.activity(since: .distantPast).first { $0.queue == "p" }?.pickups == 1)
         await journals.closeAll()
     }
 

@@ -65,6 +65,8 @@ enum ConsoleStyle {
         .activity-chart figcaption { font-size: 12px; margin-bottom: 4px; }
         .activity-axis { display: flex; justify-content: space-between; font-size: 11px; }
         .bar-done { fill: var(--ok); } .bar-failed { fill: var(--bad); } .mark-retried { fill: var(--warn); }
+        .bar-pickup { fill: var(--accent); opacity: 0.6; } .mark-pickup { fill: var(--accent); }
+        .pickup-caption { font-size: 12px; margin-top: 4px; }
         .axis { stroke: var(--line); }
         td.queue-state form.action { margin: 0 0 0 8px; }
         """

@@ -3,7 +3,8 @@ import Foundation
 
 /// A queue's last hour as a picture: one bar a minute, the records settled done (green) under
 /// those failed (red), a mark above the minutes with retried attempts (amber), each bar titled
-/// with its counts. Inline SVG coloured by the console's stylesheet: no script, nothing loaded.
+/// with its counts; under it, how long its records waited to be picked up (``PickupChart``).
+/// Inline SVG coloured by the console's stylesheet: no script, nothing loaded.
 enum ActivityChart {
     static let minutes = 60
     static let barWidth = 8
@@ -69,6 +70,8 @@ enum ActivityChart {
             }
             html.raw("</g>")
         }
-        html.raw("</svg><div class=\"activity-axis muted\"><span>60 min ago</span><span>now</span></div></figure>")
+        html.raw("</svg>")
+        PickupChart.render(queue, byMinute, into: &html)
+        html.raw("<div class=\"activity-axis muted\"><span>60 min ago</span><span>now</span></div></figure>")
     }
 }

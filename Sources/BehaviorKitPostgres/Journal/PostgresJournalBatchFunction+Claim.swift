@@ -5,7 +5,8 @@ import Foundation
 // the writer sorts them), under
 // the queue's advisory lock when it has a concurrency limit or a rate limit, each answered with the owner it was
 // taken from and its trace context (v8), no more than the queue's and the partitions' rate
-// limit buckets allow (v9); then when the next one falls due, or the next start a limit held back.
+// limit buckets allow (v9), each taken from its queue (no owner) keeping how long it waited since it
+// fell due (v10); then when the next one falls due, or the next start a limit held back.
 
 extension PostgresJournalBatchFunction {
     /// A claimed record's columns, with the owner it was taken from beside them.
@@ -17,11 +18,17 @@ extension PostgresJournalBatchFunction {
         "(SELECT c.context::text FROM \"\(PostgresJournalManagementSQL.tracesTable(table))\" AS c WHERE c.key = \(key))"
     }
 
+    /// The claim's assignment of `pickup_ms` (v10): how long a record taken from its queue (no
+    /// owner: its `lease_expires_at` is when it fell due) waited; a takeover keeps the first's.
+    static let pickup = """
+        pickup_ms = CASE WHEN t.owner IS NULL THEN GREATEST(0, v_now - t.lease_expires_at) ELSE t.pickup_ms END
+        """
+
     /// Takes up to `v_room` due roots of `queue` (an SQL condition on `t`) for `v_owner`.
     static func claim(_ t: String, _ table: String, _ queue: String) -> String {
         """
         FOR v_rec IN UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
-                attempts = t.attempts + 1, updated_at = v_now
+                attempts = t.attempts + 1, updated_at = v_now, \(pickup)
             FROM (
                 SELECT s.key AS o_key, s.owner AS o_previous FROM \(t) AS s
                 WHERE s.status = 'pending' AND s.parent_key IS NULL AND \(queue.replacingOccurrences(of: "t.", with: "s."))
@@ -111,7 +118,7 @@ extension PostgresJournalBatchFunction {
                     \(partitionRateDebit(table))
                 END IF;
                 UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
-                    updated_at = v_now
+                    updated_at = v_now, \(pickup)
                 WHERE t.key = v_rec.c_key RETURNING t.* INTO r;
                 v_taken := v_taken + 1;
                 RETURN QUERY SELECT v_i, \(PostgresJournalOutcome.claimed.literal)::text, v_now, v_rec.c_owner::text,

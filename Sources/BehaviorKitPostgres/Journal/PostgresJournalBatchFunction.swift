@@ -23,11 +23,12 @@ enum PostgresJournalBatchFunction {
     /// under a limit per partition; v7 begins a new record on a queue, `p_queues`, when the
     /// begin names one; v8 answers each claimed record with its trace context, `o_aux2`, so that a
     /// claim is one round trip; v9 claims under the rate limits of `<table>_rate_limits`, debiting
-    /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`). The earlier versions stay in the
+    /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`; v10 keeps how long a
+    /// record claimed from its queue waited, `pickup_ms`). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
-    /// queue; a v8 process claims past the rate limits.
-    static func name(_ table: String) -> String { "\(table)_batch_v9" }
+    /// queue; a v8 process claims past the rate limits; a v9 process keeps no pickups.
+    static func name(_ table: String) -> String { "\(table)_batch_v10" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 

@@ -72,9 +72,12 @@ enum PostgresJournalSchema {
             }
             // The records' partitions (with the batch function v6): beside the columns every
             // statement reads, as only enqueues and claims under a limit per partition use it.
-            if found?.columns["partition_key"] == nil {
+            // How long each record waited to be picked up (with the batch function v10), beside them
+            // too: only claims and the activity per minute read it.
+            for (name, column) in [("partition_key", partitionColumn), ("pickup_ms", pickupColumn)]
+            where found?.columns[name] == nil {
                 try await connection.query(
-                    PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(partitionColumn)"), logger: logger)
+                    PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(column)"), logger: logger)
             }
             // Only what is missing: a worker whose role does not own the table or the function
             // opens a journal another role made.
@@ -160,6 +163,11 @@ enum PostgresJournalSchema {
     /// none: a column no read returns, added to every table (the processes of earlier versions
     /// leave it `NULL`).
     static let partitionColumn = "partition_key text"
+
+    /// How long a queued record waited from falling due to the claim that took it from its
+    /// queue, in milliseconds (``QueueActivity``), `NULL` until then: a column no record read
+    /// returns, added to every table (the processes of earlier versions leave it `NULL`).
+    static let pickupColumn = "pickup_ms bigint"
 
     /// Throws `.notAJournal` unless `found` is a table with the journal's columns (less the
     /// ``addedColumns`` it may lack: opening adds them; columns of a later release beside them are

@@ -7,7 +7,7 @@ import GRDB
 extension CommandJournalSchema {
     /// The columns added to layout 2 since, each by its migration: a table with or without them
     /// is still layout 2.
-    static let laterColumns: Set<String> = ["priority", "partitionKey"]
+    static let laterColumns: Set<String> = ["priority", "partitionKey", "pickupMilliseconds"]
 
     /// Whether `columns` are those of layout 2, with or without the ``laterColumns``.
     static func isLayout2(_ columns: Set<String>) -> Bool {

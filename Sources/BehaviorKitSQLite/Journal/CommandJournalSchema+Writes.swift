@@ -262,13 +262,16 @@ extension CommandJournalSchema {
             createdAt: Date(journalMilliseconds: now), priority: priority)
     }
 
+    /// Holds `key` for `lease` until `until`; a record taken from its queue (no owner) keeps how
+    /// long it waited since it fell due (``pickupAssignment``), where the table keeps pickups.
     private static func hold(_ key: String, _ lease: JournalLease, until: Int64, now: Int64, _ db: Database) throws {
+        let pickups = try keepsPickups(db)
         try db.cachedStatement(
             sql: """
                 UPDATE commandRecord SET owner = ?, leaseExpiresAt = ?, attempts = attempts + 1, updatedAt = ?
-                WHERE key = ?
+                \(pickups ? pickupAssignment : "") WHERE key = ?
                 """
-        ).execute(arguments: [lease.owner, until, now, key])
+        ).execute(arguments: pickups ? [lease.owner, until, now, now, key] : [lease.owner, until, now, key])
     }
 
     /// Throws unless `lease`'s owner holds the pending root `key`, at the lease's token when it

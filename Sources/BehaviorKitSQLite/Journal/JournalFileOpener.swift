@@ -31,7 +31,7 @@ enum JournalFileOpener {
                 try? pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)") }
             }
             // The log of attempts and the index the management API reads, the priorities and the
-            // paused queues, the partitions, the schedules and the rate limits, added to older files.
+            // paused queues, the partitions, the schedules, the rate limits and the pickups, added to older files.
             try pool.write { db in
                 try CommandJournalSchema.createManagementTables(db)
                 try CommandJournalSchema.addPriorities(db)
@@ -39,6 +39,7 @@ enum JournalFileOpener {
                 try CommandJournalSchema.addPartitions(db)
                 try db.execute(sql: CommandJournalSchema.createSchedules)
                 try db.execute(sql: CommandJournalSchema.createRateLimits)
+                try CommandJournalSchema.addPickups(db)
             }
             return pool
         } catch {

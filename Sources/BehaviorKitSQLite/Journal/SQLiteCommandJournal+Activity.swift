@@ -14,7 +14,7 @@ extension SQLiteCommandJournal {
         let since = since.journalMilliseconds
         return try await read { db in
             var rows = try Row.fetchAll(
-                db.cachedStatement(sql: CommandJournalSchema.settledPerMinute), arguments: [since])
+                db.cachedStatement(sql: CommandJournalSchema.settledPerMinute(db)), arguments: [since])
             if try db.tableExists("commandAttempt") {
                 rows += try Row.fetchAll(
                     db.cachedStatement(sql: CommandJournalSchema.retriedPerMinute), arguments: [since])
@@ -23,27 +23,19 @@ extension SQLiteCommandJournal {
                 rows.map { row in
                     QueueActivity(
                         queue: row["queue"], minute: Date(journalMilliseconds: row["minute"]), done: row["done"],
-                        failed: row["failed"], retried: row["retried"])
+                        failed: row["failed"], retried: row["retried"], pickups: row[5],
+                        pickupMilliseconds: row[6] ?? 0, longestPickupMilliseconds: row[7] ?? 0)
                 })
         }
     }
 }
 
 extension CommandJournalSchema {
-    /// The root records of each queue settled per minute since `?`, done and not.
-    static let settledPerMinute = """
-        SELECT queue, updatedAt / 60000 * 60000 AS minute, SUM(status = 'done') AS done,
-            SUM(status <> 'done') AS failed, 0 AS retried
-        FROM commandRecord
-        WHERE parentKey IS NULL AND queue IS NOT NULL AND status <> 'pending' AND updatedAt >= ?
-        GROUP BY queue, minute
-        """
-
     /// The attempts of each queue's records (or of their roots') that ended with an error per
     /// minute since `?`.
     static let retriedPerMinute = """
         SELECT COALESCE(r.queue, p.queue) AS queue, a.endedAt / 60000 * 60000 AS minute, 0 AS done, 0 AS failed,
-            COUNT(*) AS retried
+            COUNT(*) AS retried, 0 AS pickups, 0 AS pickupMilliseconds, 0 AS longestPickupMilliseconds
         FROM commandAttempt a JOIN commandRecord r ON r.key = a.key
             LEFT JOIN commandRecord p ON p.key = r.parentKey
         WHERE a.error IS NOT NULL AND a.endedAt >= ? AND COALESCE(r.queue, p.queue) IS NOT NULL

@@ -171,7 +171,7 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
     /// Adds the migrations that create the journal's table, the table of queued records' trace
     /// contexts, the log of attempts and index
     /// its management API reads (``details(forKey:)``), and the records' priorities with the
-    /// index of claims, the table of paused queues, the records' partitions, the table of schedules, and the tables of rate limits, to the application's migrator. Run them
+    /// index of claims, the table of paused queues, the records' partitions, the table of schedules, the tables of rate limits, and the records' pickup times, to the application's migrator. Run them
     /// all before the journal writes: its writes and claims read the priority.
     public static func registerMigrations(in migrator: inout DatabaseMigrator) {
         migrator.registerMigration("behaviorkit-command-journal-2") { db in try CommandJournalSchema.create(db) }
@@ -195,6 +195,9 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
         }
         migrator.registerMigration("behaviorkit-command-journal-rate-limits") { db in
             try db.execute(sql: CommandJournalSchema.createRateLimits)
+        }
+        migrator.registerMigration("behaviorkit-command-journal-pickups") { db in
+            try CommandJournalSchema.addPickups(db)
         }
     }
 

@@ -67,7 +67,7 @@ public enum CommandJournalConformance {
                 queuedRecordsKeepTheirCallersTraceContext, aClaimUnderAPartitionLimitKeepsTheTraceContext,
                 bulkEnqueuedRecordsKeepTheirCallersTraceContext,
                 wakingMakesAWaitingRecordDueAndNoOther, beginningOnAQueueHoldsARecordItsWorkersTakeOnceTheLeaseLapses,
-                activityIsCountedPerQueueAndMinute,
+                activityIsCountedPerQueueAndMinute, pickupIsKeptPerQueueAndMinute,
             ]
     }
 

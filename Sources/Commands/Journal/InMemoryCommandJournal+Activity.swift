@@ -13,10 +13,13 @@ extension InMemoryCommandJournal {
             var counts: [QueueActivity] = []
             for record in state.records where record.entry.parentKey == nil && record.updatedAt >= since {
                 guard let queue = record.queue, record.status != .pending else { continue }
+                let pickup = state.pickups[record.id]
                 counts.append(
                     QueueActivity(
                         queue: queue, minute: QueueActivity.minute(of: record.updatedAt),
-                        done: record.status == .done ? 1 : 0, failed: record.status == .done ? 0 : 1))
+                        done: record.status == .done ? 1 : 0, failed: record.status == .done ? 0 : 1,
+                        pickups: pickup == nil ? 0 : 1, pickupMilliseconds: pickup ?? 0,
+                        longestPickupMilliseconds: pickup ?? 0))
             }
             for (key, attempts) in state.attemptLog {
                 guard let index = state.indexByKey[key] else { continue }

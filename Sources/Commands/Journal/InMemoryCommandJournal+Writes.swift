@@ -175,7 +175,11 @@ extension InMemoryCommandJournal.State {
             if perPartition != nil, let partition {
                 partitionRunning[partition, default: 0] += 1 - (record.isRunning(at: now) ? 1 : 0)
             }
-            if let owner = record.owner { previousOwners[record.id] = owner }
+            if let owner = record.owner {
+                previousOwners[record.id] = owner
+            } else {
+                pickups[record.id] = max(0, milliseconds &- due.journalMilliseconds)
+            }
             records[index].hold(lease, now: now)
             claimed.append(records[index])
         }
@@ -209,7 +213,10 @@ extension InMemoryCommandJournal.State {
             attemptLog[record.id] = nil
         }
         records.removeAll { roots.contains($0.entry.parentKey ?? $0.entry.idempotencyKey) }
-        for root in roots { partitions[root] = nil }
+        for root in roots {
+            partitions[root] = nil
+            pickups[root] = nil
+        }
         reindex()
         return before - records.count
     }

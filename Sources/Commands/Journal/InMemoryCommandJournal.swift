@@ -29,6 +29,9 @@ public final class InMemoryCommandJournal: CommandJournalManagement, JournalWrit
         var schedules: [String: CommandJournalSchedule] = [:]
         /// The partition of each queued record enqueued in one, by key.
         var partitions: [String: String] = [:]
+        /// How long each queued record waited, from falling due to the claim that took it from
+        /// its queue, in milliseconds, by key (``QueueActivity``).
+        var pickups: [String: Int64] = [:]
         /// The rate limits (``CommandJournalManagement/setRateLimit(_:queue:scope:)``).
         var rateLimits: [RateLimitKey: QueueRateLimit] = [:]
         /// The rate limits' buckets: credit, and when it was written (milliseconds).

@@ -91,9 +91,9 @@ public protocol CommandJournalManagement: CommandJournal {
     func pausedQueues() async throws -> Set<String>
 
     /// What each queue did per minute since `since`: its root records settled done and failed
-    /// (by their last change), and its attempts that failed and were retried (by their end),
-    /// ordered by queue, then minute; a minute with none of these is left out. For a chart of
-    /// the last hour: reads every record changed since then.
+    /// (by their last change) with how long they waited to be picked up, and its attempts that
+    /// failed and were retried (by their end), ordered by queue, then minute; a minute with none
+    /// of these is left out. For a chart of the last hour: reads every record changed since then.
     func activity(since: Date) async throws -> [QueueActivity]
 
     /// Sets the rate limit of `queue` counted by `scope` (the whole queue's starts, or each
