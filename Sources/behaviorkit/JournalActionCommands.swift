@@ -62,15 +62,12 @@ struct JournalCancelCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.print { opened, format, console in
-            guard let key else {
-                return try await bulk.act(
-                    .cancel(reason: reason), confirming: "Cancel the pending records", on: opened, journal, confirmation
-                )
-            }
-            try confirmation.confirm("Cancel '\(key)'", in: journal)
-            try await JournalOperations.cancel(
-                opened, key: key, reason: reason, format: format, console: console)
+        guard let key else {
+            return try await bulk.act(
+                .cancel(reason: reason), confirming: "Cancel the pending records", in: journal, confirmation)
+        }
+        try await journal.print(confirming: "Cancel '\(key)'", by: confirmation) {
+            try await JournalOperations.cancel($0, key: key, reason: reason, format: $1, console: $2)
         }
     }
 }
@@ -105,19 +102,16 @@ struct JournalRetryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await journal.print { opened, format, console in
-            guard let key else {
-                return try await bulk.act(
-                    .retry, confirming: "Retry the failed records", on: opened, journal, confirmation)
+        guard let key else {
+            return try await bulk.act(.retry, confirming: "Retry the failed records", in: journal, confirmation)
+        }
+        if let newKey {
+            return try await journal.print(confirming: "Fork '\(key)' as '\(newKey)'", by: confirmation) {
+                try await JournalOperations.fork($0, key: key, as: newKey, queue: queue, format: $1, console: $2)
             }
-            if let newKey {
-                try confirmation.confirm("Fork '\(key)' as '\(newKey)'", in: journal)
-                try await JournalOperations.fork(
-                    opened, key: key, as: newKey, queue: queue, format: format, console: console)
-                return
-            }
-            try confirmation.confirm("Retry '\(key)'", in: journal)
-            try await JournalOperations.retry(opened, key: key, format: format, console: console)
+        }
+        try await journal.print(confirming: "Retry '\(key)'", by: confirmation) {
+            try await JournalOperations.retry($0, key: key, format: $1, console: $2)
         }
     }
 }

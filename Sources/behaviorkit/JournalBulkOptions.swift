@@ -71,15 +71,16 @@ struct JournalBulkOptions: ParsableArguments {
         }
     }
 
-    /// Acts on a limit of the records the terms pass, once `confirmation` agreed to
+    /// Acts on a limit of the records the terms pass in `journal`, once `confirmation` agreed to
     /// "`records` passing the terms in the journal?".
     func act(
-        _ action: JournalOperations.BulkAction, confirming records: String, on opened: any CommandJournalManagement,
-        _ journal: JournalLocationOptions, _ confirmation: JournalConfirmation
+        _ action: JournalOperations.BulkAction, confirming records: String, in journal: JournalLocationOptions,
+        _ confirmation: JournalConfirmation
     ) async throws {
-        try confirmation.confirm("\(records) passing \(terms.joined(separator: ", "))", in: journal)
-        try await JournalOperations.act(
-            action, opened, matching: try filter(), after: after, limit: limit, format: journal.format,
-            console: .standardOutput)
+        let question = "\(records) passing \(terms.joined(separator: ", "))"
+        try await journal.print(confirming: question, by: confirmation) {
+            try await JournalOperations.act(
+                action, $0, matching: try filter(), after: after, limit: limit, format: $1, console: $2)
+        }
     }
 }

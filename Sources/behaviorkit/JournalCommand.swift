@@ -81,4 +81,16 @@ struct JournalLocationOptions: ParsableArguments {
     ) async throws {
         try await run { opened in try await operation(opened, format, .standardOutput) }
     }
+
+    /// As ``print(_:)``, once `confirmation` let `action` go on in this journal (asked after the
+    /// journal opened, so that a journal that cannot be opened asks nothing).
+    func print(
+        confirming action: String, by confirmation: JournalConfirmation,
+        _ operation: (any CommandJournalManagement, JournalOperations.Format, Console) async throws -> Void
+    ) async throws {
+        try await print { opened, format, console in
+            try confirmation.confirm(action, in: self)
+            try await operation(opened, format, console)
+        }
+    }
 }

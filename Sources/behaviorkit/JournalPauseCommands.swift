@@ -17,10 +17,8 @@ struct JournalPauseCommand: AsyncParsableCommand {
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.print { opened, format, console in
-            try confirmation.confirm("Pause queue '\(queue)'", in: journal)
-            try await JournalOperations.pause(
-                opened, queue: queue, paused: true, format: format, console: console)
+        try await journal.print(confirming: "Pause queue '\(queue)'", by: confirmation) {
+            try await JournalOperations.pause($0, queue: queue, paused: true, format: $1, console: $2)
         }
     }
 }

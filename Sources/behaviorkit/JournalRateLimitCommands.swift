@@ -73,10 +73,9 @@ struct JournalRateLimitSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let limit = try limit()
-        try await journal.print { opened, format, console in
-            try confirmation.confirm("Limit queue '\(queue)' to \(limit)", in: journal)
+        try await journal.print(confirming: "Limit queue '\(queue)' to \(limit)", by: confirmation) {
             try await JournalOperations.setRateLimit(
-                opened, queue: queue, scope: scope.scope, limit: limit, format: format, console: console)
+                $0, queue: queue, scope: scope.scope, limit: limit, format: $1, console: $2)
         }
     }
 }

@@ -78,10 +78,8 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.print { opened, format, console in
-            try confirmation.confirm("Cancel the workflow run '\(key)' and its children", in: journal)
-            try await JournalOperations.cancelWorkflowRun(
-                opened, key: key, reason: reason, format: format, console: console)
+        try await journal.print(confirming: "Cancel the workflow run '\(key)' and its children", by: confirmation) {
+            try await JournalOperations.cancelWorkflowRun($0, key: key, reason: reason, format: $1, console: $2)
         }
     }
 }
@@ -110,10 +108,9 @@ struct JournalWorkflowsForkCommand: AsyncParsableCommand {
 
     func run() async throws {
         let newKey = newKey ?? "\(key)-fork-\(from)"
-        try await journal.print { opened, format, console in
-            try confirmation.confirm("Fork the workflow run '\(key)' from position \(from) as '\(newKey)'", in: journal)
-            try await JournalOperations.forkWorkflowRun(
-                opened, key: key, from: from, as: newKey, format: format, console: console)
+        let action = "Fork the workflow run '\(key)' from position \(from) as '\(newKey)'"
+        try await journal.print(confirming: action, by: confirmation) {
+            try await JournalOperations.forkWorkflowRun($0, key: key, from: from, as: newKey, format: $1, console: $2)
         }
     }
 }

@@ -71,8 +71,9 @@ struct LookupStatisticsCodingTests {
         #expect((object["tiers"] as? [Any])?.count == 2)
     }
 
-    /// The `Codable` conformances are written by hand (for the latencies): a stored property
-    /// added to either type must be added to them too, or this fails.
+    /// A tier's `Codable` conformance is written by hand (for the latencies): a stored property
+    /// added to it must be added to the conformance too, or this fails; the lookup's is the
+    /// synthesized one.
     @Test func everyStoredPropertyIsEncoded() throws {
         let tier = Self.sample.tiers[0]
         let tierKeys = try JSONSerialization.jsonObject(with: JSONEncoder().encode(tier)) as? [String: Any]

@@ -96,8 +96,9 @@ struct ValueCodingTests {
         }
     }
 
-    /// The `Codable` conformances are written by hand: a stored property added to either type
-    /// must be added to them too, or this fails (a refusal also writes its message).
+    /// A refusal's `Codable` conformance is written by hand (it also writes its message): a
+    /// stored property added to it must be added to the conformance too, or this fails; a
+    /// transition's is the synthesized one.
     @Test func everyStoredPropertyIsEncoded() throws {
         let transition = LightTransition(source: .green, target: .yellow, trigger: .eventless, isInternal: false)
         let refusal = LightRefusal(state: .red, event: .next, reason: .stopped)

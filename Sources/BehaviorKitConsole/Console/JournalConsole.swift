@@ -53,26 +53,15 @@ public struct JournalConsole: Sendable {
             }
             return await page(request, context) { try await OverviewPage.render(self, $0) }
         }
-        router.get("records") { request, context in
-            await page(request, context) { try await RecordsPage.render(self, $0) }
-        }
-        router.get("record") { request, context in
-            await page(request, context) { try await RecordPage.render(self, $0) }
-        }
-        router.get("workflows") { request, context in
-            await page(request, context) { try await WorkflowsPage.render(self, $0) }
-        }
-        router.get("workflow") { request, context in
-            await page(request, context) { try await WorkflowPage.render(self, $0) }
-        }
-        router.get("workers") { request, context in
-            await page(request, context) { try await WorkersPage.render(self, $0) }
-        }
-        router.get("machines") { request, context in
-            await page(request, context) { try await MachinesPage.render(self, $0) }
-        }
-        router.get("machine") { request, context in
-            await page(request, context) { try await MachinePage.render(self, $0) }
+        let pages: [(path: String, render: @Sendable (JournalConsole, ConsoleRequest) async throws -> ConsolePage)] = [
+            ("records", RecordsPage.render), ("record", RecordPage.render), ("workflows", WorkflowsPage.render),
+            ("workflow", WorkflowPage.render), ("workers", WorkersPage.render), ("machines", MachinesPage.render),
+            ("machine", MachinePage.render),
+        ]
+        for (path, render) in pages {
+            router.get(RouterPath(path)) { request, context in
+                await page(request, context) { try await render(self, $0) }
+            }
         }
         router.get("console.css") { _, _ in
             var headers = HTTPFields()

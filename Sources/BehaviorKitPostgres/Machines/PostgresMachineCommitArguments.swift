@@ -43,13 +43,9 @@ struct PostgresMachineCommitArguments: Sendable {
             disarmCommits.elements.append(position)
             disarmIDs.elements.append(id)
         }
-        // The last of two records with one id wins, as in memory.
-        var timers: [String: MachineTimerRecord] = [:]
-        for timer in commit.armedTimers { timers[timer.id] = timer }
-        for id in timers.keys.sorted() {
-            guard let timer = timers[id] else { continue }
+        for timer in Self.lastByID(commit.armedTimers, \.id) {
             armCommits.elements.append(position)
-            armIDs.elements.append(id)
+            armIDs.elements.append(timer.id)
             armDues.elements.append(timer.dueAt.journalMilliseconds)
             armBodies.elements.append(ByteBuffer(bytes: timer.body))
         }
@@ -57,17 +53,21 @@ struct PostgresMachineCommitArguments: Sendable {
             stopCommits.elements.append(position)
             stopIDs.elements.append(id)
         }
-        var effects: [String: MachineEffectRecord] = [:]
-        for effect in commit.startedEffects { effects[effect.id] = effect }
-        for id in effects.keys.sorted() {
-            guard let effect = effects[id] else { continue }
+        for effect in Self.lastByID(commit.startedEffects, \.id) {
             startCommits.elements.append(position)
-            startIDs.elements.append(id)
+            startIDs.elements.append(effect.id)
             startBodies.elements.append(ByteBuffer(bytes: effect.body))
             startOwners.elements.append(effect.owner)
             startLeases.elements.append(effect.leaseExpiresAt?.journalMilliseconds)
             startAttempts.elements.append(Int64(effect.attempts))
         }
+    }
+
+    /// `records` in order of id, one an id: the last of two with one id wins, as in memory.
+    static func lastByID<Record>(_ records: [Record], _ id: (Record) -> String) -> [Record] {
+        var byID: [String: Record] = [:]
+        for record in records { byID[id(record)] = record }
+        return byID.sorted { $0.key < $1.key }.map(\.value)
     }
 
     /// The bindings of the call, in the parameters' order.

@@ -13,22 +13,18 @@ extension PostgresMachineStore {
     ) async throws -> [MachineEffectRecord] {
         try committer.validate([machine, owner])
         guard limit > 0 else { return [] }
-        let (statement, names, logger) = (sql.claimEffects, connections.names, connections.logger)
-        let claimed = try await write { connection in
-            var bindings = PostgresBindings(capacity: 5)
-            bindings.append(machine)
-            bindings.append(owner)
-            bindings.append(now.journalMilliseconds)
-            bindings.append(leaseExpiresAt.journalMilliseconds)
-            bindings.append(Self.limit(limit))
-            return try await connection.run(statement, bindings, logger: logger).map { row in
-                let values = PostgresJournalRow(row, names)
-                return MachineEffectRecord(
-                    key: MachineKey(machine: machine, key: try values.value(0)), id: try values.value(1),
-                    body: try values.bytes(2) ?? [], owner: try values.value(3),
-                    leaseExpiresAt: try values.value(4, as: Int64?.self).map(Date.init(journalMilliseconds:)),
-                    attempts: Int(clamping: try values.value(5, as: Int64.self)))
-            }
+        var bindings = PostgresBindings(capacity: 5)
+        bindings.append(machine)
+        bindings.append(owner)
+        bindings.append(now.journalMilliseconds)
+        bindings.append(leaseExpiresAt.journalMilliseconds)
+        bindings.append(Self.limit(limit))
+        let claimed = try await rows(sql.claimEffects, bindings, writes: true) { values in
+            MachineEffectRecord(
+                key: MachineKey(machine: machine, key: try values.value(0)), id: try values.value(1),
+                body: try values.bytes(2) ?? [], owner: try values.value(3),
+                leaseExpiresAt: try values.value(4, as: Int64?.self).map(Date.init(journalMilliseconds:)),
+                attempts: Int(clamping: try values.value(5, as: Int64.self)))
         }
         return claimed.sorted { ($0.key.key, $0.id) < ($1.key.key, $1.id) }
     }

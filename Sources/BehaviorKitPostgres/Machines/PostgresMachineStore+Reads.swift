@@ -51,21 +51,16 @@ extension PostgresMachineStore {
     }
 
     private func steps(
-        _ statement: PreparedJournalStatement.Text, _ key: MachineKey,
-        _ more: @escaping @Sendable (inout PostgresBindings) -> Void
+        _ statement: PreparedJournalStatement.Text, _ key: MachineKey, _ more: (inout PostgresBindings) -> Void
     ) async throws(PostgresStoreError) -> [MachineStepRecord] {
-        let (names, logger) = (connections.names, connections.logger)
-        return try await read { connection in
-            var bindings = PostgresBindings(capacity: 4)
-            bindings.append(key.machine)
-            bindings.append(key.key)
-            more(&bindings)
-            return try await connection.run(statement, bindings, logger: logger).map { row in
-                let values = PostgresJournalRow(row, names)
-                return MachineStepRecord(
-                    sequence: try values.value(0), eventID: try values.value(1),
-                    at: Date(journalMilliseconds: try values.value(2)), body: try values.bytes(3) ?? [])
-            }
+        var bindings = PostgresBindings(capacity: 4)
+        bindings.append(key.machine)
+        bindings.append(key.key)
+        more(&bindings)
+        return try await rows(statement, bindings) { values in
+            MachineStepRecord(
+                sequence: try values.value(0), eventID: try values.value(1),
+                at: Date(journalMilliseconds: try values.value(2)), body: try values.bytes(3) ?? [])
         }
     }
 
@@ -73,18 +68,14 @@ extension PostgresMachineStore {
     /// see `MachineStore.dueTimers(machine:dueBy:limit:)`.
     public func dueTimers(machine: String, dueBy date: Date, limit: Int) async throws -> [MachineTimerRecord] {
         try committer.validate([machine])
-        let (statement, names, logger) = (sql.dueTimers, connections.names, connections.logger)
-        return try await read { connection in
-            var bindings = PostgresBindings(capacity: 3)
-            bindings.append(machine)
-            bindings.append(date.journalMilliseconds)
-            bindings.append(Self.limit(limit))
-            return try await connection.run(statement, bindings, logger: logger).map { row in
-                let values = PostgresJournalRow(row, names)
-                return MachineTimerRecord(
-                    key: MachineKey(machine: machine, key: try values.value(0)), id: try values.value(1),
-                    dueAt: Date(journalMilliseconds: try values.value(2)), body: try values.bytes(3) ?? [])
-            }
+        var bindings = PostgresBindings(capacity: 3)
+        bindings.append(machine)
+        bindings.append(date.journalMilliseconds)
+        bindings.append(Self.limit(limit))
+        return try await rows(sql.dueTimers, bindings) { values in
+            MachineTimerRecord(
+                key: MachineKey(machine: machine, key: try values.value(0)), id: try values.value(1),
+                dueAt: Date(journalMilliseconds: try values.value(2)), body: try values.bytes(3) ?? [])
         }
     }
 
@@ -114,23 +105,19 @@ extension PostgresMachineStore {
             case (nil, _?): sql.keysAfter
             case (_?, _?): sql.keysBeforeAndAfter
             }
-        let (names, logger) = (connections.names, connections.logger)
-        return try await read { connection in
-            var bindings = PostgresBindings(capacity: 6)
-            bindings.append(machine)
-            bindings.append(state)
-            bindings.append(Self.limit(limit))
-            if let date { bindings.append(date.journalMilliseconds) }
-            if let cursor {
-                bindings.append(cursor.enteredAt.journalMilliseconds)
-                bindings.append(cursor.key)
-            }
-            return try await connection.run(statement, bindings, logger: logger).map { row in
-                let values = PostgresJournalRow(row, names)
-                return MachineStateEntry(
-                    key: try values.value(0), state: try values.value(1),
-                    enteredAt: Date(journalMilliseconds: try values.value(2)))
-            }
+        var bindings = PostgresBindings(capacity: 6)
+        bindings.append(machine)
+        bindings.append(state)
+        bindings.append(Self.limit(limit))
+        if let date { bindings.append(date.journalMilliseconds) }
+        if let cursor {
+            bindings.append(cursor.enteredAt.journalMilliseconds)
+            bindings.append(cursor.key)
+        }
+        return try await rows(statement, bindings) { values in
+            MachineStateEntry(
+                key: try values.value(0), state: try values.value(1),
+                enteredAt: Date(journalMilliseconds: try values.value(2)))
         }
     }
 

@@ -28,6 +28,22 @@ extension PostgresMachineStore {
         }
     }
 
+    /// The rows `statement` answers to `bindings`, each made into a record by `record`: read on
+    /// a pooled connection as ``read(_:)`` does, or written past the gate as ``write(_:)`` does
+    /// when `writes`.
+    func rows<Record: Sendable>(
+        _ statement: PreparedJournalStatement.Text, _ bindings: PostgresBindings, writes: Bool = false,
+        _ record: @escaping @Sendable (PostgresJournalRow) throws -> Record
+    ) async throws(PostgresStoreError) -> [Record] {
+        let (names, logger) = (connections.names, connections.logger)
+        let body: @Sendable (PostgresConnection) async throws -> [Record] = { connection in
+            try await connection.run(statement, bindings, logger: logger).map {
+                try record(PostgresJournalRow($0, names))
+            }
+        }
+        return writes ? try await write(body) : try await read(body)
+    }
+
     /// `error` as the store throws it.
     func storeError(_ error: any Error) -> PostgresStoreError {
         if let error = error as? PostgresStoreError { return error.asMachineStore }

@@ -67,3 +67,12 @@ public struct LookupStatistics: Hashable, Sendable {
         self.tiers = names.map(LookupTierStatistics.init(name:))
     }
 }
+
+/// Encoded under the properties' names: each tier's statistics (see ``LookupTierStatistics``)
+/// and the lookup's counters; decoded from that form.
+///
+/// ```swift
+/// try JSONEncoder().encode(movies.statistics)
+/// // {"tiers":[{"name":"memory",…},{"name":"catalog",…}],"coalesced":3,"notFound":2,…}
+/// ```
+extension LookupStatistics: Codable {}

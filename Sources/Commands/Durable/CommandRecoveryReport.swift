@@ -38,3 +38,12 @@ public struct CommandRecoveryReport: Sendable, Hashable, CustomStringConvertible
             .joined(separator: "\n")
     }
 }
+
+/// Encoded under the properties' names, each unreadable record as a ``CommandRegistryError``, so
+/// that a service can answer what its recovery did as JSON; decoded from that form.
+///
+/// ```swift
+/// try JSONEncoder().encode(try await invoker.recover())
+/// // {"replayed":["order-41"],"compensatedTransactions":["order-42"],…,"unreadable":[]}
+/// ```
+extension CommandRecoveryReport: Codable {}

@@ -27,10 +27,7 @@ extension UndoHistory {
     ///   (the history stays where it got to).
     public func setIndex(_ target: Int) async throws(UndoHistoryError) {
         if !takeTurn() { await waitForTurn() }
-        if !openGroups.isEmpty, let error = closeGroupBefore("set the index") {
-            endTurn()
-            throw error
-        }
+        try closeGroup(before: "set the index")
         guard target >= 0, target <= count else {
             let count = self.count
             endTurn()
@@ -38,19 +35,11 @@ extension UndoHistory {
         }
         var target = target
         while done.count > target, let entry = done.popLast() {
-            do {
-                try await entry.command.undo()
-            } catch {
-                throw failed(entry, undoing: true, error: error)
-            }
+            try await perform(entry, undoing: true)
             moveToRedo(entry)
         }
         while done.count < target, let entry = undone.popLast() {
-            do {
-                try await entry.command.execute()
-            } catch {
-                throw failed(entry, undoing: false, error: error)
-            }
+            try await perform(entry, undoing: false)
             if !moveToDone(entry) { target -= 1 }
         }
         endTurn()

@@ -84,15 +84,17 @@ extension UndoHistory {
         // The listeners hear of the group when it closes.
     }
 
-    /// Before an undo or a redo: closes a single group opened by ``beginGroup(_:cost:)``, as
-    /// `UndoManager.undo()` does; with more open, or a running ``group(_:cost:_:)`` body, makes
-    /// the error to throw (the turn is held).
+    /// Before an undo or a redo, with the turn held: closes a single group opened by
+    /// ``beginGroup(_:cost:)``, as `UndoManager.undo()` does; with more open, or a running
+    /// ``group(_:cost:_:)`` body, ends the turn and throws ``UndoHistoryError/groupOpen(operation:groups:)``.
     @inline(never)
-    func closeGroupBefore(_ operation: String) -> UndoHistoryError? {
+    func closeGroup(before operation: String) throws(UndoHistoryError) {
+        if openGroups.isEmpty { return }
         guard openGroups.count == 1, !openGroups[0].isScoped else {
-            return .groupOpen(operation: operation, groups: openGroups.map(\.scope.name))
+            let error = UndoHistoryError.groupOpen(operation: operation, groups: openGroups.map(\.scope.name))
+            endTurn()
+            throw error
         }
         close(openGroups.removeLast())
-        return nil
     }
 }

@@ -9,21 +9,7 @@ extension UndoHistory {
     ///   when the command's `undo()` threw (the step then stays where it was), or
     ///   ``UndoHistoryError/groupOpen(operation:groups:)`` with nested groups open.
     public func undo() async throws(UndoHistoryError) {
-        if !takeTurn() { await waitForTurn() }
-        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
-            endTurn()
-            throw error
-        }
-        guard let entry = done.popLast() else {
-            endTurn()
-            throw .nothingToUndo
-        }
-        do {
-            try await entry.command.undo()
-        } catch {
-            throw failed(entry, undoing: true, error: error)
-        }
-        didUndo(entry)
+        try await performTop(undoing: true)
     }
 
     /// Redoes the step undone last (and drops it, if it is now ``Command/isObsolete``).
@@ -34,21 +20,7 @@ extension UndoHistory {
     /// - Throws: ``UndoHistoryError/nothingToRedo``, or ``UndoHistoryError/redoFailed(action:error:)``
     ///   when the command's `execute()` threw (the step then stays on the redo stack).
     public func redo() async throws(UndoHistoryError) {
-        if !takeTurn() { await waitForTurn() }
-        if !openGroups.isEmpty, let error = closeGroupBefore("redo") {
-            endTurn()
-            throw error
-        }
-        guard let entry = undone.popLast() else {
-            endTurn()
-            throw .nothingToRedo
-        }
-        do {
-            try await entry.command.execute()
-        } catch {
-            throw failed(entry, undoing: false, error: error)
-        }
-        didRedo(entry)
+        try await performTop(undoing: false)
     }
 
     /// Undoes only the step at `index` (0 is the oldest), leaving the later steps done, as the
@@ -60,10 +32,7 @@ extension UndoHistory {
     /// - Throws: ``UndoHistoryError/noEntry(index:count:)`` or ``UndoHistoryError/undoFailed(action:error:)``.
     public func undo(at index: Int) async throws(UndoHistoryError) {
         if !takeTurn() { await waitForTurn() }
-        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
-            endTurn()
-            throw error
-        }
+        try closeGroup(before: "undo")
         guard done.indices.contains(index) else {
             let count = done.count
             endTurn()
@@ -89,21 +58,37 @@ extension UndoHistory {
     @discardableResult
     public func undoAll() async throws(UndoHistoryError) -> Int {
         if !takeTurn() { await waitForTurn() }
-        if !openGroups.isEmpty, let error = closeGroupBefore("undo") {
-            endTurn()
-            throw error
-        }
+        try closeGroup(before: "undo")
         var count = 0
         while let entry = done.popLast() {
-            do {
-                try await entry.command.undo()
-            } catch {
-                throw failed(entry, undoing: true, error: error)
-            }
+            try await perform(entry, undoing: true)
             moveToRedo(entry)
             count += 1
         }
         endTurn()
         return count
+    }
+
+    /// ``undo()`` (`undoing`) or ``redo()``: the step on top of the done stack undone, or the
+    /// one on top of the redo stack done again.
+    func performTop(undoing: Bool) async throws(UndoHistoryError) {
+        if !takeTurn() { await waitForTurn() }
+        try closeGroup(before: undoing ? "undo" : "redo")
+        guard let entry = undoing ? done.popLast() : undone.popLast() else {
+            endTurn()
+            throw undoing ? .nothingToUndo : .nothingToRedo
+        }
+        try await perform(entry, undoing: undoing)
+        if undoing { didUndo(entry) } else { didRedo(entry) }
+    }
+
+    /// Undoes `entry`'s command (or, when not `undoing`, executes it again); one that throws is
+    /// put back and ends the turn (``failed(_:undoing:error:)``).
+    func perform(_ entry: Entry, undoing: Bool) async throws(UndoHistoryError) {
+        do {
+            if undoing { try await entry.command.undo() } else { try await entry.command.execute() }
+        } catch {
+            throw failed(entry, undoing: undoing, error: error)
+        }
     }
 }

@@ -18,18 +18,10 @@ extension DurableMachine {
         let id = try callerEventID(id)
         let attempts = 16
         for _ in 0..<attempts {
-            guard let record = try await transaction.instance(machineKey) else {
-                throw DurableMachineError.notStarted(machineKey)
-            }
-            guard let planned = try step(.event(event), on: record, eventID: id) else {
-                throw DurableMachineError.notStarted(machineKey)
-            }
-            switch try await transaction.commit(planned.commit) {
-            case .committed: return planned.step
-            case .duplicateEvent(let recorded):
-                return try replay(recorded, of: .event(event), key: machineKey, instance: record)
-            case .versionConflict: continue
-            }
+            let record = try await transaction.instance(machineKey)
+            let planned = try transactionStep(event, on: record, key: machineKey, id: id)
+            let result = try await transaction.commit(planned.commit)
+            if let step = try answer(result, to: planned, of: event, key: machineKey, instance: record) { return step }
         }
         throw DurableMachineError.contention(machineKey, attempts: attempts)
     }
@@ -43,10 +35,7 @@ extension DurableMachine {
     ) async throws -> DurableInstance<State, Context> {
         let machineKey = try machineKey(key)
         if let existing = try await transaction.instance(machineKey) { return try instance(from: existing) }
-        let machine = StateMachine(definition, context: context)
-        let planned = try plan(
-            key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil, transitions: [],
-            eventID: nil, fired: nil, definitionVersion: definitionVersion)
+        let planned = try startPlan(machineKey, context: context).planned
         guard case .committed = try await transaction.commit(planned.commit),
             let record = try await transaction.instance(machineKey)
         else { throw DurableMachineError.contention(machineKey, attempts: 1) }

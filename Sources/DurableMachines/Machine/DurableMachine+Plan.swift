@@ -23,6 +23,18 @@ struct EffectBody<State: Hashable & Sendable & Codable, Context: Sendable & Coda
 }
 
 extension DurableMachine {
+    /// The machine `key` starts as, with `context` in the definition's initial configuration,
+    /// and the commit that creates the instance.
+    func startPlan(
+        _ key: MachineKey, context: Context
+    ) throws -> (machine: StateMachine<State, Event, Context>, planned: Planned<State, Event>) {
+        let machine = StateMachine(definition, context: context)
+        let planned = try plan(
+            key: key, record: nil, before: nil, after: machine, trigger: .start, outcome: nil, transitions: [],
+            eventID: nil, fired: nil, definitionVersion: definitionVersion)
+        return (machine, planned)
+    }
+
     /// The commit that takes the instance from `before` (and `record`) to `after`: the new
     /// snapshot and states, the history row, the timers and effects of the visits that began,
     /// and the deletion of those of the visits that ended (and of the timer that fired).

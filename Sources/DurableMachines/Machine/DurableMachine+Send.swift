@@ -21,10 +21,7 @@ extension DurableMachine {
         let machineKey = try machineKey(key)
         for _ in 0..<2 {
             if let existing = try await store.instance(machineKey) { return try instance(from: existing) }
-            let machine = StateMachine(definition, context: context)
-            let planned = try plan(
-                key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil,
-                transitions: [], eventID: nil, fired: nil, definitionVersion: definitionVersion)
+            let (machine, planned) = try startPlan(machineKey, context: context)
             if case .committed = try await store.commit(planned.commit) {
                 commits.signal()
                 return DurableInstance(

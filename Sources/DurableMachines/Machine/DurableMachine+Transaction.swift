@@ -17,18 +17,10 @@ extension DurableMachine {
         let id = try callerEventID(id)
         let attempts = 16
         for _ in 0..<attempts {
-            guard let record = try transaction.instance(machineKey) else {
-                throw DurableMachineError.notStarted(machineKey)
-            }
-            guard let planned = try step(.event(event), on: record, eventID: id) else {
-                throw DurableMachineError.notStarted(machineKey)
-            }
-            switch try transaction.commit(planned.commit) {
-            case .committed: return planned.step
-            case .duplicateEvent(let recorded):
-                return try replay(recorded, of: .event(event), key: machineKey, instance: record)
-            case .versionConflict: continue
-            }
+            let record = try transaction.instance(machineKey)
+            let planned = try transactionStep(event, on: record, key: machineKey, id: id)
+            let result = try transaction.commit(planned.commit)
+            if let step = try answer(result, to: planned, of: event, key: machineKey, instance: record) { return step }
         }
         throw DurableMachineError.contention(machineKey, attempts: attempts)
     }
@@ -41,13 +33,36 @@ extension DurableMachine {
     ) throws -> DurableInstance<State, Context> {
         let machineKey = try machineKey(key)
         if let existing = try transaction.instance(machineKey) { return try instance(from: existing) }
-        let machine = StateMachine(definition, context: context)
-        let planned = try plan(
-            key: machineKey, record: nil, before: nil, after: machine, trigger: .start, outcome: nil, transitions: [],
-            eventID: nil, fired: nil, definitionVersion: definitionVersion)
+        let planned = try startPlan(machineKey, context: context).planned
         guard case .committed = try transaction.commit(planned.commit),
             let record = try transaction.instance(machineKey)
         else { throw DurableMachineError.contention(machineKey, attempts: 1) }
         return try instance(from: record)
+    }
+
+    /// The step sending `event` (with `id`) makes on `record`, the instance `key` as the
+    /// application's transaction reads it.
+    ///
+    /// - Throws: ``DurableMachineError/notStarted(_:)`` when the transaction reads no instance.
+    func transactionStep(
+        _ event: Event, on record: MachineInstanceRecord?, key: MachineKey, id: String?
+    ) throws -> Planned<State, Event> {
+        guard let record, let planned = try step(.event(event), on: record, eventID: id) else {
+            throw DurableMachineError.notStarted(key)
+        }
+        return planned
+    }
+
+    /// What the transaction's commit of `planned` answers: its step; the step recorded for an
+    /// event sent before (a replay); `nil` when another writer committed first, to plan again.
+    func answer(
+        _ result: MachineCommitResult, to planned: Planned<State, Event>, of event: Event, key: MachineKey,
+        instance record: MachineInstanceRecord?
+    ) throws -> MachineStep<State, Event>? {
+        switch result {
+        case .committed: return planned.step
+        case .duplicateEvent(let recorded): return try replay(recorded, of: .event(event), key: key, instance: record)
+        case .versionConflict: return nil
+        }
     }
 }

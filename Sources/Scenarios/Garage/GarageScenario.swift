@@ -22,14 +22,7 @@ public enum GarageScenario {
             steps: [
                 Garage.log(first, auditLog), Garage.saveToDB(first, database), Garage.addToAPI(first, api),
                 Garage.log(first, auditLog),
-            ]
-        ) { event in
-            switch event {
-            case .started: console.print("Transaction started")
-            case .failed(_, let error): console.print("Transaction failed: \(error)")
-            default: break
-            }
-        }
+            ], observer: transactionEvents(console))
 
         let invoker = BatchInvoker(batchSize: batchSize)
         invoker.submit(Garage.addToAPI(first, api))
@@ -39,9 +32,7 @@ public enum GarageScenario {
         invoker.submit(Garage.log(another, auditLog))
         await invoker.idle()
 
-        let failed = invoker.failed.map(\.command.name)
-        let names = failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))"
-        console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
+        printCounts(invoker, console)
     }
 
     /// The same run on the durable journal at `journalPath` (a SQLite file, or a `postgres://`
@@ -92,14 +83,7 @@ public enum GarageScenario {
                 try DurableStep("garage.saveToDB", arguments: first, command: Garage.saveToDB(first, database)),
                 try DurableStep("garage.addToAPI", arguments: first, command: Garage.addToAPI(first, api)),
                 try DurableStep("garage.log", arguments: first, command: Garage.log(first, auditLog)),
-            ]
-        ) { event in
-            switch event {
-            case .started: console.print("Transaction started")
-            case .failed(_, let error): console.print("Transaction failed: \(error)")
-            default: break
-            }
-        }
+            ], observer: transactionEvents(console))
 
         let invoker = BatchInvoker(batchSize: batchSize)
         invoker.submit(try journaled("garage.addToAPI", first, Garage.addToAPI(first, api), 1))
@@ -110,10 +94,26 @@ public enum GarageScenario {
         await invoker.idle()
         if let failure = GarageJournal.journalFailure(invoker.failed) { throw failure }
 
+        printCounts(invoker, console)
+        console.print("Journal: " + GarageJournal.summary(try await journal.allRecords()))
+    }
+
+    /// What both runs print of their transaction: its start, and its failure with the error.
+    static func transactionEvents(_ console: Console) -> @Sendable (TransactionEvent) -> Void {
+        { event in
+            switch event {
+            case .started: console.print("Transaction started")
+            case .failed(_, let error): console.print("Transaction failed: \(error)")
+            default: break
+            }
+        }
+    }
+
+    /// How both runs end: the finished and failed counts, and the failed commands' names.
+    static func printCounts(_ invoker: BatchInvoker<some Clock<Duration>>, _ console: Console) {
         let failed = invoker.failed.map(\.command.name)
         let names = failed.isEmpty ? "" : " (\(failed.joined(separator: ", ")))"
         console.print("Finished: \(invoker.finishedCount), failed: \(invoker.failedCount)\(names)")
-        console.print("Journal: " + GarageJournal.summary(try await journal.allRecords()))
     }
 
     /// The tour's stop: the run where the backend succeeds.

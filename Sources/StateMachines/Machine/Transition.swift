@@ -33,3 +33,12 @@ public struct Transition<State: Hashable & Sendable, Event: Hashable & Sendable>
         self.isInternal = isInternal
     }
 }
+
+/// Encoded under the properties' names: the source, the target, the trigger (see ``Trigger``) and
+/// whether it was internal; decoded from that form.
+///
+/// ```swift
+/// try JSONEncoder().encode(machine.send(.open).transition)
+/// // {"source":"closed","target":"open","trigger":{"case":"event","event":"open"},"isInternal":false}
+/// ```
+extension Transition: Codable where State: Codable, Event: Codable {}
