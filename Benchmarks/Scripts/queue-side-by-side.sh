@@ -12,7 +12,9 @@
 #   pickup: one worker waits, a producer enqueues 500 stamped jobs at 100 a second; enqueue → start
 #          p50/p99. Ours at the default 1 s poll and at a 50 ms poll.
 #   SQLite: ours (64 callers, then a drain by 1 and 4 processes) beside the queue a team would write
-#          by hand on SQLite (SQLiteQueueFloor: one table, 16 a claim, no leases), the floor.
+#          by hand on SQLite (SQLiteQueueFloor: one table, 16 a claim, no leases), the floor; and ours'
+#          pickup at 100 jobs a second from another process (woken by the journal's watch of the file,
+#          PRAGMA data_version every 5 ms) and within the worker's process (woken at once).
 #
 # Build first: (cd Benchmarks && swift build -c release --product DurableQueue)
 #
@@ -107,5 +109,8 @@ for round in $(seq "$rounds"); do
         "$ours" floor-enqueue "$floor" "$jobs" | sed 's/^/sqlite: /'
         drain "sqlite: hand-written floor" "$workers" "$ours" floor-work "$floor"
     done
+    file="sqlite://$sqlite_dir/pickup-$round.sqlite"
+    pickup "sqlite: behaviorkit pickup from another process" "$ours produce $file 100 500" -- "$ours" latency "$file" 500 16 1000
+    echo "sqlite: behaviorkit pickup within its process: $("$ours" latency-here "sqlite://$sqlite_dir/here-$round.sqlite" 500 16 1000 100)"
 done
 rm -rf "$sqlite_dir"
