@@ -130,6 +130,9 @@ public final class QueueWorker: Sendable {
         var admission = QueueAdmission(slots: slots)
         var gathered = 0
         var iterator = looks.makeAsyncIterator()
+        // The settlements of the commands that ended wait for the next claim, to commit with it
+        // (``WriteQueued/heldBy``): released once it is queued, or when there is none to make.
+        let held = HeldWrites()
         let pruner = retention.map { retention in Task { await self.keep(retention) } }
         let listener = (queue.journal as? any QueueWakeSource).map { source in
             let wakeups = source.wakeups(of: queue.name)
@@ -169,12 +172,15 @@ public final class QueueWorker: Sendable {
                 }
                 gathered = 0
                 let claimed = await claim(admission.limit - running.count)
+                held.release()
                 claimFailed = claimed.failed
                 for record in claimed.records {
                     let attempt = "\(record.id)#\(record.attempts)"
                     running.insert(attempt)
                     inFlight[attempt] = Task {
-                        let outcome = await self.settle(record) { wake(.ended(attempt)) }
+                        let outcome = await WriteQueued.$heldBy.withValue(held) {
+                            await self.settle(record) { wake(.ended(attempt)) }
+                        }
                         wake(.settled(attempt, outcome))
                     }
                 }
@@ -195,9 +201,11 @@ public final class QueueWorker: Sendable {
                 continue
             }
             if mailbox.withLock({ $0.isEmpty }) {
+                held.release()
                 guard await iterator.next() != nil else { break }
             }
         }
+        held.close()
         listener?.cancel()
         pruner?.cancel()
         sleeper?.task.cancel()
