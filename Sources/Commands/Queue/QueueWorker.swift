@@ -89,7 +89,9 @@ public final class QueueWorker: Sendable {
     /// It runs up to `slots` records at once while they settle in time (a command's slot is free
     /// once it ended and its settlement is queued for the journal's commit; before a claim the
     /// loop lets the commands about to end do so, so that one claim takes their slots and joins
-    /// their settlements in one commit: about one commit for every `slots` no-op jobs). Each attempt
+    /// their settlements in one commit: about one commit for every `slots` no-op jobs; settlements
+    /// that find the journal idle wait for that claim, rather than commit on their own just
+    /// before it, unless the worker has no claim to make). Each attempt
     /// it loses (its lease lapsed before the journal renewed it: the journal or the machine is too slow
     /// for the lease) or the journal fails halves that, down to one; as many settled in time as
     /// it runs at once give one slot back (``QueueWorkerStatistics/openSlots``). An overloaded
