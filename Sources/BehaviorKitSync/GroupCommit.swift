@@ -71,13 +71,17 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     /// The batches committed, and the operations in them.
     package var counts: (batches: Int, operations: Int) { state.withLock { ($0.batches, $0.operations) } }
 
-    /// Submits `operation` and waits until the batch holding it is committed.
+    /// Submits `operation` and waits until the batch holding it is committed. When no commit is
+    /// under way and the submitter is told once it is queued (``WriteQueued/signal``), its commit
+    /// is held back for the write that follows (``WriteQueued/heldBy``), if it says so.
     package func submit(_ operation: Operation) async throws -> Output {
-        try await withCheckedThrowingContinuation { continuation in
+        let held = WriteQueued.signal?.isPending == true ? WriteQueued.heldBy : nil
+        return try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state -> Bool? in
                 if state.closed { return nil }
                 state.waiting.append(Waiter(operation: operation, answer: .caller(continuation)))
                 guard !state.draining else { return false }
+                if let held, held.hold({ self.startHeld() }) { return false }
                 state.draining = true
                 return true
             }
@@ -116,6 +120,16 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         }
     }
 
+    /// Starts the drain for the writes held back (``submit(_:)``), unless one runs.
+    private func startHeld() {
+        let starts = state.withLock { state in
+            guard !state.draining, !state.waiting.isEmpty else { return false }
+            state.draining = true
+            return true
+        }
+        if starts { startDrain() }
+    }
+
     /// Starts the drain task, detached: it carries no submitter's task-local values (a
     /// ``WriteQueued`` signal is its submitter's alone).
     private func startDrain() {
@@ -126,13 +140,17 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     /// submitted is committed and answered.
     package func close() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { state -> Bool in
+            let (idle, startsDrain) = state.withLock { state -> (Bool, Bool) in
                 state.closed = true
-                if !state.draining { return true }
+                if !state.draining && state.waiting.isEmpty { return (true, false) }
                 state.closeWaiters.append(continuation)
-                return false
+                // Writes held back (``submit(_:)``) commit now.
+                let startsDrain = !state.draining
+                state.draining = true
+                return (false, startsDrain)
             }
             if idle { continuation.resume() }
+            if startsDrain { startDrain() }
         }
     }
 

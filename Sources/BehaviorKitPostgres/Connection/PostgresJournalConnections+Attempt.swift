@@ -94,8 +94,8 @@ extension PostgresJournalConnections {
                         answer.answer(.success(.connectFailed(failure.description)))
                         worker.cancel()
                     }
-                    let timer = Task {
-                        let stalled = await self.watch(phase, until: deadline)
+                    let watch = self.watchdog.watch(until: deadline, Self.look(at: phase, self.reconnection)) {
+                        stalled in
                         if stopLeasing() {
                             answer.answer(.success(.deadline(leased: false)))
                             worker.cancel()
@@ -107,15 +107,15 @@ extension PostgresJournalConnections {
                             self.logger.warning(
                                 "a request got no answer; its connection is closed",
                                 metadata: ["reason": "\(stalled ?? "the deadline passed")"])
-                            try? await connection.close()
+                            Task { try? await connection.close() }
                         }
                     }
                     answer.onAnswer {
-                        timer.cancel()
+                        self.watchdog.stop(watch)
                         pool.failures.stopObserving(token)
                     }
                     answer.onCancel {
-                        timer.cancel()
+                        self.watchdog.stop(watch)
                         if stopLeasing() {
                             worker.cancel()
                             return
@@ -130,14 +130,15 @@ extension PostgresJournalConnections {
                         abandoned.withLock { $0 = true }
                         onAbandon()
                         worker.cancel()
-                        Task {
-                            let stalled = await self.watch(
-                                phase, until: .now.advanced(by: self.reconnection.requestTimeout))
+                        _ = self.watchdog.watch(
+                            until: .now.advanced(by: self.reconnection.requestTimeout),
+                            Self.look(at: phase, self.reconnection)
+                        ) { stalled in
                             guard case .running = phase.withLock({ $0 }) else { return }
                             self.logger.warning(
                                 "a request given up on got no answer; its connection is closed",
                                 metadata: ["reason": "\(stalled ?? "no answer within the request timeout")"])
-                            try? await connection.close()
+                            Task { try? await connection.close() }
                         }
                     }
                 }
@@ -159,33 +160,31 @@ extension PostgresJournalConnections {
         _ = try? await connection.query("ROLLBACK", logger: logger)
     }
 
-    /// Returns at `deadline`, or as soon as the request is over (`nil` both), or earlier with the
-    /// reason when the request running on its connection stalled: the connection closed 0.25 s
-    /// ago and the request still has no answer, or it has waited the request timeout. Returns
-    /// `nil` when cancelled (the attempt answered).
-    private func watch(_ phase: LockedValue<Phase>, until deadline: ContinuousClock.Instant) async -> String? {
-        var closedAt: ContinuousClock.Instant?
-        while true {
-            let now = ContinuousClock.now
-            if now >= deadline { return nil }
-            let current = phase.withLock { $0 }
-            if case .over = current { return nil }
-            if case .running(let connection, let since) = current {
+    /// How the watchdog (``RequestWatchdog``) looks at a request in `phase`: over once it is;
+    /// stalled when the connection it runs on closed 0.25 s ago and it still has no answer, or it
+    /// has waited the request timeout.
+    private static func look(
+        at phase: LockedValue<Phase>, _ reconnection: PostgresCommandJournal.Reconnection
+    ) -> @Sendable (ContinuousClock.Instant) -> RequestWatchdog.Verdict {
+        let closedAt = LockedValue<ContinuousClock.Instant?>(nil)
+        return { now in
+            switch phase.withLock({ $0 }) {
+            case .over: return .over
+            case .leasing: return .waiting
+            case .running(let connection, let since):
                 if connection.isClosed {
-                    let closed = closedAt ?? now
-                    closedAt = closed
+                    let closed = closedAt.withLock { closedAt in
+                        if closedAt == nil { closedAt = now }
+                        return closedAt ?? now
+                    }
                     if closed.duration(to: now) >= .milliseconds(250) {
-                        return "the connection closed and its request was never answered"
+                        return .stalled("the connection closed and its request was never answered")
                     }
                 }
                 if since.duration(to: now) >= reconnection.requestTimeout {
-                    return "no answer within \(PostgresJournalNames.seconds(reconnection.requestTimeout))"
+                    return .stalled("no answer within \(PostgresJournalNames.seconds(reconnection.requestTimeout))")
                 }
-            }
-            do {
-                try await Task.sleep(for: min(.milliseconds(50), now.duration(to: deadline)))
-            } catch {
-                return nil
+                return .waiting
             }
         }
     }

@@ -16,8 +16,12 @@ import PostgresNIO
 ///   `.outcomeUnknown`.
 ///
 /// So `body` may run more than once, and must change nothing but through its connection: only
-/// the run whose transaction committed leaves a trace. It costs three short round trips more
-/// per batch (`BEGIN`, the id, `COMMIT`) than one implicit transaction.
+/// the run whose transaction committed leaves a trace. `BEGIN` and the id are sent with `body`'s
+/// first query, without waiting for their answers (postgres-nio runs a connection's queries in
+/// the order they were sent, each on the answer of the one before, with no hop to the caller's
+/// task): the id is read once `body` answered, before `COMMIT`, the only time it is needed. So a
+/// batch waits on two answers (`body`'s, then `COMMIT`'s), where one implicit transaction waits
+/// on one; the server still answers four statements.
 extension PostgresJournalConnections {
     /// What the server said about a transaction: its id, its backend, and the server's start.
     struct Transaction: Sendable {
@@ -27,8 +31,8 @@ extension PostgresJournalConnections {
     }
 
     private enum Stage<T: Sendable>: Sendable {
+        /// `BEGIN`, the id and `body` are under way.
         case starting
-        case begun(Transaction)
         case committing(Transaction, T)
         /// The attempt gave up on `body` before its COMMIT: it must never send one.
         case abandoned
@@ -61,9 +65,8 @@ extension PostgresJournalConnections {
     }
 
     /// The transaction's id, the backend's and the server's start, read at the start of every
-    /// batch: prepared once per connection.
-    static let transactionIdentity = PreparedJournalStatement.Text(
-        "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text")
+    /// batch.
+    static let transactionIdentity = "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text"
 
     private func transactionAttempt<T: Sendable>(
         until deadline: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
@@ -79,20 +82,23 @@ extension PostgresJournalConnections {
                 }
             }
             return try await attempt(until: deadline, onAbandon: abandon) { connection in
-                try await connection.query("BEGIN", logger: logger)
-                let rows = try await connection.run(Self.transactionIdentity, PostgresBindings(), logger: logger)
-                guard let row = rows.first else { throw self.names.error(.ioFailed, "txid_current() gave no row") }
-                let (id, backend, started) = try row.decode((Int64, Int32, String).self)
-                let transaction = Transaction(id: id, backend: backend, serverStarted: started)
-                let begun = stage.withLock { stage in
-                    guard case .starting = stage else { return false }
-                    stage = .begun(transaction)
-                    return true
-                }
-                guard begun else { throw CancellationError() }
+                // Sent now, answered before `body`'s first query is (see above): its row is kept as
+                // it comes in, on the connection's event loop, so that reading it costs no hop.
+                // A row means that `BEGIN` did not fail either (it fails only on a connection the
+                // identity's query would fail on too), so that only its failure is awaited.
+                let identity = LockedValue<PostgresRow?>(nil)
+                let begun = connection.simpleQuery("BEGIN").and(
+                    connection.simpleQuery(Self.transactionIdentity) { row in identity.withLock { $0 = row } })
                 let value: T
+                let transaction: Transaction
                 do {
                     value = try await body(connection)
+                    if identity.withLock({ $0 }) == nil { _ = try await begun.get() }
+                    guard let row = identity.withLock({ $0 }) else {
+                        throw self.names.error(.ioFailed, "txid_current() gave no row")
+                    }
+                    let (id, backend, started) = try row.decode((Int64, Int32, String).self)
+                    transaction = Transaction(id: id, backend: backend, serverStarted: started)
                 } catch {
                     if !PostgresJournalNames.isConnectionLoss(error) {
                         _ = try? await connection.query("ROLLBACK", logger: logger)
@@ -100,7 +106,7 @@ extension PostgresJournalConnections {
                     throw error
                 }
                 let commits = stage.withLock { stage in
-                    guard case .begun = stage else { return false }
+                    guard case .starting = stage else { return false }
                     stage = .committing(transaction, value)
                     return true
                 }

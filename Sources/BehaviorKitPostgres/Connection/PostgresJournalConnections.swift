@@ -21,6 +21,8 @@ final class PostgresJournalConnections: Sendable {
     private let gate: LockedValue<Gate>
     /// How long opening waits for its first connection.
     let openTimeout: Duration
+    /// Watches every request under way for its deadline and its stalled connection.
+    let watchdog: RequestWatchdog
 
     init(
         configuration: PostgresClient.Configuration, names: PostgresJournalNames,
@@ -34,6 +36,7 @@ final class PostgresJournalConnections: Sendable {
         self.pools = PostgresJournalPools(configuration: configuration)
         self.gate = LockedValue(Gate())
         self.openTimeout = configuration.options.connectTimeout + .seconds(5)
+        self.watchdog = RequestWatchdog()
     }
 
     /// The same pools and gate seen as another view of one store (its errors and logs name
@@ -47,6 +50,7 @@ final class PostgresJournalConnections: Sendable {
         self.pools = other.pools
         self.gate = other.gate
         self.openTimeout = other.openTimeout
+        self.watchdog = other.watchdog
     }
 
     /// Runs `body` on a pooled connection, as one request of the journal; when the connection is

@@ -89,7 +89,9 @@ public final class QueueWorker: Sendable {
     /// It runs up to `slots` records at once while they settle in time (a command's slot is free
     /// once it ended and its settlement is queued for the journal's commit; before a claim the
     /// loop lets the commands about to end do so, so that one claim takes their slots and joins
-    /// their settlements in one commit: about one commit for every `slots` no-op jobs). Each attempt
+    /// their settlements in one commit: about one commit for every `slots` no-op jobs; settlements
+    /// that find the journal idle wait for that claim, rather than commit on their own just
+    /// before it, unless the worker has no claim to make). Each attempt
     /// it loses (its lease lapsed before the journal renewed it: the journal or the machine is too slow
     /// for the lease) or the journal fails halves that, down to one; as many settled in time as
     /// it runs at once give one slot back (``QueueWorkerStatistics/openSlots``). An overloaded
@@ -130,6 +132,9 @@ public final class QueueWorker: Sendable {
         var admission = QueueAdmission(slots: slots)
         var gathered = 0
         var iterator = looks.makeAsyncIterator()
+        // The settlements of the commands that ended wait for the next claim, to commit with it
+        // (``WriteQueued/heldBy``): released once it is queued, or when there is none to make.
+        let held = HeldWrites()
         let pruner = retention.map { retention in Task { await self.keep(retention) } }
         let listener = (queue.journal as? any QueueWakeSource).map { source in
             let wakeups = source.wakeups(of: queue.name)
@@ -169,12 +174,15 @@ public final class QueueWorker: Sendable {
                 }
                 gathered = 0
                 let claimed = await claim(admission.limit - running.count)
+                held.release()
                 claimFailed = claimed.failed
                 for record in claimed.records {
                     let attempt = "\(record.id)#\(record.attempts)"
                     running.insert(attempt)
                     inFlight[attempt] = Task {
-                        let outcome = await self.settle(record) { wake(.ended(attempt)) }
+                        let outcome = await WriteQueued.$heldBy.withValue(held) {
+                            await self.settle(record) { wake(.ended(attempt)) }
+                        }
                         wake(.settled(attempt, outcome))
                     }
                 }
@@ -195,9 +203,11 @@ public final class QueueWorker: Sendable {
                 continue
             }
             if mailbox.withLock({ $0.isEmpty }) {
+                held.release()
                 guard await iterator.next() != nil else { break }
             }
         }
+        held.close()
         listener?.cancel()
         pruner?.cancel()
         sleeper?.task.cancel()
