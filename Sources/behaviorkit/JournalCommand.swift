@@ -15,7 +15,8 @@ struct JournalCommand: AsyncParsableCommand {
             """,
         subcommands: [
             JournalAllCommand.self, JournalListCommand.self, JournalShowCommand.self, JournalWorkersCommand.self,
-            JournalQueuesCommand.self, JournalCancelCommand.self, JournalRetryCommand.self, JournalPruneCommand.self,
+            JournalQueuesCommand.self, JournalActivityCommand.self, JournalCancelCommand.self, JournalRetryCommand.self,
+            JournalPruneCommand.self,
             JournalPauseCommand.self, JournalResumeCommand.self, JournalRateLimitCommand.self,
             JournalSchedulesCommand.self,
             JournalWorkflowsCommand.self,

@@ -83,6 +83,32 @@ struct JournalQueuesCommand: AsyncParsableCommand {
     }
 }
 
+struct JournalActivityCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "activity",
+        abstract:
+            "Prints each queue's last minutes: records done and failed, attempts retried, and how long records "
+            + "waited to be picked up.")
+
+    @OptionGroup var journal: JournalLocationOptions
+
+    @Option(help: "How many minutes back, up to now (1 to 10,080).")
+    var minutes: Int = 60
+
+    func validate() throws {
+        guard (1...10_080).contains(minutes) else {
+            throw ValidationError("--minutes must be from 1 to 10,080 (a week), not \(minutes)")
+        }
+    }
+
+    func run() async throws {
+        let minutes = minutes
+        try await journal.print { opened, format, console in
+            try await JournalOperations.activity(opened, minutes: minutes, format: format, console: console)
+        }
+    }
+}
+
 /// `--status`, repeated: the statuses a listing keeps.
 struct JournalStatusOptions: ParsableArguments {
     @Option(help: "Only this status (pending, done, failed, compensated); repeat for several.")

@@ -3,7 +3,7 @@ import Commands
 import Foundation
 import Testing
 
-/// `behaviorkit journal list|show|workers|queues|cancel|retry|prune|pause|resume`, as a user runs them on a
+/// `behaviorkit journal list|show|workers|queues|activity|cancel|retry|prune|pause|resume`, as a user runs them on a
 /// SQLite journal.
 struct JournalOperationsCommandTests {
     let path = FileManager.default.temporaryDirectory
@@ -140,6 +140,37 @@ struct JournalOperationsCommandTests {
         #expect((details?["children"] as? [Any])?.isEmpty == true)
         let queues = try CLIRunner.run(["journal", "queues", path])
         #expect(queues.standardOutput.hasPrefix("(callers)  1 due, 0 delayed, 0 running, 0 stalled; oldest due "))
+    }
+
+    /// `activity`: each queue's last hour, with how long its records waited to be picked up; in
+    /// JSON, each minute; a window that is not 1 minute to a week is refused by name.
+    @Test func activityPrintsEachQueuesDoneFailedRetriedAndPickups() async throws {
+        defer { removeJournal() }
+        let journal = try SQLiteCommandJournal(path: path)
+        let lease = JournalLease(owner: "worker-1", duration: .seconds(60))
+        for key in ["mail-1", "mail-2"] {
+            _ = try await journal.enqueue(
+                CommandJournalEntry(idempotencyKey: key, kind: "mail.send"), queue: "mail", after: .zero)
+        }
+        let claimed = try await journal.claim(2, from: "mail", concurrency: nil, lease: lease).records.map(\.id)
+        #expect(claimed.sorted() == ["mail-1", "mail-2"])
+        try await journal.settle("mail-1", as: .done(output: nil), lease: lease)
+        try await journal.settle("mail-2", as: .failed(reason: "bounced"), lease: lease)
+        try await journal.close()
+        let text = try CLIRunner.run(["journal", "activity", path])
+        #expect(text.exitCode == 0)
+        #expect(
+            text.standardOutput.hasPrefix(
+                "mail  1 done, 1 failed, 0 retried in the last 60 min; pickup mean "), "\(text.standardOutput)")
+        #expect(text.standardOutput.hasSuffix(" (2 records)\n"), "\(text.standardOutput)")
+        let json = try CLIRunner.run(["journal", "activity", path, "--minutes", "5", "--format", "json"])
+        let minutes = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [[String: Any]]
+        #expect(minutes?.map { $0["queue"] as? String } == ["mail"])
+        #expect(minutes?.first?["pickups"] as? Int == 2)
+        #expect(minutes?.first?["meanPickupMilliseconds"] is Double)
+        let refused = try CLIRunner.run(["journal", "activity", path, "--minutes", "0"])
+        #expect(refused.exitCode == 64)
+        #expect(refused.standardError.contains("--minutes must be from 1 to 10,080"), "\(refused.standardError)")
     }
 
     @Test func cancelStopsADelayedRecordAndWorkersListWhatTheyHold() async throws {

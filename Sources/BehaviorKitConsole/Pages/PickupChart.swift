@@ -49,13 +49,5 @@ enum PickupChart {
         html.raw("</svg>")
     }
 
-    /// `milliseconds` as a person reads a wait: `0.4 ms`, `12 ms`, `3.2 s`, `4.5 min`.
-    static func format(_ milliseconds: Double) -> String {
-        switch milliseconds {
-        case ..<10: String(format: "%.1f ms", milliseconds)
-        case ..<1_000: "\(Int(milliseconds.rounded())) ms"
-        case ..<60_000: String(format: "%.1f s", milliseconds / 1_000)
-        default: String(format: "%.1f min", milliseconds / 60_000)
-        }
-    }
+    static func format(_ milliseconds: Double) -> String { QueueActivity.describe(milliseconds: milliseconds) }
 }

@@ -147,6 +147,37 @@ public enum JournalOperations {
         }
     }
 
+    /// Prints what each queue did in the last `minutes`: records done and failed, attempts
+    /// retried, and how long records waited to be picked up (`activity(since:)`); in JSON, each
+    /// queue's minutes.
+    public static func activity(
+        _ journal: any CommandJournalManagement, minutes: Int, format: Format, console: Console
+    ) async throws {
+        let since = QueueActivity.minute(of: Date()).addingTimeInterval(-Double(max(1, minutes) - 1) * 60)
+        let activity = try await journal.activity(since: since)
+        switch format {
+        case .json:
+            struct Minute: Encodable {
+                let queue, minute: String
+                let done, failed, retried, pickups: Int
+                let meanPickupMilliseconds: Double?
+                let longestPickupMilliseconds: Int64?
+            }
+            console.print(
+                try json(
+                    activity.map {
+                        Minute(
+                            queue: $0.queue, minute: JournalRecordView.time($0.minute), done: $0.done,
+                            failed: $0.failed, retried: $0.retried, pickups: $0.pickups,
+                            meanPickupMilliseconds: $0.pickups > 0
+                                ? Double($0.pickupMilliseconds) / Double($0.pickups) : nil,
+                            longestPickupMilliseconds: $0.pickups > 0 ? $0.longestPickupMilliseconds : nil)
+                    }))
+        case .text:
+            for line in JournalText.lines(activity, minutes: max(1, minutes)) { console.print(line) }
+        }
+    }
+
     /// `value` as JSON with sorted keys.
     static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()

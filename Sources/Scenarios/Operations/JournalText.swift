@@ -21,6 +21,36 @@ enum JournalText {
         }
     }
 
+    /// Each queue's last `minutes`, one line a queue: its records done and failed, its attempts
+    /// retried, and its pickups' mean and longest.
+    static func lines(_ activity: [QueueActivity], minutes: Int) -> [String] {
+        let byQueue = Dictionary(grouping: activity, by: \.queue)
+        guard !byQueue.isEmpty else { return ["no record settled in the last \(minutes) min"] }
+        let width = byQueue.keys.map(\.count).max() ?? 0
+        return byQueue.keys.sorted().map { queue in
+            let total =
+                QueueActivity.gathered(
+                    (byQueue[queue] ?? []).map {
+                        QueueActivity(
+                            queue: queue, minute: .distantPast, done: $0.done, failed: $0.failed, retried: $0.retried,
+                            pickups: $0.pickups, pickupMilliseconds: $0.pickupMilliseconds,
+                            longestPickupMilliseconds: $0.longestPickupMilliseconds)
+                    }
+                ).first ?? QueueActivity(queue: queue, minute: .distantPast)
+            var line =
+                "\(pad(queue, width))  \(total.done) done, \(total.failed) failed, \(total.retried) retried "
+                + "in the last \(minutes) min"
+            if total.pickups > 0 {
+                let mean = Double(total.pickupMilliseconds) / Double(total.pickups)
+                line +=
+                    "; pickup mean \(QueueActivity.describe(milliseconds: mean)), longest "
+                    + "\(QueueActivity.describe(milliseconds: Double(total.longestPickupMilliseconds))) "
+                    + "(\(total.pickups) records)"
+            }
+            return line
+        }
+    }
+
     /// A record in full: its fields, why it compensated, its steps and its attempts.
     static func lines(_ details: CommandJournalRecordDetails) -> [String] {
         let record = details.record

@@ -63,6 +63,22 @@ public struct QueueActivity: Sendable, Hashable, Codable {
         pickups > 0 ? .milliseconds(longestPickupMilliseconds) : nil
     }
 
+    /// `milliseconds` as a person reads a wait: `0.4 ms`, `12 ms`, `3.2 s`, `4.5 min` (the console's
+    /// charts and `behaviorkit journal activity`).
+    package static func describe(milliseconds: Double) -> String {
+        // One decimal, from whole tenths (at most a year's worth of minutes: no overflow).
+        func tenths(_ value: Double) -> String {
+            let whole = Int64((min(max(value.isFinite ? value : 0, 0), 1e12) * 10).rounded())
+            return "\(whole / 10).\(whole % 10)"
+        }
+        switch milliseconds {
+        case ..<10: return tenths(milliseconds) + " ms"
+        case ..<1_000: return "\(Int64(milliseconds.rounded())) ms"
+        case ..<60_000: return tenths(milliseconds / 1_000) + " s"
+        default: return tenths(milliseconds / 60_000) + " min"
+        }
+    }
+
     /// The start of the minute `date` falls in.
     public static func minute(of date: Date) -> Date {
         Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 60).rounded(.down) * 60)
