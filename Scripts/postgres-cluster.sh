@@ -7,6 +7,7 @@
 #     Scripts/postgres-cluster.sh start FOLDER DATABASE   # prints the journal's URL
 #     Scripts/postgres-cluster.sh check FOLDER DATABASE   # pg_amcheck: every table and index
 #     Scripts/postgres-cluster.sh stop FOLDER
+#     Scripts/postgres-cluster.sh bin                     # prints the folder of the server's binaries
 #
 # Faults, for testing that clients ride them out (each returns once the server accepts again):
 #
@@ -15,14 +16,18 @@
 #     Scripts/postgres-cluster.sh outage FOLDER SECONDS                # stopped (-m fast) for SECONDS, then started
 #     Scripts/postgres-cluster.sh fault FOLDER DATABASE restart|terminate   # the two above, as fleet --restart-database runs them
 set -euo pipefail
-command=${1:?start, check, stop, restart, terminate-backends, outage or fault}
-folder=${2:?the folder of the cluster}
+command=${1:?start, check, stop, restart, terminate-backends, outage, fault or bin}
 if command -v initdb >/dev/null 2>&1; then
     bin=$(dirname "$(readlink -f "$(command -v initdb)")")
 else
     bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
 fi
 [ -x "$bin/initdb" ] || { echo "postgres-cluster: no initdb found (install postgresql)" >&2; exit 1; }
+if [ "$command" = bin ]; then
+    echo "$bin"
+    exit 0
+fi
+folder=${2:?the folder of the cluster}
 as_owner=()
 if [ "$(id -u)" = 0 ]; then as_owner=(runuser -u postgres --); fi
 

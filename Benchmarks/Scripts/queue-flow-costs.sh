@@ -15,11 +15,7 @@ jobs=${1:-10000}
 rounds=${2:-2}
 ours=Benchmarks/.build/release/DurableQueue
 [ -x "$ours" ] || { echo "build first: (cd Benchmarks && swift build -c release --product DurableQueue)" >&2; exit 1; }
-if command -v initdb >/dev/null 2>&1; then
-    pgbin=$(dirname "$(readlink -f "$(command -v initdb)")")
-else
-    pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-fi
+pgbin=$(Scripts/postgres-cluster.sh bin)
 pg=$(mktemp -d /tmp/pg-XXXXXX)
 Scripts/postgres-cluster.sh start "$pg" first >/dev/null
 sqlite_dir=$(mktemp -d)

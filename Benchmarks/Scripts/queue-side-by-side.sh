@@ -31,11 +31,7 @@ venv=.venv-peers
 if ! "$venv/bin/python" -c "import pgqueuer, asyncpg" 2>/dev/null; then
     python3 -m venv "$venv" && "$venv/bin/pip" install -q pgqueuer==1.6.0 asyncpg
 fi
-if command -v initdb >/dev/null 2>&1; then
-    pgbin=$(dirname "$(readlink -f "$(command -v initdb)")")
-else
-    pgbin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
-fi
+pgbin=$(Scripts/postgres-cluster.sh bin)
 pg=$(mktemp -d /tmp/pg-XXXXXX)
 Scripts/postgres-cluster.sh start "$pg" first >/dev/null
 trap 'Scripts/postgres-cluster.sh stop "$pg"' EXIT

@@ -19,7 +19,8 @@ enum PickupChart {
         let total = kept.reduce(0.0) { $0 + Double($1.pickupMilliseconds) }
         let scale = Double(max(1, longest))
         let width = ActivityChart.minutes * ActivityChart.barWidth
-        let summary = "pickup: mean \(format(total / Double(pickups))), longest \(format(Double(longest)))"
+        let summary =
+            "pickup: mean \(QueueActivity.describe(milliseconds: total / Double(pickups))), longest \(QueueActivity.describe(milliseconds: Double(longest)))"
         html.raw("<div class=\"pickup-caption muted\">")
         html.text(summary + " (\(pickups) records)")
         html.raw("</div><svg class=\"pickup-chart\" role=\"img\" width=\"\(width)\" height=\"\(height)\" ")
@@ -35,8 +36,9 @@ enum PickupChart {
                 height - max(1, Int((Double(minute.longestPickupMilliseconds) / scale * Double(height)).rounded()))
             html.raw("<g class=\"pickup\"><title>")
             html.text(
-                "\(ConsoleFormat.stamp(minute.minute)): pickup mean \(format(mean)), longest "
-                    + "\(format(Double(minute.longestPickupMilliseconds))), \(minute.pickups) records")
+                "\(ConsoleFormat.stamp(minute.minute)): pickup mean \(QueueActivity.describe(milliseconds: mean)), longest "
+                    + "\(QueueActivity.describe(milliseconds: Double(minute.longestPickupMilliseconds))), \(minute.pickups) records"
+            )
             html.raw("</title>")
             html.raw(
                 "<rect class=\"bar-pickup\" x=\"\(x)\" y=\"\(height - meanHeight)\" "
@@ -48,6 +50,4 @@ enum PickupChart {
         }
         html.raw("</svg>")
     }
-
-    static func format(_ milliseconds: Double) -> String { QueueActivity.describe(milliseconds: milliseconds) }
 }
