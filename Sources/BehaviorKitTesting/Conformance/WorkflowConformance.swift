@@ -7,7 +7,7 @@ public import Commands
 /// its last finished step, a run that asks for another step than the journal recorded stops,
 /// a sleep (for a duration or until a date) never ends early and survives a restart, a
 /// message is received once per id, or `nil` at the timeout, wakes the run that waits for it,
-/// and is settled as the run settles though a worker still holds it, an event's latest value
+/// and is settled before the run settles though a worker still holds it (or failed to settle it), an event's latest value
 /// wakes the caller that waits for it, a patch sends only new runs down the new path, children
 /// fan out and in and reach their parent once, a child's settlement wakes its waiting parent,
 /// cancelling a run cancels its children (and stops a run its caller or a worker holds at its
@@ -51,7 +51,8 @@ public enum WorkflowConformance {
             aCallersRunIsFinishedByAWorkerOnceItsLeaseLapses, aCallersRunThatWaitsIsReleasedAndTheCallAnswersWhenItEnds,
             cancellingARunItsCallerHoldsStopsItAtItsNextStep, aCancellationReachesAStepWithNothingToWriteBeforeIt,
             aWorkersFirstClaimTakesNoRunItsCallerJustBegan,
-            aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunIsReadListedAndCancelledAsAnOperatorDoes,
+            aConsumedMessageStillHeldIsSettledAsTheRunSettles, aRunDoesNotSettleBeforeTheMessagesItConsumed,
+            aRunIsReadListedAndCancelledAsAnOperatorDoes,
             aFailedRunCompensatesItsFinishedStepsInReverse, aStepAnsweredFromTheJournalIsStillCompensated,
             aRollbackTakenOverRunsOnlyTheCompensationsNotWritten, cancellingARunCompensatesIt,
             aFailingCompensationSettlesTheRunFailedNamingIt, aForkCopiesTheStepsBeforeItsPositionAndRunsTheRest,

@@ -139,12 +139,15 @@ extension Workflows {
             await cancelChildren(of: key, among: children)
             cause = cause ?? CommandJournalCancellation.reason("its parent '\(parent)' was cancelled")
         }
-        // Cancelled with nothing to compensate: settled at once.
-        if let cause, !compensable { return .settled(try await settle(key, token: token, as: .failed(reason: cause))) }
         let claimedAt = record.leaseExpiresAt.map { $0.adding(.zero - invoker.lease.duration) } ?? record.updatedAt
         let context = WorkflowContext(
             key: key, fencingToken: token, engine: self, recorded: WorkflowRecord.children(children, of: key),
             claimedAt: claimedAt, rollbackCause: cause, compensable: compensable)
+        // Cancelled with nothing to compensate: settled at once.
+        if let cause, !compensable {
+            try await context.settleConsumedMessages()
+            return .settled(try await settle(key, token: token, as: .failed(reason: cause)))
+        }
         let result: Result<[UInt8], any Error>
         do {
             result = .success(try await runner(context, plan.input))
@@ -160,12 +163,12 @@ extension Workflows {
             {
                 throw stop
             }
-            let settlement = try await rollBack(
-                context, cause: cause, causeWritten: rollback != nil,
-                done: WorkflowRecord.compensations(children, of: key),
-                policy: policy, after: context.takeUnwritten())
-            await context.settleConsumedMessages()
-            return .settled(settlement)
+            try await context.settleConsumedMessages()
+            return .settled(
+                try await rollBack(
+                    context, cause: cause, causeWritten: rollback != nil,
+                    done: WorkflowRecord.compensations(children, of: key),
+                    policy: policy, after: context.takeUnwritten()))
         }
         // A cancellation took the run from this attempt: the next one settles it.
         if let stop, !(stop is WorkflowError) || WorkflowError.isCancellation(stop) { throw stop }
@@ -173,10 +176,16 @@ extension Workflows {
             try? await journal.release(key, lease: lease, after: .zero)
             throw CancellationError()
         }
-        let unwritten = context.takeUnwritten()
         if let stop {
-            return .settled(try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: unwritten))
+            try await context.settleConsumedMessages()
+            return .settled(
+                try await settle(key, token: token, as: .failed(reason: "\(stop)"), after: context.takeUnwritten()))
         }
+        if suspension == nil {
+            // The messages it consumed first: a run never ends with one left waiting.
+            try await context.settleConsumedMessages()
+        }
+        let unwritten = context.takeUnwritten()
         if let suspension {
             try await journal.release(key, lease: lease, after: suspension)
             if let mailbox = context.state.withLock({ $0.mailbox }) { await wakeIfAMessageWaits(key, in: mailbox) }
@@ -195,7 +204,6 @@ extension Workflows {
             settlement = try await settle(
                 key, token: token, as: .failed(reason: JournaledInvoker.reason(error)), after: unwritten)
         }
-        await context.settleConsumedMessages()
         return .settled(settlement)
     }
 
