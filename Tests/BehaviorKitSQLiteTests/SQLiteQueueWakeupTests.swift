@@ -25,6 +25,40 @@ struct SQLiteQueueWakeupTests {
         return condition()
     }
 
+    /// Where the system tells of a file's changes (Linux), another process's enqueue wakes the
+    /// worker as it commits, not at the watcher's next poll: here that poll is an hour away.
+    @Test(.enabled(if: SQLiteQueueWatcher.toldOfChanges, "the system tells of no file's changes here: polled"))
+    func aWorkerIsWokenByTheFilesChangeNotByAPoll() async throws {
+        let path = folder.path("told.journal")
+        let workerJournal = try SQLiteCommandJournal(path: path)
+        workerJournal.watcher.pollInterval = .seconds(3_600)
+        let other = try SQLiteCommandJournal(path: path)
+        let marks = LockedValue<[String]>([])
+        var registry = CommandRegistry()
+        registry.register("told.mark", arguments: String.self) { name in
+            ClosureCommand("mark \(name)") { marks.withLock { $0.append(name) } }
+        }
+        let clock = ManualClock()
+        let worker = QueueWorker(
+            CommandQueue("told", journal: workerJournal),
+            invoker: JournaledInvoker(journal: workerJournal, registry: registry, clock: clock),
+            pollInterval: .seconds(3_600))
+        let run = Task { await worker.run() }
+        await clock.waitForSleepers(count: 1)
+        // The watcher's first look (at once) is over before the enqueues: only a change wakes it.
+        try await Task.sleep(for: .milliseconds(50))
+        for name in ["first", "second", "third"] {
+            try await CommandQueue("told", journal: other).enqueue(kind: "told.mark", arguments: name, key: name)
+            #expect(
+                try await eventually { marks.withLock { $0.contains(name) } },
+                "the worker did not claim \(name): \(worker.statistics)")
+        }
+        run.cancel()
+        await run.value
+        try await workerJournal.close()
+        try await other.close()
+    }
+
     @Test func aWorkerIsWokenByAnotherProcessesEnqueue() async throws {
         let path = folder.path("wake.journal")
         let workerJournal = try SQLiteCommandJournal(path: path)

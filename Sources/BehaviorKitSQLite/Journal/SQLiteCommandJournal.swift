@@ -77,7 +77,7 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
     package let channel: JournalWriteChannel
     /// Wakes this process's workers on another process's enqueue, from the first
     /// ``wakeups(of:)`` until ``close()``.
-    let watcher: SQLiteQueueWatcher
+    package let watcher: SQLiteQueueWatcher
 
     /// Opens the journal at `path`, creating it when it does not exist, after checking it.
     ///
@@ -145,7 +145,8 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
 
     /// Wakes on each enqueue and retry of `queue` through this journal, and, within a few
     /// milliseconds, on another process's enqueue into the same file: the first call starts a
-    /// connection that watches the file (`PRAGMA data_version`, every 5 ms) until ``close()``.
+    /// connection that watches the file (`PRAGMA data_version`: on Linux at each change the kernel
+    /// tells of, inotify; elsewhere every 5 ms) until ``close()``.
     /// See `QueueWakeSource` (Commands).
     public func wakeups(of queue: String) -> AsyncStream<Void> {
         watcher.start()

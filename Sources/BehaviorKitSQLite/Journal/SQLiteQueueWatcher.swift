@@ -7,28 +7,61 @@ import Logging
 /// Wakes this process's queue workers when another process enqueues into the journal's file.
 /// SQLite tells no other connection of a commit, so while a worker listens (from the first
 /// ``SQLiteCommandJournal/wakeups(of:)``), a connection of the watcher's own reads
-/// `PRAGMA data_version` every `interval` — a number that changes when another connection
-/// committed — and, when it changed, the newest record of each queue waited on (an index
-/// lookup): a new one wakes that queue's workers; so does a queue's resume (its row gone from
-/// the paused queues). The first look at a queue that has records wakes its workers once, since
-/// a record committed just before that look would otherwise wait for their poll.
+/// `PRAGMA data_version` — a number that changes when another connection committed — and, when
+/// it changed, the newest record of each queue waited on (an index lookup): a new one wakes that
+/// queue's workers; so does a queue's resume (its row gone from the paused queues). The first
+/// look at a queue that has records wakes its workers once, since a record committed just
+/// before that look would otherwise wait for their poll.
+///
+/// It looks as soon as the file changes, where the system tells of it (Linux: an inotify watch,
+/// ``SQLiteFileChanges``), at most once every ``spacing``, then again after each delay of
+/// ``trailing`` — the system tells of the log's writes, not of the commit that follows them (an
+/// update of shared memory), so the look at the write may come before the commit shows — and
+/// every ``watchedInterval`` in case a change went untold; elsewhere every ``defaultInterval``.
 ///
 /// While a caller waits on a record (``SQLiteCommandJournal/settlements(of:)``), each change of
 /// the number wakes those waiters too: they read their records, which another process may
 /// have settled.
 ///
-/// A read every few milliseconds is the cost. A record made claimable without a new row (a
-/// retry, a release, a lease that ended) is found by the workers' poll, as before.
-final class SQLiteQueueWatcher: Sendable {
+/// A read at each change (or every few milliseconds, without a watch) is the cost. A record made
+/// claimable without a new row (a retry, a release, a lease that ended) is found by the workers'
+/// poll, as before.
+package final class SQLiteQueueWatcher: Sendable {
     private let task = WatcherTask()
     private let path: String
     private let signal: QueueSignal
     private let settled: QueueSignal
     private let interval: Duration
     private let logger: Logger?
+    private let polls = LockedValue<Duration?>(nil)
 
-    /// How often the watcher looks at the file.
+    /// How often the watcher looks at the file when the system does not tell of its changes.
     static let defaultInterval: Duration = .milliseconds(5)
+    /// How often it looks when the system tells of the file's changes: in case one went untold.
+    static let watchedInterval: Duration = .milliseconds(100)
+    /// The least time between two looks: a busy file is read once per this, not per commit.
+    static let spacing: Duration = .milliseconds(1)
+    /// The looks after a change, each this long after the one before, unless another change
+    /// comes first: a commit shows a little after its writes (after the disk's flush, at
+    /// synchronous `FULL`).
+    static let trailing: [Duration] = [1, 2, 4, 8, 16, 32].map { .milliseconds($0) }
+
+    /// How often it looks without a change, in place of ``watchedInterval`` and
+    /// ``defaultInterval``: a test sets an hour to see that a change alone wakes the workers.
+    /// Set before the watch starts.
+    package var pollInterval: Duration? {
+        get { polls.withLock { $0 } }
+        set { polls.withLock { $0 = newValue } }
+    }
+
+    /// Whether this platform tells the watcher of the file's changes (Linux).
+    package static var toldOfChanges: Bool {
+        #if os(Linux)
+        true
+        #else
+        false
+        #endif
+    }
 
     init(
         path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration = defaultInterval, logger: Logger?
@@ -46,8 +79,12 @@ final class SQLiteQueueWatcher: Sendable {
 
     /// Starts watching, once; nothing after ``stop()``, nor for a journal with no file.
     func start() {
-        task.start { [path, signal, settled, interval, logger] in
-            await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
+        let polls = pollInterval
+        let interval = polls ?? interval
+        let watched = polls ?? Self.watchedInterval
+        task.start { [path, signal, settled, logger] in
+            await Self.watch(
+                path: path, signal: signal, settled: settled, interval: interval, watched: watched, logger: logger)
         }
     }
 
@@ -57,7 +94,8 @@ final class SQLiteQueueWatcher: Sendable {
     }
 
     private static func watch(
-        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration, logger: Logger?
+        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration, watched: Duration,
+        logger: Logger?
     ) async {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let connection: DatabaseQueue
@@ -70,10 +108,16 @@ final class SQLiteQueueWatcher: Sendable {
                 metadata: ["error": "\(error)"])
             return
         }
+        let files = SQLiteFileChanges.start(path: path)
+        let clock = ElapsedClock(ContinuousClock())
         var version: Int?
         var newest: [String: Int64] = [:]
         var paused: Set<String> = []
+        var afterChange = trailing.count
         while !Task.isCancelled {
+            // Taken before the look, so that a change during it brings the next look at once.
+            let generation = files?.changes.generation ?? 0
+            let looked = clock.now
             do {
                 let queues = signal.queues
                 // A queue first waited on now has no newest record yet: read them all.
@@ -114,8 +158,17 @@ final class SQLiteQueueWatcher: Sendable {
             } catch {
                 logger?.debug("watching the journal for enqueues failed once", metadata: ["error": "\(error)"])
             }
-            try? await Task.sleep(for: interval)
+            if let files {
+                let wait = afterChange < trailing.count ? trailing[afterChange] : watched
+                await files.changes.wait(after: generation, upTo: wait, on: clock)
+                afterChange = files.changes.generation != generation ? 0 : afterChange + 1
+                let next = looked + spacing
+                if clock.now < next { try? await clock.sleep(untilElapsed: next) }
+            } else {
+                try? await Task.sleep(for: interval)
+            }
         }
+        files?.stop()
         try? connection.close()
     }
 }
