@@ -78,14 +78,14 @@ struct FleetFlowChecksTests {
     @Test func anAttemptBegunWhileTheQueueWasPausedIsAViolationPastTheMargin() {
         let window: ClosedRange<Int64> = 10_000...14_000
         let executions = [
-            run("order-0", by: "w0.1", 10_500, 10_600),  // a claim under way as the pause committed
-            run("order-1", by: "w1.1", 12_000, 12_100),  // began while paused
+            run("order-0", by: "w0.1", 11_500, 11_600),  // a claim under way as the pause committed
+            run("order-1", by: "w1.1", 12_500, 12_600),  // began while paused
             run("order-2", by: "w2.1", 13_000, 13_100),  // its worker was paused: its lease, not the queue
             run("order-3", by: "w3.1", 14_100, 14_200),  // after the resume
         ]
         let violations = FleetFlowChecks.claimsWhilePaused(executions, windows: [window], pauses: ["w2.1": [9_000]])
         #expect(violations.count == 1)
-        #expect(violations.first?.hasPrefix("order-1 attempt 1 began on w1.1 at 12000") == true)
+        #expect(violations.first?.hasPrefix("order-1 attempt 1 began on w1.1 at 12500") == true)
     }
 
     @Test func everyMinuteOfTheSchedulesLifeHasItsTickDoneAndNoTickFallsOutside() throws {
