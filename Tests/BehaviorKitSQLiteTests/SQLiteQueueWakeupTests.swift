@@ -25,10 +25,10 @@ struct SQLiteQueueWakeupTests {
         return condition()
     }
 
-    /// Where the system tells of a file's changes (Linux), another process's enqueue wakes the
-    /// worker as it commits, not at the watcher's next poll: here that poll is an hour away.
-    @Test(.enabled(if: SQLiteQueueWatcher.toldOfChanges, "the system tells of no file's changes here: polled"))
-    func aWorkerIsWokenByTheFilesChangeNotByAPoll() async throws {
+    /// Where the system carries the news (Linux), another process's enqueue wakes the worker as
+    /// it commits, not at the watcher's next poll: here that poll is an hour away.
+    @Test(.enabled(if: SQLiteQueueWatcher.toldOfEnqueues, "no news of another process's enqueue here: polled"))
+    func aWorkerIsWokenByAnotherProcessesNewsNotByAPoll() async throws {
         let path = folder.path("told.journal")
         let workerJournal = try SQLiteCommandJournal(path: path)
         workerJournal.watcher.pollInterval = .seconds(3_600)
@@ -45,7 +45,7 @@ struct SQLiteQueueWakeupTests {
             pollInterval: .seconds(3_600))
         let run = Task { await worker.run() }
         await clock.waitForSleepers(count: 1)
-        // The watcher's first look (at once) is over before the enqueues: only a change wakes it.
+        // The watcher's first look (at once) is over before the enqueues: only the news wakes it.
         try await Task.sleep(for: .milliseconds(50))
         for name in ["first", "second", "third"] {
             try await CommandQueue("told", journal: other).enqueue(kind: "told.mark", arguments: name, key: name)

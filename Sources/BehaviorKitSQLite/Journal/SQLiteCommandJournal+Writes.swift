@@ -99,6 +99,7 @@ extension SQLiteCommandJournal {
         do {
             let results = try await write(operations, database, path: path, clock: clock)
             if let started { reporter.committed(operations.count, in: .now - started) }
+            if operations.contains(where: \.makesNewWork) { SQLiteFileChanges.announce(path) }
             return results
         } catch {
             let failure = SQLiteStoreError(path: path, error, opening: false)
@@ -184,6 +185,17 @@ extension SQLiteCommandJournal {
             logged.endedAt = Date(journalMilliseconds: now)
             try CommandJournalSchema.log(logged, of: key, db)
             return .none
+        }
+    }
+}
+
+extension JournalWrite {
+    /// Whether the write gives other processes' workers new work to look for: an enqueue, or a
+    /// queue's resume (``SQLiteFileChanges/announce(_:)`` tells them once it committed).
+    fileprivate var makesNewWork: Bool {
+        switch self {
+        case .enqueue, .pause(_, paused: false): true
+        default: false
         }
     }
 }

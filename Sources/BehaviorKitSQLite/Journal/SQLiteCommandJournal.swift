@@ -145,8 +145,9 @@ public final class SQLiteCommandJournal: CommandJournalManagement, JournalWritin
 
     /// Wakes on each enqueue and retry of `queue` through this journal, and, within a few
     /// milliseconds, on another process's enqueue into the same file: the first call starts a
-    /// connection that watches the file (`PRAGMA data_version`: on Linux at each change the kernel
-    /// tells of, inotify; elsewhere every 5 ms) until ``close()``.
+    /// connection that watches the file (`PRAGMA data_version`, every 5 ms, and on Linux at once
+    /// when another journal's enqueue touches the file's times, which inotify tells) until
+    /// ``close()``.
     /// See `QueueWakeSource` (Commands).
     public func wakeups(of queue: String) -> AsyncStream<Void> {
         watcher.start()

@@ -5,14 +5,17 @@ import Foundation
 import Glibc
 #endif
 
-/// Tells the queue watcher at once when a journal's file changes (another connection wrote
-/// its write-ahead log, or the file itself): on Linux an inotify watch of the file's folder,
-/// read by a thread of its own as each change comes (it waits in `poll`), so that the watcher reads `PRAGMA data_version` then and not only
-/// at its next poll. Elsewhere, or when the kernel refuses a watch, there is none (``start(path:)``
-/// answers `nil`) and the watcher polls as before.
+/// The news, between processes, that a journal's file has new work: a journal whose commit
+/// enqueued or resumed a queue touches the file's times once it committed (``announce(_:)``),
+/// and the queue watcher of every other process on the file, told by the kernel (Linux: an
+/// inotify watch of the file's folder, read by a thread of its own that waits in `poll`), looks
+/// at once instead of at its next poll. The touch comes after the commit, so the look sees it.
+/// Elsewhere there is no watch (``watch(path:)`` answers `nil`) and the watcher polls, as it
+/// does too for work that comes without the news (an enqueue in the application's own
+/// transaction, a retry, a lease that ended).
 final class SQLiteFileChanges: Sendable {
-    /// Signalled on each change of the file, its `-wal` or its `-journal`.
-    let changes = WakeSignal()
+    /// Signalled on each announcement by another journal on the file (or by this one).
+    let enqueues = WakeSignal()
     private let stopped = LockedValue(false)
 
     private init() {}
@@ -28,32 +31,38 @@ final class SQLiteFileChanges: Sendable {
 
     /// How long the thread waits in `poll`, in milliseconds, before it looks whether the watch
     /// stopped.
-    static let stopLatency: Int32 = 100  // milliseconds
+    static let stopLatency: Int32 = 100
 
-    /// A watch of the file at `path`, or `nil` where there is none.
-    static func start(path: String) -> SQLiteFileChanges? {
+    /// Tells the watchers of the file at `path` that a commit just made new work: sets its
+    /// access and modification times to now (one system call; the file's contents are
+    /// untouched). A failure changes nothing: the watchers find the work at their next poll.
+    static func announce(_ path: String) {
+        #if os(Linux)
+        _ = utimensat(AT_FDCWD, path, nil, 0)
+        #endif
+    }
+
+    /// A watch of the announcements on the file at `path`, or `nil` where there is none.
+    static func watch(path: String) -> SQLiteFileChanges? {
         #if os(Linux)
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         let name = url.lastPathComponent
-        let names: Set<String> = [name, name + "-wal", name + "-journal"]
         let descriptor = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
         guard descriptor >= 0 else { return nil }
-        let mask = UInt32(IN_MODIFY | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE)
-        guard inotify_add_watch(descriptor, folder, mask) >= 0 else {
+        guard inotify_add_watch(descriptor, folder, UInt32(IN_ATTRIB)) >= 0 else {
             close(descriptor)
             return nil
         }
         let watch = SQLiteFileChanges()
-        let changes = watch.changes
+        let enqueues = watch.enqueues
         let stopped = watch.stopped
-        let timeout = stopLatency
         Thread.detachNewThread {
             defer { close(descriptor) }
             while !stopped.withLock({ $0 }) {
                 var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&waiting, 1, timeout) > 0 else { continue }
-                if readEvents(descriptor, names: names) && !stopped.withLock({ $0 }) { changes.signal() }
+                guard poll(&waiting, 1, stopLatency) > 0 else { continue }
+                if readEvents(descriptor, name: name) && !stopped.withLock({ $0 }) { enqueues.signal() }
             }
         }
         return watch
@@ -63,15 +72,16 @@ final class SQLiteFileChanges: Sendable {
     }
 
     #if os(Linux)
-    /// Reads the events waiting on `descriptor`; answers whether one names a file of `names`
-    /// (or the kernel's queue of events overflowed, which may have dropped one).
-    private static func readEvents(_ descriptor: Int32, names: Set<String>) -> Bool {
+    /// Reads the events waiting on `descriptor`; answers whether one names the file `name` (or
+    /// the kernel's queue of events overflowed, which may have dropped one).
+    private static func readEvents(_ descriptor: Int32, name: String) -> Bool {
         let header = MemoryLayout<inotify_event>.size
+        let wanted = Array(name.utf8)
         var buffer = [UInt8](repeating: 0, count: 4_096)
-        var changed = false
+        var told = false
         while true {
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard count > 0 else { return changed }
+            guard count > 0 else { return told }
             buffer.withUnsafeBytes { bytes in
                 var offset = 0
                 while offset + header <= count {
@@ -79,9 +89,10 @@ final class SQLiteFileChanges: Sendable {
                     let length = Int(bytes.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
                     let start = offset + header
                     let end = min(start + length, count)
-                    let name = bytes[start..<end].prefix { $0 != 0 }
-                    if mask & UInt32(IN_Q_OVERFLOW) != 0 || names.contains(String(decoding: name, as: UTF8.self)) {
-                        changed = true
+                    if mask & UInt32(IN_Q_OVERFLOW) != 0
+                        || bytes[start..<end].prefix(while: { $0 != 0 }).elementsEqual(wanted)
+                    {
+                        told = true
                     }
                     offset = start + length
                 }

@@ -13,19 +13,16 @@ import Logging
 /// look at a queue that has records wakes its workers once, since a record committed just
 /// before that look would otherwise wait for their poll.
 ///
-/// It looks as soon as the file changes, where the system tells of it (Linux: an inotify watch,
-/// ``SQLiteFileChanges``), at most once every ``spacing``, then again after each delay of
-/// ``trailing`` — the system tells of the log's writes, not of the commit that follows them (an
-/// update of shared memory), so the look at the write may come before the commit shows — and
-/// every ``watchedInterval`` in case a change went untold; elsewhere every ``defaultInterval``.
+/// It looks every ``defaultInterval``, and at once (at most once every ``spacing``) when another
+/// process's journal tells of a commit that enqueued or resumed a queue, where the system
+/// carries that news (Linux: ``SQLiteFileChanges``).
 ///
 /// While a caller waits on a record (``SQLiteCommandJournal/settlements(of:)``), each change of
 /// the number wakes those waiters too: they read their records, which another process may
 /// have settled.
 ///
-/// A read at each change (or every few milliseconds, without a watch) is the cost. A record made
-/// claimable without a new row (a retry, a release, a lease that ended) is found by the workers'
-/// poll, as before.
+/// A read every few milliseconds, and at each news, is the cost. A record made claimable without
+/// a new row (a retry, a release, a lease that ended) is found by the workers' poll, as before.
 package final class SQLiteQueueWatcher: Sendable {
     private let task = WatcherTask()
     private let path: String
@@ -35,27 +32,20 @@ package final class SQLiteQueueWatcher: Sendable {
     private let logger: Logger?
     private let polls = LockedValue<Duration?>(nil)
 
-    /// How often the watcher looks at the file when the system does not tell of its changes.
+    /// How often the watcher looks at the file.
     static let defaultInterval: Duration = .milliseconds(5)
-    /// How often it looks when the system tells of the file's changes: in case one went untold.
-    static let watchedInterval: Duration = .milliseconds(100)
-    /// The least time between two looks: a busy file is read once per this, not per commit.
+    /// The least time between two looks, however often other processes tell of enqueues.
     static let spacing: Duration = .milliseconds(1)
-    /// The looks after a change, each this long after the one before, unless another change
-    /// comes first: a commit shows a little after its writes (after the disk's flush, at
-    /// synchronous `FULL`).
-    static let trailing: [Duration] = [1, 2, 4, 8, 16, 32].map { .milliseconds($0) }
 
-    /// How often it looks without a change, in place of ``watchedInterval`` and
-    /// ``defaultInterval``: a test sets an hour to see that a change alone wakes the workers.
-    /// Set before the watch starts.
+    /// How often it looks, in place of ``defaultInterval``: a test sets an hour to see that
+    /// another process's enqueue alone wakes the workers. Set before the watch starts.
     package var pollInterval: Duration? {
         get { polls.withLock { $0 } }
         set { polls.withLock { $0 = newValue } }
     }
 
-    /// Whether this platform tells the watcher of the file's changes (Linux).
-    package static var toldOfChanges: Bool {
+    /// Whether this platform carries the news of another process's enqueue (Linux).
+    package static var toldOfEnqueues: Bool {
         #if os(Linux)
         true
         #else
@@ -79,12 +69,9 @@ package final class SQLiteQueueWatcher: Sendable {
 
     /// Starts watching, once; nothing after ``stop()``, nor for a journal with no file.
     func start() {
-        let polls = pollInterval
-        let interval = polls ?? interval
-        let watched = polls ?? Self.watchedInterval
+        let interval = pollInterval ?? interval
         task.start { [path, signal, settled, logger] in
-            await Self.watch(
-                path: path, signal: signal, settled: settled, interval: interval, watched: watched, logger: logger)
+            await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
         }
     }
 
@@ -94,8 +81,7 @@ package final class SQLiteQueueWatcher: Sendable {
     }
 
     private static func watch(
-        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration, watched: Duration,
-        logger: Logger?
+        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration, logger: Logger?
     ) async {
         guard FileManager.default.fileExists(atPath: path) else { return }
         let connection: DatabaseQueue
@@ -108,15 +94,14 @@ package final class SQLiteQueueWatcher: Sendable {
                 metadata: ["error": "\(error)"])
             return
         }
-        let files = SQLiteFileChanges.start(path: path)
+        let files = SQLiteFileChanges.watch(path: path)
         let clock = ElapsedClock(ContinuousClock())
         var version: Int?
         var newest: [String: Int64] = [:]
         var paused: Set<String> = []
-        var afterChange = trailing.count
         while !Task.isCancelled {
-            // Taken before the look, so that a change during it brings the next look at once.
-            let generation = files?.changes.generation ?? 0
+            // Taken before the look, so that news during it brings the next look at once.
+            let generation = files?.enqueues.generation ?? 0
             let looked = clock.now
             do {
                 let queues = signal.queues
@@ -159,9 +144,7 @@ package final class SQLiteQueueWatcher: Sendable {
                 logger?.debug("watching the journal for enqueues failed once", metadata: ["error": "\(error)"])
             }
             if let files {
-                let wait = afterChange < trailing.count ? trailing[afterChange] : watched
-                await files.changes.wait(after: generation, upTo: wait, on: clock)
-                afterChange = files.changes.generation != generation ? 0 : afterChange + 1
+                await files.enqueues.wait(after: generation, upTo: interval, on: clock)
                 let next = looked + spacing
                 if clock.now < next { try? await clock.sleep(untilElapsed: next) }
             } else {
