@@ -53,7 +53,7 @@ struct MachineFleetCommand: AsyncParsableCommand {
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "machine fleet")
             let executable = FleetDriverProcess.executable
             if store == nil {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+                SQLiteFiles.remove(location)
             }
             var options = MachineFleet.Options(store: location, directory: directory, executable: executable)
             options.workers = fleet.workers

@@ -65,7 +65,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
             let executable = FleetDriverProcess.executable
             if database.journal == nil {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+                SQLiteFiles.remove(location)
             }
             var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
             options.workers = fleet.workers
