@@ -17,6 +17,8 @@ struct FleetCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var database: FleetJournalOptions
+
     @OptionGroup var fleet: FleetRunOptions
 
     @Option(help: "How many orders to enqueue.")
@@ -45,7 +47,7 @@ struct FleetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = fleet.journal ?? directory + "/journal.sqlite"
+        let location = database.journal ?? directory + "/journal.sqlite"
         let flow = flowControl.control
         try await exitingOnError {
             if worker {
@@ -63,7 +65,7 @@ struct FleetCommand: AsyncParsableCommand {
             options.seed = fleet.seed
             options.lease = .milliseconds(fleet.leaseMs)
             options.pauses = fleet.pause
-            options.restartDatabase = fleet.restartDatabase
+            options.restartDatabase = database.restartDatabase
             options.flow = flow
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }

@@ -22,8 +22,7 @@ struct MachineFleetCommand: AsyncParsableCommand {
     @Option(help: "The store and journal: a SQLite file (created if missing) or a postgres:// URL.")
     var store: String?
 
-    @Option(help: "How many worker processes.")
-    var workers = 4
+    @OptionGroup var fleet: FleetRunOptions
 
     @Option(help: "How many parcels (keys).")
     var keys = 1_000
@@ -31,31 +30,15 @@ struct MachineFleetCommand: AsyncParsableCommand {
     @Option(help: "How many times to kill a worker, at least.")
     var kills = 30
 
-    @Option(help: "The seed of the plans, kill moments and victims.")
-    var seed: UInt64 = 1
-
-    @Option(help: "The effects' lease in milliseconds.")
-    var leaseMs = 1_000
-
-    @Flag(help: "Pause workers too: SIGSTOP for one to five leases, then SIGCONT.")
-    var pause = false
-
-    @Option(help: "The whole run's deadline in seconds: past it the driver exits 1.")
-    var deadlineS = 900
-
     @Option(help: "The folder for the logs (and the store, when --store is not given).")
     var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-machine-fleet").path
 
     @OptionGroup var role: FleetWorkerOptions
 
-    @Option(help: .hidden)
-    var driverPid: Int32?
-
     func validate() throws {
-        try FleetRunOptions.validate(workers: workers, leaseMs: leaseMs, deadlineS: deadlineS, driverPid: driverPid)
         try OptionRange.check("--keys", keys, in: 1...1_000_000)
         try OptionRange.check("--kills", kills, in: 0...100_000)
-        try role.validate(workers: workers)
+        try role.validate(workers: fleet.workers)
     }
 
     func run() async throws {
@@ -63,23 +46,22 @@ struct MachineFleetCommand: AsyncParsableCommand {
         try await exitingOnError {
             if role.worker {
                 try await MachineFleet.runWorker(
-                    slot: role.slot, workers: workers, label: role.label, store: location, directory: directory,
-                    keys: keys,
-                    seed: seed, lease: .milliseconds(leaseMs), driver: driverPid)
+                    slot: role.slot, workers: fleet.workers, label: role.label, store: location, directory: directory,
+                    keys: keys, seed: fleet.seed, lease: .milliseconds(fleet.leaseMs), driver: fleet.driverPid)
                 return
             }
-            FleetDriverProcess.exit(after: deadlineS, run: "machine fleet")
+            FleetDriverProcess.exit(after: fleet.deadlineS, run: "machine fleet")
             let executable = FleetDriverProcess.executable
             if store == nil {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+                SQLiteFiles.remove(location)
             }
             var options = MachineFleet.Options(store: location, directory: directory, executable: executable)
-            options.workers = workers
+            options.workers = fleet.workers
             options.keys = keys
             options.kills = kills
-            options.seed = seed
-            options.lease = .milliseconds(leaseMs)
-            options.pauses = pause
+            options.seed = fleet.seed
+            options.lease = .milliseconds(fleet.leaseMs)
+            options.pauses = fleet.pause
             let (_, violations) = try await MachineFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         }

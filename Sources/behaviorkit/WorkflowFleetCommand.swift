@@ -19,6 +19,8 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var database: FleetJournalOptions
+
     @OptionGroup var fleet: FleetRunOptions
 
     @Option(help: "How many orders (parent workflows, each with a child) to start.")
@@ -45,7 +47,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let location = fleet.journal ?? directory + "/journal.sqlite"
+        let location = database.journal ?? directory + "/journal.sqlite"
         try await exitingOnError {
             if role.worker {
                 try await WorkflowFleet.runWorker(
@@ -62,8 +64,8 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
             let executable = FleetDriverProcess.executable
-            if fleet.journal == nil {
-                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: location + suffix) }
+            if database.journal == nil {
+                SQLiteFiles.remove(location)
             }
             var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
             options.workers = fleet.workers
@@ -72,7 +74,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             options.seed = fleet.seed
             options.lease = .milliseconds(fleet.leaseMs)
             options.pauses = fleet.pause
-            options.restartDatabase = fleet.restartDatabase
+            options.restartDatabase = database.restartDatabase
             let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         }

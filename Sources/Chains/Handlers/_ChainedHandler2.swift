@@ -1,10 +1,8 @@
-/// Two handlers run one after the other: the plumbing ``HandlerBuilder`` and `|>` fold into.
+/// Two handlers run one after the other: the plumbing ``HandlerBuilder``, ``AsyncHandlerBuilder``
+/// and `|>` fold into. A ``Handler`` when both are; an ``AsyncHandler`` when both are (see
+/// `_AsyncChainedHandler2`).
 @_documentation(visibility: internal)
-public struct _ChainedHandler2<H0: Handler, H1: Handler>: Handler
-where H0.Input == H1.Input, H0.Output == H1.Output {
-    public typealias Input = H0.Input
-    public typealias Output = H0.Output
-
+public struct _ChainedHandler2<H0: Sendable, H1: Sendable>: Sendable {
     @usableFromInline
     let first: H0
 
@@ -16,9 +14,12 @@ where H0.Input == H1.Input, H0.Output == H1.Output {
         self.first = first
         self.second = second
     }
+}
 
+extension _ChainedHandler2: Handler
+where H0: Handler, H1: Handler, H0.Input == H1.Input, H0.Output == H1.Output {
     @inlinable
-    public func handle(_ input: Input, next: (Input) throws -> Output) throws -> Output {
+    public func handle(_ input: H0.Input, next: (H0.Input) throws -> H0.Output) throws -> H0.Output {
         try first.handle(input) { try second.handle($0, next: next) }
     }
 }

@@ -45,9 +45,7 @@ public enum WorkflowFleet {
         _ options: Options, console: Console
     ) async throws -> (WorkflowFleetReport, violations: [String]) {
         try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
-        for suffix in ["", "-wal", "-shm"] {
-            try? FileManager.default.removeItem(atPath: Fleet.ledgerPath(options.directory) + suffix)
-        }
+        SQLiteFiles.remove(Fleet.ledgerPath(options.directory))
         let journal = try await JournalLocation.open(options.journal)
         let ledger = try FleetLedger(path: Fleet.ledgerPath(options.directory))
         let driver = engine(journal, ledger, owner: "driver", label: "driver", lease: options.lease, patched: false)

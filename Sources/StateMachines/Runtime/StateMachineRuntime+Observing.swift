@@ -15,19 +15,9 @@ extension StateMachineRuntime {
     /// (so it may send events; those are delivered after the current one).
     @discardableResult
     public func observe(_ observer: @escaping Observer) -> ObservationToken {
-        let id = locked { () -> UInt64 in
-            core.pointee.nextID += 1
-            core.pointee.observers.append((core.pointee.nextID, observer))
-            core.pointee.listeners += 1
-            return core.pointee.nextID
-        }
+        let id = locked { addListener({ (id: $0, observe: observer) }, to: \.observers, counted: \.listeners) }
         return ObservationToken { [weak self] in
-            guard let self else { return }
-            self.locked {
-                let before = self.core.pointee.observers.count
-                self.core.pointee.observers.removeAll { $0.id == id }
-                self.core.pointee.listeners -= before - self.core.pointee.observers.count
-            }
+            self?.removeListener(id, from: \.observers, counted: \.listeners, id: \.id)
         }
     }
 
@@ -40,19 +30,11 @@ extension StateMachineRuntime {
     /// ```
     @discardableResult
     public func observeRefusals(_ observer: @escaping @Sendable (Refusal<State, Event>) -> Void) -> ObservationToken {
-        let id = locked { () -> UInt64 in
-            core.pointee.nextID += 1
-            core.pointee.refusalObservers.append((core.pointee.nextID, observer))
-            core.pointee.refusalListeners += 1
-            return core.pointee.nextID
+        let id = locked {
+            addListener({ (id: $0, observe: observer) }, to: \.refusalObservers, counted: \.refusalListeners)
         }
         return ObservationToken { [weak self] in
-            guard let self else { return }
-            self.locked {
-                let before = self.core.pointee.refusalObservers.count
-                self.core.pointee.refusalObservers.removeAll { $0.id == id }
-                self.core.pointee.refusalListeners -= before - self.core.pointee.refusalObservers.count
-            }
+            self?.removeListener(id, from: \.refusalObservers, counted: \.refusalListeners, id: \.id)
         }
     }
 
@@ -64,22 +46,14 @@ extension StateMachineRuntime {
             of: Transition<State, Event>.self, bufferingPolicy: .bufferingNewest(bufferLimit))
         let id = locked { () -> UInt64? in
             if core.pointee.isStopped || core.pointee.machine.isFinished { return nil }
-            core.pointee.nextID += 1
-            core.pointee.streams.append((core.pointee.nextID, continuation))
-            core.pointee.listeners += 1
-            return core.pointee.nextID
+            return addListener({ (id: $0, continuation: continuation) }, to: \.streams, counted: \.listeners)
         }
         guard let id else {
             continuation.finish()
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            guard let self else { return }
-            self.locked {
-                let before = self.core.pointee.streams.count
-                self.core.pointee.streams.removeAll { $0.id == id }
-                self.core.pointee.listeners -= before - self.core.pointee.streams.count
-            }
+            self?.removeListener(id, from: \.streams, counted: \.listeners, id: \.id)
         }
         return stream
     }
