@@ -24,11 +24,12 @@ enum PostgresJournalBatchFunction {
     /// begin names one; v8 answers each claimed record with its trace context, `o_aux2`, so that a
     /// claim is one round trip; v9 claims under the rate limits of `<table>_rate_limits`, debiting
     /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`; v10 keeps how long a
-    /// record claimed from its queue waited, `pickup_ms`). The earlier versions stay in the
+    /// record claimed from its queue waited, `pickup_ms`; v11 settles the settlements next to each
+    /// other in a batch in one statement, ``settleRun(_:)``, answering each as v10). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue; a v8 process claims past the rate limits; a v9 process keeps no pickups.
-    static func name(_ table: String) -> String { "\(table)_batch_v10" }
+    static func name(_ table: String) -> String { "\(table)_batch_v11" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -63,13 +64,14 @@ enum PostgresJournalBatchFunction {
         """
     }
 
-    /// The `UPDATE` that settles a record of `t` as `v_status`, with the `output` and `reason`
-    /// (SQL expressions: the write's, or one of its changes'); its `WHERE` follows.
-    static func settling(_ t: String, output: String, reason: String) -> String {
+    /// The `UPDATE` that settles a record of `t` as `status`, with the `output` and `reason`
+    /// (SQL expressions: the write's, one of its changes', or a run of settlements' (v11)); its
+    /// `FROM` or `WHERE` follows.
+    static func settling(_ t: String, status: String = "v_status", output: String, reason: String) -> String {
         """
-        UPDATE \(t) AS t SET status = v_status,
+        UPDATE \(t) AS t SET status = \(status),
             output = COALESCE(\(output), t.output),
-            failure_reason = CASE WHEN v_status = 'done' THEN NULL
+            failure_reason = CASE WHEN \(status) = 'done' THEN NULL
                 ELSE COALESCE(\(reason), t.failure_reason) END,
             lease_expires_at = CASE WHEN t.parent_key IS NULL THEN NULL ELSE t.lease_expires_at END,
             updated_at = v_now
@@ -100,6 +102,7 @@ enum PostgresJournalBatchFunction {
                 v_rq_n bigint; v_rq_i bigint; v_rq_cap bigint; v_rq_credit bigint;
                 v_rp_n bigint; v_rp_i bigint; v_rp_cap bigint; v_rp_credit bigint;
                 v_b_credit bigint; v_b_at bigint; v_wait bigint; v_held boolean := false;
+                v_run bigint := 0; v_done bigint[] := '{}'; v_d bigint := 1;
                 r \(t)%ROWTYPE;
             BEGIN
                 \(lengthsCheck)
@@ -154,6 +157,7 @@ enum PostgresJournalBatchFunction {
                         END IF;
                         RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                     ELSIF \(PostgresJournalOperationCode.settle.test) THEN
+                        \(settleRun(t))
                         v_status := p_statuses[v_i];
                         SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;
                         IF NOT FOUND THEN
