@@ -1,6 +1,8 @@
 import BehaviorKitSync
 import BehaviorKitTesting
 import Commands
+import Logging
+import PostgresNIO
 import Testing
 
 @testable import BehaviorKitPostgres
@@ -42,6 +44,56 @@ struct PostgresPauseTests {
         }
         run.cancel()
         await run.value
+        await journals.closeAll()
+    }
+
+    /// A claim under a rate limit checks the pause, then waits for the queue's lock while
+    /// another claim holds it: a pause that commits during that wait still stops it (it looks
+    /// again once it holds the lock), so "a claim under way" is one that holds the lock, not one
+    /// that merely waits for it. Here a session of the test holds the lock.
+    @Test func aClaimWaitingForTheQueuesLockWhenThePauseCommitsTakesNothing() async throws {
+        let journals = try await OpenJournals("pauselock")
+        let journal = try await journals.open()
+        let queue = CommandQueue("mail", journal: journal)
+        try await queue.setRateLimit(try QueueRateLimit(starts: 1_000, per: .seconds(1), burst: 1_000))
+        try await queue.enqueue(kind: "pause.mark", arguments: "late", key: "late")
+        let client = PostgresClient(
+            configuration: .init(
+                unixSocketPath: "\(journals.cluster.folder)/.s.PGSQL.\(journals.cluster.port)", username: "postgres",
+                password: nil, database: journals.database))
+        let running = Task { await client.run() }
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let lock = "pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(journal.table)'), hashtext('mail'))"
+        do {
+            try await withTimeLimit(.seconds(60)) {
+                try await client.withConnection { holder in
+                    _ = try await holder.query("BEGIN", logger: logger)
+                    _ = try await holder.query(PostgresQuery(unsafeSQL: "SELECT \(lock)"), logger: logger)
+                    let claim = Task {
+                        try await journal.claim(
+                            1, from: "mail", concurrency: nil, lease: JournalLease(owner: "w", duration: .seconds(30)))
+                    }
+                    // Until the claim waits for the lock.
+                    while true {
+                        let rows = try await holder.query(
+                            "SELECT count(*)::bigint FROM pg_locks WHERE locktype = 'advisory' AND NOT granted",
+                            logger: logger)
+                        var waiting: Int64 = 0
+                        for try await count in rows.decode(Int64.self) { waiting = count }
+                        if waiting > 0 { break }
+                        try await Task.sleep(for: .milliseconds(5))
+                    }
+                    try await queue.pause()
+                    _ = try await holder.query("COMMIT", logger: logger)
+                    let taken = try await claim.value.records.map(\.id)
+                    #expect(taken.isEmpty, "a claim that waited for the lock took \(taken) from the paused queue")
+                }
+            }
+        } catch {
+            Issue.record("\(error)")
+        }
+        running.cancel()
+        _ = await running.value
         await journals.closeAll()
     }
 }

@@ -46,37 +46,43 @@ extension PostgresJournalBatchFunction {
     /// The `claim` write for `queue` of `table` (quoted, `t`): room under the concurrency limit,
     /// the claim, and the time the next record falls due. The lock is the queue's
     /// (`behaviorkit.queue.` and the table's name, then the queue's), as every version takes it.
-    /// A paused queue (a row in `<table>_paused`, v6) takes nothing and answers no next due time.
+    /// A paused queue (a row in `<table>_paused`, v6) takes nothing and answers no next due time;
+    /// a claim that waited for the queue's lock looks again once it holds it (v11), so that a
+    /// pause committed during the wait stops it too.
     static func claimBranch(_ t: String, _ table: String, _ queue: String) -> String {
-        """
-        IF v_queue IS NOT NULL AND EXISTS (
-            SELECT 1 FROM "\(PostgresJournalManagementSQL.pausedTable(table))" AS p WHERE p.queue = v_queue) THEN
+        let paused = """
+            IF v_queue IS NOT NULL AND EXISTS (
+                SELECT 1 FROM "\(PostgresJournalManagementSQL.pausedTable(table))" AS p WHERE p.queue = v_queue) THEN
+                r := NULL;
+                \(answer(.next, "NULL", "NULL", "NULL"))
+                CONTINUE;
+            END IF;
+            """
+        return """
+            \(paused)
+            \(readRateLimits(table))
+            IF v_conc IS NOT NULL OR v_rq_n IS NOT NULL THEN
+                PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
+                \(paused)
+            END IF;
+            IF v_conc IS NOT NULL THEN
+                SELECT count(*) INTO v_count FROM \(t) AS t
+                WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
+                v_room := LEAST(v_room, v_conc - v_count);
+            END IF;
+            \(queueRateRoom(table))
+            v_taken := 0;
+            IF v_room > 0 AND (v_plimit IS NOT NULL OR v_rp_n IS NOT NULL) THEN
+                \(partitionedClaim(t, table, queue))
+            ELSIF v_room > 0 THEN
+                \(claim(t, table, queue))
+            END IF;
+            \(queueRateDebit(t, table, queue))
+            SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
+            WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
             r := NULL;
-            \(answer(.next, "NULL", "NULL", "NULL"))
-            CONTINUE;
-        END IF;
-        \(readRateLimits(table))
-        IF v_conc IS NOT NULL OR v_rq_n IS NOT NULL THEN
-            PERFORM pg_advisory_xact_lock(hashtext('behaviorkit.queue.\(table)'), hashtext(COALESCE(v_queue, '')));
-        END IF;
-        IF v_conc IS NOT NULL THEN
-            SELECT count(*) INTO v_count FROM \(t) AS t
-            WHERE \(pendingRoot) AND \(queue) AND t.owner IS NOT NULL AND t.lease_expires_at > v_now;
-            v_room := LEAST(v_room, v_conc - v_count);
-        END IF;
-        \(queueRateRoom(table))
-        v_taken := 0;
-        IF v_room > 0 AND (v_plimit IS NOT NULL OR v_rp_n IS NOT NULL) THEN
-            \(partitionedClaim(t, table, queue))
-        ELSIF v_room > 0 THEN
-            \(claim(t, table, queue))
-        END IF;
-        \(queueRateDebit(t, table, queue))
-        SELECT min(t.lease_expires_at) INTO v_count FROM \(t) AS t
-        WHERE \(pendingRoot) AND \(queue) AND t.lease_expires_at > v_now;
-        r := NULL;
-        \(answer(.next, "CASE WHEN v_held THEN 'rate' END", "NULL", "LEAST(v_count, v_wait)"))
-        """
+            \(answer(.next, "CASE WHEN v_held THEN 'rate' END", "NULL", "LEAST(v_count, v_wait)"))
+            """
     }
 
     /// Takes up to `v_room` due roots of `queue` for `v_owner`, in the claim's order, skipping

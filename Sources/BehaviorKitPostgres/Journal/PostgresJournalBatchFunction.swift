@@ -25,7 +25,8 @@ enum PostgresJournalBatchFunction {
     /// claim is one round trip; v9 claims under the rate limits of `<table>_rate_limits`, debiting
     /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`; v10 keeps how long a
     /// record claimed from its queue waited, `pickup_ms`; v11 settles the settlements next to each
-    /// other in a batch in one statement, ``settleRun(_:)``, answering each as v10). The earlier versions stay in the
+    /// other in a batch in one statement, ``settleRun(_:)``, answering each as v10, and a claim that
+    /// waited for its queue's lock looks again whether the queue was paused meanwhile). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue; a v8 process claims past the rate limits; a v9 process keeps no pickups.
