@@ -29,54 +29,37 @@ struct SQLiteQueueWakeupTests {
     /// it commits, not at the watcher's next poll: here that poll is an hour away.
     @Test(.enabled(if: SQLiteQueueWatcher.toldOfEnqueues, "no news of another process's enqueue here: polled"))
     func aWorkerIsWokenByAnotherProcessesNewsNotByAPoll() async throws {
-        let path = folder.path("told.journal")
-        let workerJournal = try SQLiteCommandJournal(path: path)
-        workerJournal.watcher.pollInterval = .seconds(3_600)
-        let other = try SQLiteCommandJournal(path: path)
-        let marks = LockedValue<[String]>([])
-        var registry = CommandRegistry()
-        registry.register("told.mark", arguments: String.self) { name in
-            ClosureCommand("mark \(name)") { marks.withLock { $0.append(name) } }
-        }
-        let clock = ManualClock()
-        let worker = QueueWorker(
-            CommandQueue("told", journal: workerJournal),
-            invoker: JournaledInvoker(journal: workerJournal, registry: registry, clock: clock),
-            pollInterval: .seconds(3_600))
-        let run = Task { await worker.run() }
-        await clock.waitForSleepers(count: 1)
-        // The watcher's first look (at once) is over before the enqueues: only the news wakes it.
-        try await Task.sleep(for: .milliseconds(50))
-        for name in ["first", "second", "third"] {
-            try await CommandQueue("told", journal: other).enqueue(kind: "told.mark", arguments: name, key: name)
-            #expect(
-                try await eventually { marks.withLock { $0.contains(name) } },
-                "the worker did not claim \(name): \(worker.statistics)")
-        }
-        run.cancel()
-        await run.value
-        try await workerJournal.close()
-        try await other.close()
+        try await expectWoken(queue: "told", names: ["first", "second", "third"], watcherPolls: .seconds(3_600))
     }
 
     @Test func aWorkerIsWokenByAnotherProcessesEnqueue() async throws {
-        let path = folder.path("wake.journal")
+        try await expectWoken(queue: "wake", names: ["first", "second"], watcherPolls: nil)
+    }
+
+    /// A worker on one journal of a file claims each of `names`, enqueued one after another on
+    /// `queue` by another journal of the file, while its own poll never comes; the watcher polls
+    /// every `watcherPolls` (its own interval when `nil`).
+    func expectWoken(queue: String, names: [String], watcherPolls: Duration?) async throws {
+        let path = folder.path("\(queue).journal")
         let workerJournal = try SQLiteCommandJournal(path: path)
+        workerJournal.watcher.pollInterval = watcherPolls
         let other = try SQLiteCommandJournal(path: path)
         let marks = LockedValue<[String]>([])
         var registry = CommandRegistry()
-        registry.register("wake.mark", arguments: String.self) { name in
+        registry.register("\(queue).mark", arguments: String.self) { name in
             ClosureCommand("mark \(name)") { marks.withLock { $0.append(name) } }
         }
         let clock = ManualClock()
         let worker = QueueWorker(
-            CommandQueue("wake", journal: workerJournal),
+            CommandQueue(queue, journal: workerJournal),
             invoker: JournaledInvoker(journal: workerJournal, registry: registry, clock: clock),
             pollInterval: .seconds(3_600))
         let run = Task { await worker.run() }
         await clock.waitForSleepers(count: 1)
-        for name in ["first", "second"] {
-            try await CommandQueue("wake", journal: other).enqueue(kind: "wake.mark", arguments: name, key: name)
+        // The watcher's first look (at once) is over before the enqueues: it does not claim them.
+        try await Task.sleep(for: .milliseconds(50))
+        for name in names {
+            try await CommandQueue(queue, journal: other).enqueue(kind: "\(queue).mark", arguments: name, key: name)
             #expect(
                 try await eventually { marks.withLock { $0.contains(name) } },
                 "the worker did not claim \(name): \(worker.statistics)")
