@@ -28,7 +28,6 @@ package final class SQLiteQueueWatcher: Sendable {
     private let path: String
     private let signal: QueueSignal
     private let settled: QueueSignal
-    private let interval: Duration
     private let logger: Logger?
     private let polls = LockedValue<Duration?>(nil)
 
@@ -53,13 +52,10 @@ package final class SQLiteQueueWatcher: Sendable {
         #endif
     }
 
-    init(
-        path: String, signal: QueueSignal, settled: QueueSignal, interval: Duration = defaultInterval, logger: Logger?
-    ) {
+    init(path: String, signal: QueueSignal, settled: QueueSignal, logger: Logger?) {
         self.path = path
         self.signal = signal
         self.settled = settled
-        self.interval = interval
         self.logger = logger
     }
 
@@ -69,7 +65,7 @@ package final class SQLiteQueueWatcher: Sendable {
 
     /// Starts watching, once; nothing after ``stop()``, nor for a journal with no file.
     func start() {
-        let interval = pollInterval ?? interval
+        let interval = pollInterval ?? Self.defaultInterval
         task.start { [path, signal, settled, logger] in
             await Self.watch(path: path, signal: signal, settled: settled, interval: interval, logger: logger)
         }

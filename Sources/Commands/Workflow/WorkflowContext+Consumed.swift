@@ -23,6 +23,9 @@ extension WorkflowContext {
     }
 
     private func settleEachConsumedMessage() async throws {
+        // Every message it consumed, this attempt settled: nothing to look for.
+        let (consumed, settledHere) = state.withLock { ($0.consumed, $0.settledHere) }
+        guard !consumed.isSubset(of: settledHere) else { return }
         var mailboxes: Set<String> = []
         for record in recorded.values where record.entry.kind == WorkflowRecord.receiveKind {
             mailboxes.insert(
@@ -30,7 +33,6 @@ extension WorkflowContext {
         }
         if let mailbox = state.withLock({ $0.mailbox }) { mailboxes.insert(mailbox) }
         mailboxes.formUnion(state.withLock { $0.receivedFrom })
-        let consumed = state.withLock { $0.consumed }
         for mailbox in mailboxes.sorted() {
             let filter = CommandJournalFilter(statuses: [.pending], queue: mailbox)
             let waiting = try await journal.records(matching: filter, after: nil, limit: 8).records

@@ -54,7 +54,7 @@ extension WorkflowContext {
             let messageLease = engine.invoker.lease.fenced(by: message)
             if state.withLock({ $0.consumed.contains(message.id) }) {
                 // Received by an earlier position, whose worker stopped before settling it.
-                try? await journal.settle(message.id, as: .done(output: nil), lease: messageLease)
+                await settleHere(message.id, lease: messageLease)
                 continue
             }
             let delivery = WorkflowDelivery(messageKey: message.id, message: message.entry.payload)
@@ -69,7 +69,7 @@ extension WorkflowContext {
                 $0.consumed.insert(message.id)
                 $0.receivedFrom.insert(WorkflowRecord.mailbox(key, topic: topic))
             }
-            try? await journal.settle(message.id, as: .done(output: nil), lease: messageLease)
+            await settleHere(message.id, lease: messageLease)
             return try decoded(M.self, message.entry.payload, position)
         }
         if deadline <= claimedAt {
@@ -86,6 +86,13 @@ extension WorkflowContext {
         }
         state.withLock { $0.mailbox = WorkflowRecord.mailbox(key, topic: topic) }
         throw suspend(min(claimedAt.duration(to: deadline), engine.childPollInterval))
+    }
+
+    /// Settles the consumed message `key`; one that does not settle (a journal error, a lost
+    /// lease) is left to the net before the run settles (``settleConsumedMessages()``).
+    private func settleHere(_ key: String, lease: JournalLease) async {
+        guard (try? await journal.settle(key, as: .done(output: nil), lease: lease)) != nil else { return }
+        state.withLock { _ = $0.settledHere.insert(key) }
     }
 
     /// Takes the oldest message due on the run's mailbox for `topic`, if any.

@@ -35,6 +35,9 @@ public final class WorkflowContext: Sendable {
         var awaitedChild: String?
         /// The mailboxes this attempt received from.
         var receivedFrom: Set<String> = []
+        /// The consumed messages this attempt settled itself: the net before the run settles
+        /// (``settleConsumedMessages()``) need not look for them.
+        var settledHere: Set<String> = []
         /// The last step's settlement (and the run's compensations mark, with its first step
         /// that has a compensation), not yet written: it goes with the next write (before
         /// anything else runs), or with the run's own settlement.
