@@ -4,8 +4,8 @@ import PostgresNIO
 
 /// Writes whose outcome is known even when the connection is lost while they commit.
 ///
-/// `body` runs in a transaction the journal opens (`BEGIN`), after asking the server for the
-/// transaction's id (`txid_current()`), and commits it (`COMMIT`). When the connection is lost:
+/// `body` runs in a transaction the journal opens (`BEGIN`), reads the transaction's id
+/// (`txid_current()`) before it commits, and commits it (`COMMIT`). When the connection is lost:
 /// - before `COMMIT` was sent, the server rolls the transaction back: the attempt runs again,
 ///   on a new connection, until the reconnection deadline;
 /// - after, the outcome is unknown: the journal asks the server (`txid_status`) on a new
@@ -16,12 +16,13 @@ import PostgresNIO
 ///   `.outcomeUnknown`.
 ///
 /// So `body` may run more than once, and must change nothing but through its connection: only
-/// the run whose transaction committed leaves a trace. `BEGIN` and the id are sent with `body`'s
-/// first query, without waiting for their answers (postgres-nio runs a connection's queries in
-/// the order they were sent, each on the answer of the one before, with no hop to the caller's
-/// task): the id is read once `body` answered, before `COMMIT`, the only time it is needed. So a
-/// batch waits on two answers (`body`'s, then `COMMIT`'s), where one implicit transaction waits
-/// on one; the server still answers four statements.
+/// the run whose transaction committed leaves a trace. postgres-nio sends a connection's next
+/// statement once the one before was answered (it does not pipeline), so each statement is a
+/// round trip: `BEGIN` is sent before `body`'s first query without waiting for it (no hop to the
+/// caller's task), and a body that reads the id with its own statement (``Identified``: the
+/// journal's batch) saves the round trip of asking for it (``transactionIdentity``) after it.
+/// A batch then waits on three answers (`BEGIN`'s, `body`'s, `COMMIT`'s) where one implicit
+/// transaction waits on one.
 extension PostgresJournalConnections {
     /// What the server said about a transaction: its id, its backend, and the server's start.
     struct Transaction: Sendable {
@@ -45,9 +46,25 @@ extension PostgresJournalConnections {
     func withConnectionPastTheGate<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        guard reconnection.resolvesLostCommits else { return try await retried(idempotent: false, body) }
-        return try await inResolvedTransaction(body)
+        try await withConnectionPastTheGate(identified: { connection, _ in (try await body(connection), nil) })
     }
+
+    /// ``withConnectionPastTheGate(_:)`` for a body that reads the transaction's identity with
+    /// its own statement when asked to (``Identified``).
+    func withConnectionPastTheGate<T: Sendable>(identified body: @escaping Identified<T>) async throws -> T {
+        guard reconnection.resolvesLostCommits else {
+            return try await retried(idempotent: false) { connection in try await body(connection, false).value }
+        }
+        return try await inResolvedTransaction(identified: body)
+    }
+
+    /// A body that runs on `connection` and, when `identifies` is true, reads the transaction's
+    /// identity (``transactionIdentity``'s three columns) in the statement it runs anyway, and
+    /// answers it (``identity(in:)``); `nil`: the journal asks for it after the body.
+    typealias Identified<T> =
+        @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> (
+            value: T, transaction: Transaction?
+        )
 
     /// Runs `body` in a transaction whose outcome is resolved; see above.
     ///
@@ -57,6 +74,12 @@ extension PostgresJournalConnections {
     func inResolvedTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresStoreError) -> T {
+        try await inResolvedTransaction(identified: { connection, _ in (try await body(connection), nil) })
+    }
+
+    private func inResolvedTransaction<T: Sendable>(
+        identified body: @escaping Identified<T>
+    ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
             { deadline throws(AttemptFailure) in try await self.transactionAttempt(until: deadline, body) },
@@ -64,12 +87,21 @@ extension PostgresJournalConnections {
             cancelled: { self.names.error(.ioFailed, $0) })
     }
 
-    /// The transaction's id, the backend's and the server's start, read at the start of every
-    /// batch.
-    static let transactionIdentity = "SELECT txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text"
+    /// The transaction's id, the backend's and the server's start: the columns a body reads the
+    /// identity in (``Identified``), and the query that asks for them when it does not.
+    static let identityColumns = "txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text"
+    static let transactionIdentity = "SELECT \(identityColumns)"
+
+    /// The identity in the first three columns of `row` (``identityColumns``).
+    static func identity(in row: PostgresRow) throws -> Transaction {
+        let cells = row.makeRandomAccess()
+        return Transaction(
+            id: try cells[0].decode(Int64.self), backend: try cells[1].decode(Int32.self),
+            serverStarted: try cells[2].decode(String.self))
+    }
 
     private func transactionAttempt<T: Sendable>(
-        until deadline: ContinuousClock.Instant, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        until deadline: ContinuousClock.Instant, _ body: @escaping Identified<T>
     ) async throws(AttemptFailure) -> T {
         let stage = LockedValue(Stage<T>.starting)
         let logger = self.logger
@@ -82,23 +114,37 @@ extension PostgresJournalConnections {
                 }
             }
             return try await attempt(until: deadline, onAbandon: abandon) { connection in
-                // Sent now, answered before `body`'s first query is (see above): its row is kept as
-                // it comes in, on the connection's event loop, so that reading it costs no hop.
-                // A row means that `BEGIN` did not fail either (it fails only on a connection the
-                // identity's query would fail on too), so that only its failure is awaited.
-                let identity = LockedValue<PostgresRow?>(nil)
-                let begun = connection.simpleQuery("BEGIN").and(
-                    connection.simpleQuery(Self.transactionIdentity) { row in identity.withLock { $0 = row } })
+                // Sent now, answered before `body`'s first query is (see above): its success is
+                // noted as it comes in, on the connection's event loop, so that reading it costs no
+                // hop; only its failure is awaited.
+                let began = LockedValue(false)
+                let begun = connection.simpleQuery("BEGIN")
+                begun.whenSuccess { _ in began.withLock { $0 = true } }
                 let value: T
                 let transaction: Transaction
                 do {
-                    value = try await body(connection)
-                    if identity.withLock({ $0 }) == nil { _ = try await begun.get() }
-                    guard let row = identity.withLock({ $0 }) else {
-                        throw self.names.error(.ioFailed, "txid_current() gave no row")
+                    let answer = try await body(connection, true)
+                    value = answer.value
+                    if !began.withLock({ $0 }) { _ = try await begun.get() }
+                    if let identified = answer.transaction {
+                        transaction = identified
+                    } else {
+                        let rows: [PostgresRow]
+                        do {
+                            rows = try await connection.query(
+                                PostgresQuery(unsafeSQL: Self.transactionIdentity), logger: logger
+                            ).collect()
+                        } catch let error where PostgresJournalWriter.sqlState(error) == "25P02" {
+                            // The server refused a statement of `body`, which answered it: the
+                            // transaction commits nothing, and `body`'s answer stands.
+                            _ = try? await connection.query("ROLLBACK", logger: logger)
+                            return value
+                        }
+                        guard let row = rows.first else {
+                            throw self.names.error(.ioFailed, "txid_current() gave no row")
+                        }
+                        transaction = try Self.identity(in: row)
                     }
-                    let (id, backend, started) = try row.decode((Int64, Int32, String).self)
-                    transaction = Transaction(id: id, backend: backend, serverStarted: started)
                 } catch {
                     if !PostgresJournalNames.isConnectionLoss(error) {
                         _ = try? await connection.query("ROLLBACK", logger: logger)

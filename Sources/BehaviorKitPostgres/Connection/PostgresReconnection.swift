@@ -30,8 +30,8 @@ extension PostgresCommandJournal {
         /// Whether a batch of writes runs in a transaction whose outcome the journal can ask the
         /// server for (`txid_status`) when the connection is lost while it commits, and so runs
         /// again when it was rolled back: on by default. Off, a batch is one round trip instead of
-        /// two (`BEGIN`, the transaction's id and the batch sent together, then `COMMIT`; the
-        /// server answers four statements), and a connection lost while
+        /// three (`BEGIN`; the batch, which reads the transaction's id too; `COMMIT`: postgres-nio
+        /// sends a statement once the one before was answered), and a connection lost while
         /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
         /// been made);
         /// only the batches that never reached a connection are tried again.

@@ -27,17 +27,31 @@ enum PostgresBatchCall {
         answered: (Answers) -> Results, alone: () async -> Results,
         failed: (_ sqlState: String?, PostgresStoreError) -> Results
     ) async -> Results {
+        await run(
+            count, on: connections, names, identified: { connection, _ in (try await call(connection), nil) },
+            answered: answered, alone: alone, failed: failed)
+    }
+
+    /// ``run(_:on:_:_:answered:alone:failed:)`` for a call that reads its transaction's identity
+    /// with its own statement when asked to (``PostgresJournalConnections/Identified``).
+    static func run<Answers: Sendable, Results>(
+        _ count: Int, on connections: PostgresJournalConnections, _ names: PostgresJournalNames,
+        identified call: @escaping PostgresJournalConnections.Identified<Answers>,
+        answered: (Answers) -> Results, alone: () async -> Results,
+        failed: (_ sqlState: String?, PostgresStoreError) -> Results
+    ) async -> Results {
         var retries = 0
         while true {
             let outcome: Outcome<Answers>
             do {
-                outcome = try await connections.withConnectionPastTheGate { connection in
+                outcome = try await connections.withConnectionPastTheGate(identified: { connection, identifies in
                     do {
-                        return .answered(try await call(connection))
+                        let answer = try await call(connection, identifies)
+                        return (.answered(answer.value), answer.transaction)
                     } catch {
-                        return .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error))
+                        return (.failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)), nil)
                     }
-                }
+                })
             } catch {
                 outcome = .failed(sqlState: nil, names.error(error))
             }

@@ -5,9 +5,17 @@ struct PostgresJournalStatements: Sendable {
     typealias Text = PreparedJournalStatement.Text
 
     let batch, recordByKey, unfinished, children, all: Text
+    /// The batch, its rows led by the transaction's identity
+    /// (``PostgresJournalConnections/identityColumns``): one round trip where asking for it after
+    /// would take two.
+    let identifiedBatch: Text
+    /// The columns of the identity that lead ``identifiedBatch``'s rows.
+    static let identityColumnCount = 3
 
     init(_ sql: PostgresJournalSQL) {
         batch = Text(sql.batch)
+        identifiedBatch = Text(
+            "SELECT \(PostgresJournalConnections.identityColumns), b.* FROM (\(sql.batch)) AS b")
         recordByKey = Text(sql.select("WHERE key = $1::text"))
         unfinished = Text(sql.select("WHERE status = 'pending' ORDER BY sequence"))
         children = Text(sql.select("WHERE parent_key = $1::text ORDER BY sequence"))

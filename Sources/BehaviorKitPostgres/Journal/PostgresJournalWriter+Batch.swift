@@ -19,7 +19,9 @@ extension PostgresJournalWriter {
         _ writes: [JournalWrite], _ connections: PostgresJournalConnections
     ) async -> [Result<JournalWriteOutcome, any Error>] {
         await PostgresBatchCall.run(
-            writes.count, on: connections, names, { connection in try await self.call(writes, on: connection) },
+            writes.count, on: connections, names,
+            identified: { connection, identifies in try await self.call(writes, on: connection, identifies: identifies)
+            },
             answered: { answers in zip(writes, answers).map { write, rows in Result { try result(of: write, rows) } } },
             alone: {
                 var results: [Result<JournalWriteOutcome, any Error>] = []

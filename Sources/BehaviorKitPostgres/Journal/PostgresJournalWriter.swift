@@ -65,30 +65,54 @@ struct PostgresJournalWriter: Sendable {
     func call(
         _ writes: [JournalWrite], on connection: PostgresConnection, prepared: Bool = true
     ) async throws -> [[Answer]] {
-        let arguments = PostgresJournalBatchArguments(
-            now: clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }, writes.map(operation))
-        let bindings = try arguments.bindings()
-        var answers = [[Answer]](repeating: [], count: writes.count)
+        let statement = statements.batch
+        let bindings = try bindings(writes)
         let rows =
             prepared
-            ? try await connection.run(statements.batch, bindings, logger: logger)
-            : try await connection.query(
-                PostgresQuery(unsafeSQL: statements.batch.sql, binds: bindings), logger: logger
-            ).collect()
+            ? try await connection.run(statement, bindings, logger: logger)
+            : try await connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
+                .collect()
+        return try answers(rows, count: writes.count, from: 0)
+    }
+
+    /// Runs `writes` in one call, as the journal's prepared statement; when `identifies`, the
+    /// statement reads the transaction's identity too (``PostgresJournalConnections/Identified``),
+    /// which comes back with the rows of each write (`nil` when the call gave no row).
+    func call(
+        _ writes: [JournalWrite], on connection: PostgresConnection, identifies: Bool
+    ) async throws -> (value: [[Answer]], transaction: PostgresJournalConnections.Transaction?) {
+        guard identifies else { return (try await call(writes, on: connection), nil) }
+        let rows = try await connection.run(statements.identifiedBatch, try bindings(writes), logger: logger)
+        let transaction = try rows.first.map(PostgresJournalConnections.identity(in:))
+        return (
+            try answers(rows, count: writes.count, from: PostgresJournalStatements.identityColumnCount), transaction
+        )
+    }
+
+    private func bindings(_ writes: [JournalWrite]) throws -> PostgresBindings {
+        try PostgresJournalBatchArguments(
+            now: clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }, writes.map(operation)
+        ).bindings()
+    }
+
+    /// The answers of `count` writes in `rows`, whose batch function's columns start at `first`.
+    private func answers(_ rows: [PostgresRow], count: Int, from first: Int) throws -> [[Answer]] {
+        var answers = [[Answer]](repeating: [], count: count)
         for row in rows {
             let values = PostgresJournalRow(row, names)
-            let position = try values.value(0, as: Int64.self) - 1
+            let position = try values.value(first, as: Int64.self) - 1
             guard answers.indices.contains(Int(clamping: position)) else {
                 throw names.error(.ioFailed, "answer \(position)")
             }
-            let outcomeText = try values.value(1, as: String.self)
+            let outcomeText = try values.value(first + 1, as: String.self)
             guard let outcome = PostgresJournalOutcome(rawValue: outcomeText) else {
                 throw names.error(.ioFailed, "the batch function answered the unknown outcome '\(outcomeText)'")
             }
             answers[Int(clamping: position)].append(
                 Answer(
-                    outcome: outcome, now: try values.value(2), aux: try values.value(3),
-                    aux2: try values.value(4), next: try values.value(5), record: try values.record(at: 6)))
+                    outcome: outcome, now: try values.value(first + 2), aux: try values.value(first + 3),
+                    aux2: try values.value(first + 4), next: try values.value(first + 5),
+                    record: try values.record(at: first + 6)))
         }
         return answers
     }
