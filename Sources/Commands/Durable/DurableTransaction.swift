@@ -128,9 +128,12 @@ public struct DurableTransaction: Command {
         await invoker.keeper.beginning()
         let sent = invoker.keeper.now
         let record: CommandJournalRecord
+        let isNew: Bool
         switch try await journal.begin(entry, lease: invoker.lease) {
-        case .started(let started), .resumed(let started):
-            record = started
+        case .started(let started):
+            (record, isNew) = (started, true)
+        case .resumed(let resumed):
+            (record, isNew) = (resumed, false)
         case .settled(let settled):
             guard settled.status == .done else {
                 throw CommandJournalError.alreadySettled(
@@ -141,7 +144,9 @@ public struct DurableTransaction: Command {
             throw CommandJournalError.busy(key: key, owner: busy.owner)
         }
         invoker.keeper.adopt([record], confirmedAt: sent)
-        let outputs = try await invoker.keeper.hold(key, token: record.attempts) { try await self.goOn(record) }
+        let outputs = try await invoker.keeper.hold(key, token: record.attempts) {
+            try await self.goOn(record, isNew: isNew)
+        }
         return DurableTransactionResult(key: key, status: .completed, outputs: outputs)
     }
 
@@ -158,9 +163,11 @@ public struct DurableTransaction: Command {
     public func undo() async throws {}
 
     /// Goes on from where the journal shows the transaction: forward, unless a rollback was
-    /// under way (which then finishes, and the transaction answers how it settled).
-    func goOn(_ record: CommandJournalRecord) async throws -> [Int: [UInt8]] {
-        let (records, cancellation) = try await journaledSteps()
+    /// under way (which then finishes, and the transaction answers how it settled). A record
+    /// this begin wrote (`isNew`) has no steps to read: they are written under its lease, and an
+    /// operator's cancellation can only follow the begin (as it could follow the read).
+    func goOn(_ record: CommandJournalRecord, isNew: Bool) async throws -> [Int: [UInt8]] {
+        let (records, cancellation) = isNew ? ([:], nil) : try await journaledSteps()
         if let cancellation {
             let failures = try await compensate(records, attempt: record.attempts, cause: cancellation)
             throw CommandJournalError.alreadySettled(
