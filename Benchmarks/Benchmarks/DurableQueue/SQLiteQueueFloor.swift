@@ -11,8 +11,9 @@ enum SQLiteQueueFloor {
     static func open(_ path: String) throws -> DatabasePool {
         var configuration = Configuration()
         configuration.busyMode = .timeout(10)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         let pool = try DatabasePool(path: path, configuration: configuration)
+        // FULL once the pool is open: a pool sets NORMAL when it turns WAL on, after `prepareDatabase`.
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         try pool.write { db in
             try db.execute(
                 sql: """
