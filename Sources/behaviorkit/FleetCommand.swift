@@ -58,13 +58,8 @@ struct FleetCommand: AsyncParsableCommand {
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "fleet")
             var options = Fleet.Options(
-                journal: location, directory: directory, executable: FleetDriverProcess.executable)
-            options.workers = fleet.workers
+                journal: location, processes: fleet.processes(kills: kills, directory: directory))
             options.orders = orders
-            options.kills = kills
-            options.seed = fleet.seed
-            options.lease = .milliseconds(fleet.leaseMs)
-            options.pauses = fleet.pause
             options.restartDatabase = database.restartDatabase
             options.flow = flow
             let (_, violations) = try await Fleet.run(options, console: .standardOutput)

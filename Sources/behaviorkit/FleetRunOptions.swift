@@ -1,4 +1,5 @@
 import ArgumentParser
+import Scenarios
 
 /// The options every fleet (`fleet`, `workflow-fleet`, `machine-fleet`) shares: how many
 /// workers, the faults' seed, the lease, pauses, the run's deadline, and the driver's process
@@ -27,5 +28,17 @@ struct FleetRunOptions: ParsableArguments {
         try OptionRange.check("--lease-ms", leaseMs, in: 10...600_000)
         try OptionRange.check("--deadline-s", deadlineS, in: 1...86_400)
         if let driverPid, driverPid <= 1 { throw ValidationError("--driver-pid must be a process id above 1") }
+    }
+
+    /// The worker processes these options ask for, of this binary, killed at least `kills` times,
+    /// their files in `directory`.
+    func processes(kills: Int, directory: String) -> FleetProcesses {
+        var processes = FleetProcesses(directory: directory, executable: FleetDriverProcess.executable)
+        processes.workers = workers
+        processes.kills = kills
+        processes.seed = seed
+        processes.lease = .milliseconds(leaseMs)
+        processes.pauses = pause
+        return processes
     }
 }

@@ -25,15 +25,12 @@ struct JournalRateLimitScopeOptions: ParsableArguments {
     var scope: QueueRateLimitScope { perPartition ? .partition : .queue }
 }
 
-struct JournalRateLimitShowCommand: AsyncParsableCommand {
+struct JournalRateLimitShowCommand: JournalReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "show", abstract: "Lists the rate limits: queue, scope, starts per interval, burst (the default).")
 
+    static let report: JournalReport = JournalOperations.rateLimits
     @OptionGroup var journal: JournalLocationOptions
-
-    func run() async throws {
-        try await journal.print(JournalOperations.rateLimits)
-    }
 }
 
 struct JournalRateLimitSetCommand: AsyncParsableCommand {

@@ -60,27 +60,21 @@ struct JournalShowCommand: AsyncParsableCommand {
     }
 }
 
-struct JournalWorkersCommand: AsyncParsableCommand {
+struct JournalWorkersCommand: JournalReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "workers", abstract: "Lists the workers holding records, what each holds, and its lease.")
 
+    static let report: JournalReport = JournalOperations.workers
     @OptionGroup var journal: JournalLocationOptions
-
-    func run() async throws {
-        try await journal.print(JournalOperations.workers)
-    }
 }
 
-struct JournalQueuesCommand: AsyncParsableCommand {
+struct JournalQueuesCommand: JournalReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "queues",
         abstract: "Lists each queue's pending records by state (due, delayed, running, stalled) and oldest due time.")
 
+    static let report: JournalReport = JournalOperations.queues
     @OptionGroup var journal: JournalLocationOptions
-
-    func run() async throws {
-        try await journal.print(JournalOperations.queues)
-    }
 }
 
 struct JournalActivityCommand: AsyncParsableCommand {

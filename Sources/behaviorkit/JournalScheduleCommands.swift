@@ -2,7 +2,7 @@ import ArgumentParser
 import Commands
 import Scenarios
 
-struct JournalSchedulesCommand: AsyncParsableCommand {
+struct JournalSchedulesCommand: JournalReportCommand {
     static let configuration = CommandConfiguration(
         commandName: "schedules",
         abstract: "Lists the journal's schedules: name, cron expression, time zone, queue and next run.",
@@ -13,9 +13,6 @@ struct JournalSchedulesCommand: AsyncParsableCommand {
             """
     )
 
+    static let report: JournalReport = JournalOperations.schedules
     @OptionGroup var journal: JournalLocationOptions
-
-    func run() async throws {
-        try await journal.print(JournalOperations.schedules)
-    }
 }

@@ -51,17 +51,12 @@ struct MachineFleetCommand: AsyncParsableCommand {
                 return
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "machine fleet")
-            let executable = FleetDriverProcess.executable
             if store == nil {
                 SQLiteFiles.remove(location)
             }
-            var options = MachineFleet.Options(store: location, directory: directory, executable: executable)
-            options.workers = fleet.workers
+            var options = MachineFleet.Options(
+                store: location, processes: fleet.processes(kills: kills, directory: directory))
             options.keys = keys
-            options.kills = kills
-            options.seed = fleet.seed
-            options.lease = .milliseconds(fleet.leaseMs)
-            options.pauses = fleet.pause
             let (_, violations) = try await MachineFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }
         }

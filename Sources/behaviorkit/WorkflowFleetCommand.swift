@@ -63,17 +63,12 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
                 return
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
-            let executable = FleetDriverProcess.executable
             if database.journal == nil {
                 SQLiteFiles.remove(location)
             }
-            var options = WorkflowFleet.Options(journal: location, directory: directory, executable: executable)
-            options.workers = fleet.workers
+            var options = WorkflowFleet.Options(
+                journal: location, processes: fleet.processes(kills: kills, directory: directory))
             options.workflows = workflows
-            options.kills = kills
-            options.seed = fleet.seed
-            options.lease = .milliseconds(fleet.leaseMs)
-            options.pauses = fleet.pause
             options.restartDatabase = database.restartDatabase
             let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
             if !violations.isEmpty { throw ExitCode.failure }

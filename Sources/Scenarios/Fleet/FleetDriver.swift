@@ -10,47 +10,35 @@ import Foundation
 public enum Fleet {
     /// What to run.
     public struct Options: Sendable {
-        /// How many worker processes serve the queue at once.
-        public var workers = 4
+        /// The worker processes that serve the queue, and their kills and pauses.
+        public var processes: FleetProcesses
         /// How many orders the driver enqueues.
         public var orders = 2_000
-        /// How many workers to kill, at least.
-        public var kills = 50
-        /// The seed of the kill moments and victims.
-        public var seed: UInt64 = 1
         /// The journal: a SQLite path, or a `postgres://` URL.
         public var journal: String
-        /// Where the ledger and the workers' logs go.
-        public var directory: String
-        /// The workers' lease: how long a dead worker's claims wait before another takes them.
-        public var lease: Duration = .seconds(1)
-        /// The `behaviorkit` binary, run as `fleet --worker`.
-        public var executable: String
-        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
-        public var pauses = false
         /// A PostgreSQL data directory: restart that server (`pg_ctl restart -m fast`) twice
         /// mid-run, and terminate the journal's backends once. `nil`: no database faults.
         public var restartDatabase: String?
         /// The queue's flow control: limits per customer, a pause of the queue, schedules.
         public var flow = FleetFlowControl()
 
-        /// Options for a run on `journal`, with the ledger in `directory`.
-        public init(journal: String, directory: String, executable: String) {
+        /// Options for a run on `journal` by `processes` (the ledger in their folder).
+        public init(journal: String, processes: FleetProcesses) {
             self.journal = journal
-            self.directory = directory
-            self.executable = executable
+            self.processes = processes
         }
     }
 
     /// Runs the fleet; prints the counts and every violation; returns them.
     public static func run(_ options: Options, console: Console) async throws -> (FleetReport, violations: [String]) {
-        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
+        let processes = options.processes
+        try FileManager.default.createDirectory(atPath: processes.directory, withIntermediateDirectories: true)
         let journal = try await JournalLocation.open(options.journal)
-        let ledger = try FleetLedger(path: ledgerPath(options.directory))
+        let ledger = try FleetLedger(path: ledgerPath(processes.directory))
         let enqueuer = JournaledInvoker(journal: journal, registry: FleetOrders.registry(ledger, worker: "driver"))
         let queue = CommandQueue(FleetOrders.queue, journal: journal)
         let pool = WorkerPool(options)
-        for slot in 0..<options.workers { try pool.start(slot) }
+        for slot in 0..<processes.workers { try pool.start(slot) }
         let started = ContinuousClock.now
         let flow = options.flow
         let schedules = try flow.tickSchedules()
@@ -74,14 +62,14 @@ public enum Fleet {
                 try await group.waitForAll()
             }
         }
-        var random = SplitMix64(seed: options.seed)
+        var random = SplitMix64(seed: processes.seed)
         var faults = DatabaseFaults(options)
         var queuePause: Task<ClosedRange<Int64>, any Error>?
-        while pool.kills < options.kills {
+        while pool.kills < processes.kills {
             try await Task.sleep(for: .milliseconds(20 + Int(random.next() % 180)))
-            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
-            try await faults.strike(after: pool.kills, of: options.kills, console: console)
-            if flow.pausesQueue && queuePause == nil && pool.kills >= options.kills / 3 {
+            try await pool.strike(&random, by: processes)
+            try await faults.strike(after: pool.kills, of: processes.kills, console: console)
+            if flow.pausesQueue && queuePause == nil && pool.kills >= processes.kills / 3 {
                 queuePause = Task { try await pauseQueue(queue, for: flow.queuePause) }
             }
         }
@@ -97,14 +85,10 @@ public enum Fleet {
         try await checkFlow(
             flow, journal, ledger, pauses: pool.pauseTimes, queuePauses: pauseWindows, schedules: schedules,
             life: scheduleLife, into: &report, &violations)
-        report.pauses = pool.pauses
         report.databaseFaults = faults.struck
-        report.revived = pool.revivals
-        console.print(violations: violations)
-        try await journal.close()
-        console.print(
-            "fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
-        )
+        try await pool.end(
+            "fleet", &report, violations: violations, workers: processes.workers, elapsed: elapsed, console: console
+        ) { try await journal.close() }
         return (report, violations)
     }
 
@@ -162,10 +146,11 @@ final class WorkerPool: Sendable {
 
     /// A pool of `fleet --worker` processes.
     convenience init(_ options: Fleet.Options) {
-        self.init(executable: options.executable, directory: options.directory) { slot, label in
+        let processes = options.processes
+        self.init(executable: processes.executable, directory: processes.directory) { slot, label in
             [
                 "fleet", "--worker", "--owner", "w\(slot)", "--label", label, "--journal", options.journal,
-                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--directory", processes.directory, "--lease-ms", "\(processes.lease.journalMilliseconds)",
                 "--driver-pid", "\(getpid())",
             ] + options.flow.workerArguments
         }

@@ -2,13 +2,13 @@ import BehaviorKitSync
 
 extension WorkerPool {
     /// The next worker fault of a fleet run, drawn from `random`: a random worker of the
-    /// `workers` paused with SIGSTOP for one to five `lease`s (half the time, when `pauses`), or
-    /// killed with SIGKILL and started again; then every worker that exited on its own is
-    /// started again.
-    func strike(_ random: inout SplitMix64, workers: Int, pauses: Bool, lease: Duration) async throws {
-        let slot = Int(random.next() % UInt64(workers))
-        if pauses && random.next() % 2 == 0 {
-            pause(slot, for: lease * Int(1 + random.next() % 5))
+    /// `processes` paused with SIGSTOP for one to five leases (half the time, when they are to
+    /// be paused), or killed with SIGKILL and started again; then every worker that exited on
+    /// its own is started again.
+    func strike(_ random: inout SplitMix64, by processes: FleetProcesses) async throws {
+        let slot = Int(random.next() % UInt64(processes.workers))
+        if processes.pauses && random.next() % 2 == 0 {
+            pause(slot, for: processes.lease * Int(1 + random.next() % 5))
         } else {
             try await killAndRestart(slot)
         }

@@ -17,14 +17,12 @@ public enum LifecycleScenario {
 
     /// Runs the scenario in a folder of its own, deleted after.
     public static func run(console: Console) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "behaviorkit-lifecycle-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/parcels.sqlite"
+        let folder = try ScenarioFolder("lifecycle")
+        defer { folder.remove() }
+        let path = folder.path + "/parcels.sqlite"
         let executable = try behaviorkit()
-        let child = try ChildProcess(executable, ["lifecycle", "--child", "--store", path], log: folder + "/child.log")
+        let child = try ChildProcess(
+            executable, ["lifecycle", "--child", "--store", path], log: folder.path + "/child.log")
         let store = try await waitForPayment(path, child: child)
         child.signal(SIGKILL)
         _ = await child.exit()

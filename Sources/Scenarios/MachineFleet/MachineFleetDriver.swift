@@ -12,58 +12,47 @@ import GRDB
 public enum MachineFleet {
     /// What to run.
     public struct Options: Sendable {
-        /// How many worker processes.
-        public var workers = 4
+        /// The worker processes (the seed plans their parcels too), their kills and pauses; the
+        /// lease is the effects'.
+        public var processes: FleetProcesses
         /// How many parcels (keys).
         public var keys = 1_000
-        /// How many workers to kill, at least.
-        public var kills = 30
-        /// The seed of the plans, kill moments and victims.
-        public var seed: UInt64 = 1
         /// The store: a SQLite path, or a `postgres://` URL.
         public var store: String
-        /// Where the acknowledgement logs and the workers' logs go.
-        public var directory: String
-        /// The effects' lease.
-        public var lease: Duration = .seconds(1)
-        /// The `behaviorkit` binary, run as `machine-fleet --worker`.
-        public var executable: String
-        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
-        public var pauses = false
 
-        /// Options for a run on `store`.
-        public init(store: String, directory: String, executable: String) {
+        /// Options for a run on `store` by `processes` (the acknowledgement logs in their folder).
+        public init(store: String, processes: FleetProcesses) {
             self.store = store
-            self.directory = directory
-            self.executable = executable
+            self.processes = processes
         }
     }
 
     /// Runs the fleet; prints the counts and every violation; returns them.
     public static func run(_ options: Options, console: Console) async throws -> (MachineFleetReport, [String]) {
-        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
-        for file in try FileManager.default.contentsOfDirectory(atPath: options.directory) where file.hasPrefix("acks-")
-        {
-            try FileManager.default.removeItem(atPath: options.directory + "/" + file)
+        let processes = options.processes
+        try FileManager.default.createDirectory(atPath: processes.directory, withIntermediateDirectories: true)
+        for file in try FileManager.default.contentsOfDirectory(atPath: processes.directory)
+        where file.hasPrefix("acks-") {
+            try FileManager.default.removeItem(atPath: processes.directory + "/" + file)
         }
         let durable = try await DurableLocation.open(options.store)
         let parcels = ParcelLifecycle.machine(durable.machines, journal: durable.journal)
-        let pool = WorkerPool(executable: options.executable, directory: options.directory) { slot, label in
+        let pool = WorkerPool(executable: processes.executable, directory: processes.directory) { slot, label in
             [
-                "machine-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(options.workers)", "--label", label,
-                "--store", options.store, "--directory", options.directory, "--keys", "\(options.keys)",
-                "--seed", "\(options.seed)", "--lease-ms", "\(options.lease.journalMilliseconds)",
-                "--driver-pid", "\(getpid())",
+                "machine-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(processes.workers)",
+                "--label", label, "--store", options.store, "--directory", processes.directory,
+                "--keys", "\(options.keys)", "--seed", "\(processes.seed)",
+                "--lease-ms", "\(processes.lease.journalMilliseconds)", "--driver-pid", "\(getpid())",
             ]
         }
-        for slot in 0..<options.workers { try pool.start(slot) }
+        for slot in 0..<processes.workers { try pool.start(slot) }
         let started = ContinuousClock.now
         // The driver sends a tenth of the parcels' events again, from its own process.
         let acknowledged = LockedValue<Set<String>>([])
         let resending = Task {
-            var random = SplitMix64(seed: options.seed &+ 7)
+            var random = SplitMix64(seed: processes.seed &+ 7)
             for number in 0..<options.keys where random.next() % 10 == 0 {
-                for (id, event) in ParcelLifecycle.plan(number, seed: options.seed) {
+                for (id, event) in ParcelLifecycle.plan(number, seed: processes.seed) {
                     do {
                         try await parcels.send(event, to: ParcelLifecycle.key(number), id: id)
                         acknowledged.withLock { _ = $0.insert(id) }
@@ -73,10 +62,10 @@ public enum MachineFleet {
                 }
             }
         }
-        var random = SplitMix64(seed: options.seed)
-        while pool.kills < options.kills {
+        var random = SplitMix64(seed: processes.seed)
+        while pool.kills < processes.kills {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
-            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
+            try await pool.strike(&random, by: processes)
         }
         try await resending.value
         let settled = try await waitUntilSettled(
@@ -86,21 +75,17 @@ public enum MachineFleet {
         }
         await pool.stopAll()
         let elapsed = ContinuousClock.now - started
-        let acks = try acknowledged.withLock { $0 }.union(AcknowledgementLog.all(in: options.directory))
+        let acks = try acknowledged.withLock { $0 }.union(AcknowledgementLog.all(in: processes.directory))
         var (report, violations) = try await check(parcels, keys: options.keys, acknowledged: acks)
         let deliveries = try await checkDeliveries(parcels, journal: durable.journal, keys: options.keys)
         report.deliveryCommands = deliveries.ran
         violations += deliveries.violations
         if !settled { violations.insert("the parcels did not all settle within 300 s", at: 0) }
         violations += try await integrity(of: options.store)
-        report.kills = pool.kills
-        report.pauses = pool.pauses
-        report.revived = pool.revivals
-        console.print(violations: violations)
-        try await durable.close()
-        console.print(
-            "machine fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); \(violations.count) violations"
-        )
+        try await pool.end(
+            "machine fleet", &report, violations: violations, workers: processes.workers, elapsed: elapsed,
+            console: console
+        ) { try await durable.close() }
         return (report, violations)
     }
 

@@ -53,12 +53,9 @@ public enum OrderWorkflowScenario {
 
     /// Runs the scenario on a SQLite journal in a folder of its own, deleted after.
     public static func run(console: Console) async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "behaviorkit-order-workflow-\(UUID().uuidString)"
-        ).path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let path = folder + "/orders.sqlite"
+        let folder = try ScenarioFolder("order-workflow")
+        defer { folder.remove() }
+        let path = folder.path + "/orders.sqlite"
         let clock = ManualClock()
         let ran = LockedValue<[String: Int]>([:])
         let order = workflow(console, ran)

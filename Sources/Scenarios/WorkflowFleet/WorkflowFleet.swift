@@ -11,32 +11,20 @@ import Foundation
 public enum WorkflowFleet {
     /// What to run.
     public struct Options: Sendable {
-        /// How many worker processes run the workflows at once.
-        public var workers = 4
+        /// The worker processes that run the workflows, and their kills (the deploy's count)
+        /// and pauses.
+        public var processes: FleetProcesses
         /// How many orders (parent workflows) the driver starts.
         public var workflows = 1_000
-        /// How many workers to kill, at least (the deploy's kills count).
-        public var kills = 30
-        /// The seed of the kill moments and victims.
-        public var seed: UInt64 = 1
         /// The journal: a SQLite path, or a `postgres://` URL.
         public var journal: String
-        /// Where the ledger and the workers' logs go.
-        public var directory: String
-        /// The workers' lease: how long a dead worker's runs wait before another takes them.
-        public var lease: Duration = .seconds(1)
-        /// The `behaviorkit` binary, run as `workflow-fleet --worker`.
-        public var executable: String
-        /// Whether to pause workers too: SIGSTOP for one to five leases, then SIGCONT.
-        public var pauses = false
         /// A shell command that faults the PostgreSQL server (``Fleet/Options/restartDatabase``).
         public var restartDatabase: String?
 
-        /// Options for a run on `journal`, with the ledger in `directory`.
-        public init(journal: String, directory: String, executable: String) {
+        /// Options for a run on `journal` by `processes` (the ledger in their folder).
+        public init(journal: String, processes: FleetProcesses) {
             self.journal = journal
-            self.directory = directory
-            self.executable = executable
+            self.processes = processes
         }
     }
 
@@ -44,27 +32,28 @@ public enum WorkflowFleet {
     public static func run(
         _ options: Options, console: Console
     ) async throws -> (WorkflowFleetReport, violations: [String]) {
-        try FileManager.default.createDirectory(atPath: options.directory, withIntermediateDirectories: true)
-        SQLiteFiles.remove(Fleet.ledgerPath(options.directory))
+        let processes = options.processes
+        try FileManager.default.createDirectory(atPath: processes.directory, withIntermediateDirectories: true)
+        SQLiteFiles.remove(Fleet.ledgerPath(processes.directory))
         let journal = try await JournalLocation.open(options.journal)
-        let ledger = try FleetLedger(path: Fleet.ledgerPath(options.directory))
-        let driver = engine(journal, ledger, owner: "driver", label: "driver", lease: options.lease, patched: false)
+        let ledger = try FleetLedger(path: Fleet.ledgerPath(processes.directory))
+        let driver = engine(journal, ledger, owner: "driver", label: "driver", lease: processes.lease, patched: false)
         let patched = LockedValue(false)
-        let pool = WorkerPool(executable: options.executable, directory: options.directory) { slot, label in
+        let pool = WorkerPool(executable: processes.executable, directory: processes.directory) { slot, label in
             [
-                "workflow-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(options.workers)",
+                "workflow-fleet", "--worker", "--slot", "\(slot)", "--workers", "\(processes.workers)",
                 "--workflows", "\(options.workflows)", "--label", label, "--journal", options.journal,
-                "--directory", options.directory, "--lease-ms", "\(options.lease.journalMilliseconds)",
+                "--directory", processes.directory, "--lease-ms", "\(processes.lease.journalMilliseconds)",
                 "--driver-pid", "\(getpid())",
             ] + (patched.withLock { $0 } ? ["--patched"] : [])
         }
-        for slot in 0..<options.workers { try pool.start(slot) }
+        for slot in 0..<processes.workers { try pool.start(slot) }
         let started = ContinuousClock.now
         let order = FleetWorkflows.order(ledger, worker: "driver", patched: false)
         let acknowledged = LockedValue<[Int]>([])
         // Half the orders start before the deploy of the patched code, half after: the runs of
         // the first half that are past the patch keep the first path, under the new code.
-        let deploys = options.kills >= 4
+        let deploys = processes.kills >= 4
         let starting = Task {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for lane in 0..<16 {
@@ -83,12 +72,12 @@ public enum WorkflowFleet {
                 try await group.waitForAll()
             }
         }
-        var random = SplitMix64(seed: options.seed)
+        var random = SplitMix64(seed: processes.seed)
         var faults = DatabaseFaults(command: options.restartDatabase)
         var deployed = false
-        while pool.kills < options.kills || (deploys && !deployed) {
+        while pool.kills < processes.kills || (deploys && !deployed) {
             try await Task.sleep(for: .milliseconds(50 + Int(random.next() % 250)))
-            if deploys && !deployed && pool.kills >= options.kills / 4
+            if deploys && !deployed && pool.kills >= processes.kills / 4
                 && acknowledged.withLock({ $0.count }) >= options.workflows / 2
             {
                 // The patched code's deploy: no worker of the first version is left.
@@ -98,8 +87,8 @@ public enum WorkflowFleet {
                 console.print("workflow fleet: deployed the patched code after \(pool.kills) kills")
                 continue
             }
-            try await pool.strike(&random, workers: options.workers, pauses: options.pauses, lease: options.lease)
-            try await faults.strike(after: pool.kills, of: options.kills, console: console)
+            try await pool.strike(&random, by: processes)
+            try await faults.strike(after: pool.kills, of: processes.kills, console: console)
         }
         try await starting.value
         let settled = try await Fleet.waitUntilSettled(journal, queue: FleetWorkflows.queue, timeout: .seconds(300)) {
@@ -109,15 +98,11 @@ public enum WorkflowFleet {
         let elapsed = ContinuousClock.now - started
         var (report, violations) = try await check(
             journal, ledger, acknowledged: acknowledged.withLock { $0 }, settled: settled)
-        report.kills = pool.kills
-        report.pauses = pool.pauses
         report.databaseFaults = faults.struck
-        report.revived = pool.revivals
-        console.print(violations: violations)
-        try await journal.close()
-        console.print(
-            "workflow fleet: \(options.workers) workers, \(report), in \(elapsed.shortDescription); "
-                + "\(violations.count) violations")
+        try await pool.end(
+            "workflow fleet", &report, violations: violations, workers: processes.workers, elapsed: elapsed,
+            console: console
+        ) { try await journal.close() }
         return (report, violations)
     }
 

@@ -31,11 +31,9 @@ extension Outcome: Codable where State: Codable, Event: Codable {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
         case .transitioned(let transition):
-            try container.encode(Case.transitioned, forKey: .case)
-            try container.encode(transition, forKey: .transition)
+            try container.encode(Case.transitioned, forKey: .case, carrying: transition, forKey: .transition)
         case .refused(let refusal):
-            try container.encode(Case.refused, forKey: .case)
-            try container.encode(refusal, forKey: .refusal)
+            try container.encode(Case.refused, forKey: .case, carrying: refusal, forKey: .refusal)
         }
     }
 }

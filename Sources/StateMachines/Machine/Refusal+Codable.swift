@@ -70,15 +70,12 @@ extension Refusal.Reason: Codable {
         switch self {
         case .noTransition: try container.encode(Case.noTransition, forKey: .case)
         case .guardFailed(let guards):
-            try container.encode(Case.guardFailed, forKey: .case)
-            try container.encode(guards, forKey: .guards)
+            try container.encode(Case.guardFailed, forKey: .case, carrying: guards, forKey: .guards)
         case .rejected(let reason):
-            try container.encode(Case.rejected, forKey: .case)
-            try container.encode(reason, forKey: .reason)
+            try container.encode(Case.rejected, forKey: .case, carrying: reason, forKey: .reason)
         case .finalState: try container.encode(Case.finalState, forKey: .case)
         case .endlessLoop(let steps):
-            try container.encode(Case.endlessLoop, forKey: .case)
-            try container.encode(steps, forKey: .steps)
+            try container.encode(Case.endlessLoop, forKey: .case, carrying: steps, forKey: .steps)
         case .stopped: try container.encode(Case.stopped, forKey: .case)
         case .reentrant: try container.encode(Case.reentrant, forKey: .case)
         }

@@ -35,15 +35,10 @@ extension Trigger: Codable where Event: Codable {
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         switch self {
-        case .event(let event):
-            try container.encode(Case.event, forKey: .case)
-            try container.encode(event, forKey: .event)
+        case .event(let event): try container.encode(Case.event, forKey: .case, carrying: event, forKey: .event)
         case .timer(let delay):
-            try container.encode(Case.timer, forKey: .case)
-            try container.encode(delay.wholeNanoseconds, forKey: .delayNanoseconds)
-        case .raised(let event):
-            try container.encode(Case.raised, forKey: .case)
-            try container.encode(event, forKey: .event)
+            try container.encode(Case.timer, forKey: .case, carrying: delay.wholeNanoseconds, forKey: .delayNanoseconds)
+        case .raised(let event): try container.encode(Case.raised, forKey: .case, carrying: event, forKey: .event)
         case .eventless: try container.encode(Case.eventless, forKey: .case)
         case .done: try container.encode(Case.done, forKey: .case)
         }
