@@ -18,11 +18,12 @@ import PostgresNIO
 /// So `body` may run more than once, and must change nothing but through its connection: only
 /// the run whose transaction committed leaves a trace. postgres-nio sends a connection's next
 /// statement once the one before was answered (it does not pipeline), so each statement is a
-/// round trip: `BEGIN` is sent before `body`'s first query without waiting for it (no hop to the
-/// caller's task), and a body that reads the id with its own statement (``Identified``: the
-/// journal's batch) saves the round trip of asking for it (``transactionIdentity``) after it.
-/// A batch then waits on three answers (`BEGIN`'s, `body`'s, `COMMIT`'s) where one implicit
-/// transaction waits on one.
+/// round trip; the statements sent before `body`'s first query are chained on the connection,
+/// without waiting for their answers (no hop to the caller's task). The journal's batch reads the
+/// id in its own statement (``Identified``): `BEGIN`, the batch, `COMMIT`, three round trips.
+/// Any other body has the id's query (``transactionIdentity``) sent with `BEGIN`, before it:
+/// four round trips, the caller waiting on two answers (`body`'s, then `COMMIT`'s), where one
+/// implicit transaction waits on one.
 extension PostgresJournalConnections {
     /// What the server said about a transaction: its id, its backend, and the server's start.
     struct Transaction: Sendable {
@@ -46,7 +47,8 @@ extension PostgresJournalConnections {
     func withConnectionPastTheGate<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        try await withConnectionPastTheGate(identified: { connection, _ in (try await body(connection), nil) })
+        guard reconnection.resolvesLostCommits else { return try await retried(idempotent: false, body) }
+        return try await inResolvedTransaction(body)
     }
 
     /// ``withConnectionPastTheGate(_:)`` for a body that reads the transaction's identity with
@@ -55,7 +57,7 @@ extension PostgresJournalConnections {
         guard reconnection.resolvesLostCommits else {
             return try await retried(idempotent: false) { connection in try await body(connection, false).value }
         }
-        return try await inResolvedTransaction(identified: body)
+        return try await inResolvedTransaction(body, identifies: true)
     }
 
     /// A body that runs on `connection` and, when `identifies` is true, reads the transaction's
@@ -74,15 +76,19 @@ extension PostgresJournalConnections {
     func inResolvedTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresStoreError) -> T {
-        try await inResolvedTransaction(identified: { connection, _ in (try await body(connection), nil) })
+        try await inResolvedTransaction({ connection, _ in (try await body(connection), nil) }, identifies: false)
     }
 
+    /// `identifies`: `body` reads the identity itself (``Identified``); else the journal asks for
+    /// it before `body`, sent with `BEGIN` (chained on the connection, no hop to this task).
     private func inResolvedTransaction<T: Sendable>(
-        identified body: @escaping Identified<T>
+        _ body: @escaping Identified<T>, identifies: Bool
     ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
-            { deadline throws(AttemptFailure) in try await self.transactionAttempt(until: deadline, body) },
+            { deadline throws(AttemptFailure) in
+                try await self.transactionAttempt(until: deadline, body, identifies: identifies)
+            },
             giveUp: { self.names.unreachable(for: self.reconnection.deadline, $0) },
             cancelled: { self.names.error(.ioFailed, $0) })
     }
@@ -101,7 +107,7 @@ extension PostgresJournalConnections {
     }
 
     private func transactionAttempt<T: Sendable>(
-        until deadline: ContinuousClock.Instant, _ body: @escaping Identified<T>
+        until deadline: ContinuousClock.Instant, _ body: @escaping Identified<T>, identifies: Bool
     ) async throws(AttemptFailure) -> T {
         let stage = LockedValue(Stage<T>.starting)
         let logger = self.logger
@@ -114,20 +120,29 @@ extension PostgresJournalConnections {
                 }
             }
             return try await attempt(until: deadline, onAbandon: abandon) { connection in
-                // Sent now, answered before `body`'s first query is (see above): its success is
-                // noted as it comes in, on the connection's event loop, so that reading it costs no
-                // hop; only its failure is awaited.
+                // Sent now, answered before `body`'s first query is (see above): its success (and
+                // the identity's row, for a body that does not read it) is noted as it comes in, on
+                // the connection's event loop, so that reading it costs no hop; only its failure is
+                // awaited.
                 let began = LockedValue(false)
-                let begun = connection.simpleQuery("BEGIN")
+                let identity = LockedValue<PostgresRow?>(nil)
+                let begun =
+                    identifies
+                    ? connection.simpleQuery("BEGIN").map { _ in }
+                    : connection.simpleQuery("BEGIN").and(
+                        connection.simpleQuery(Self.transactionIdentity) { row in identity.withLock { $0 = row } }
+                    ).map { _ in }
                 begun.whenSuccess { _ in began.withLock { $0 = true } }
                 let value: T
                 let transaction: Transaction
                 do {
-                    let answer = try await body(connection, true)
+                    let answer = try await body(connection, identifies)
                     value = answer.value
                     if !began.withLock({ $0 }) { _ = try await begun.get() }
                     if let identified = answer.transaction {
                         transaction = identified
+                    } else if let row = identity.withLock({ $0 }) {
+                        transaction = try Self.identity(in: row)
                     } else {
                         let rows: [PostgresRow]
                         do {
