@@ -16,24 +16,12 @@ enum PostgresBatchCall {
     }
 
     /// Calls `call` for a batch of `count` items until it answers or fails for good; `names`
-    /// name the store in its errors.
+    /// name the store in its errors. `call` reads its transaction's identity with its own
+    /// statement when asked to (``PostgresJournalConnections/Identified``).
     ///
     /// - Returns: `answered` of what the call gave; `alone()` when the server refused a batch
     ///   of more than one, not for its connection; otherwise `failed` of the SQLSTATE (if the
     ///   server gave one) and the error.
-    static func run<Answers: Sendable, Results>(
-        _ count: Int, on connections: PostgresJournalConnections, _ names: PostgresJournalNames,
-        _ call: @escaping @Sendable (PostgresConnection) async throws -> Answers,
-        answered: (Answers) -> Results, alone: () async -> Results,
-        failed: (_ sqlState: String?, PostgresStoreError) -> Results
-    ) async -> Results {
-        await run(
-            count, on: connections, names, identified: { connection, _ in (try await call(connection), nil) },
-            answered: answered, alone: alone, failed: failed)
-    }
-
-    /// ``run(_:on:_:_:answered:alone:failed:)`` for a call that reads its transaction's identity
-    /// with its own statement when asked to (``PostgresJournalConnections/Identified``).
     static func run<Answers: Sendable, Results>(
         _ count: Int, on connections: PostgresJournalConnections, _ names: PostgresJournalNames,
         identified call: @escaping PostgresJournalConnections.Identified<Answers>,

@@ -16,8 +16,20 @@ import PostgresNIO
 /// journal's batches are.
 struct PostgresMachineCommitter: Sendable {
     let statement: PreparedJournalStatement.Text
+    /// The call, its rows led by the transaction's identity
+    /// (``PostgresJournalConnections/identityColumns``): one round trip where asking for it
+    /// before would take two.
+    let identifiedStatement: PreparedJournalStatement.Text
     let names: PostgresJournalNames
     let logger: Logger
+
+    init(statement: PreparedJournalStatement.Text, names: PostgresJournalNames, logger: Logger) {
+        self.statement = statement
+        self.identifiedStatement = PreparedJournalStatement.Text(
+            "SELECT \(PostgresJournalConnections.identityColumns), b.* FROM (\(statement.sql)) AS b")
+        self.names = names
+        self.logger = logger
+    }
 
     func commit(
         _ commits: [MachineCommit], _ connections: PostgresJournalConnections
@@ -28,7 +40,9 @@ struct PostgresMachineCommitter: Sendable {
         let arguments = PostgresMachineCommitArguments(order.map { commits[$0] })
         return await PostgresBatchCall.run(
             commits.count, on: connections, names,
-            { connection in try await self.call(arguments, count: commits.count, on: connection) },
+            identified: { connection, identifies in
+                try await self.call(arguments, count: commits.count, on: connection, identifies: identifies)
+            },
             answered: { answers in
                 var results = [Result<MachineCommitResult, any Error>](
                     repeating: .failure(names.error(.ioFailed, "a commit got no answer").asMachineStore),
@@ -55,10 +69,11 @@ struct PostgresMachineCommitter: Sendable {
     typealias Answers = [MachineCommitResult?]
 
     /// Calls the function with `arguments`, the commits in their sorted order; returns the
-    /// answer of each, in that order.
+    /// answer of each, in that order, and when `identifies`, the transaction's identity its rows
+    /// carry (`nil` when it gave no row: the connections then ask for it).
     func call(
-        _ arguments: PostgresMachineCommitArguments, count: Int, on connection: PostgresConnection
-    ) async throws -> Answers {
+        _ arguments: PostgresMachineCommitArguments, count: Int, on connection: PostgresConnection, identifies: Bool
+    ) async throws -> (value: Answers, transaction: PostgresJournalConnections.Transaction?) {
         var answers = Answers(repeating: nil, count: count)
         let bindings: PostgresBindings
         do {
@@ -66,27 +81,30 @@ struct PostgresMachineCommitter: Sendable {
         } catch {
             throw names.error(.queryFailed, "cannot encode the commits: \(error)")
         }
-        for row in try await connection.run(statement, bindings, logger: logger) {
+        let rows = try await connection.run(identifies ? identifiedStatement : statement, bindings, logger: logger)
+        let transaction = identifies ? try rows.first.map(PostgresJournalConnections.identity(in:)) : nil
+        let first = identifies ? PostgresJournalStatements.identityColumnCount : 0
+        for row in rows {
             let values = PostgresJournalRow(row, names)
-            let position = Int(clamping: try values.value(0, as: Int64.self) - 1)
+            let position = Int(clamping: try values.value(first, as: Int64.self) - 1)
             guard answers.indices.contains(position) else {
                 throw names.error(.malformedRecord, "the commit function answered commit \(position + 1) of \(count)")
             }
-            let outcome = try values.value(1, as: String.self)
-            let version = try values.value(2, as: Int64?.self)
+            let outcome = try values.value(first + 1, as: String.self)
+            let version = try values.value(first + 2, as: Int64?.self)
             switch outcome {
             case "committed": answers[position] = .committed
             case "conflict": answers[position] = .versionConflict(current: version)
             case "duplicate":
                 let step = MachineStepRecord(
-                    sequence: try values.value(3), eventID: try values.value(4),
-                    at: Date(journalMilliseconds: try values.value(5)), body: try values.bytes(6) ?? [])
+                    sequence: try values.value(first + 3), eventID: try values.value(first + 4),
+                    at: Date(journalMilliseconds: try values.value(first + 5)), body: try values.bytes(first + 6) ?? [])
                 answers[position] = .duplicateEvent(step)
             default:
                 throw names.error(.malformedRecord, "the commit function answered '\(outcome)'")
             }
         }
-        return answers
+        return (answers, transaction)
     }
 
     /// Refuses a commit the tables cannot hold, before it joins a batch: text with U+0000, a

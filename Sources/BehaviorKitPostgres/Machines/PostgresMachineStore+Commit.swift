@@ -47,7 +47,9 @@ extension PostgresMachineStore {
     ) async throws(PostgresStoreError) -> MachineCommitResult {
         try committer.validate(commit)
         do {
-            let answers = try await committer.call(PostgresMachineCommitArguments([commit]), count: 1, on: connection)
+            let answers = try await committer.call(
+                PostgresMachineCommitArguments([commit]), count: 1, on: connection, identifies: false
+            ).value
             guard let answer = answers.first ?? nil else {
                 throw connections.names.error(.ioFailed, "the commit function gave no answer")
             }
