@@ -19,8 +19,9 @@ import PostgresNIO
 /// the run whose transaction committed leaves a trace. postgres-nio sends a connection's next
 /// statement once the one before was answered (it does not pipeline), so each statement is a
 /// round trip; the statements sent before `body`'s first query are chained on the connection,
-/// without waiting for their answers (no hop to the caller's task). The journal's batch reads the
-/// id in its own statement (``Identified``): `BEGIN`, the batch, `COMMIT`, three round trips.
+/// without waiting for their answers (no hop to the caller's task). The journal's batch and the
+/// machine store's read the id in their own statement (``Identified``): `BEGIN`, the batch,
+/// `COMMIT`, three round trips.
 /// Any other body has the id's query (``transactionIdentity``) sent with `BEGIN`, before it:
 /// four round trips, the caller waiting on two answers (`body`'s, then `COMMIT`'s), where one
 /// implicit transaction waits on one.
