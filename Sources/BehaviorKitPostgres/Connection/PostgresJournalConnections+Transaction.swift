@@ -99,6 +99,10 @@ extension PostgresJournalConnections {
     static let identityColumns = "txid_current(), pg_backend_pid(), pg_postmaster_start_time()::text"
     static let transactionIdentity = "SELECT \(identityColumns)"
 
+    /// `sql`, a batch's call, its rows led by the transaction's identity (``identityColumns``):
+    /// the statement of a body that reads the identity itself (``Identified``).
+    static func identified(_ sql: String) -> String { "SELECT \(identityColumns), b.* FROM (\(sql)) AS b" }
+
     /// The identity in the first three columns of `row` (``identityColumns``).
     static func identity(in row: PostgresRow) throws -> Transaction {
         let cells = row.makeRandomAccess()

@@ -14,8 +14,7 @@ struct PostgresJournalStatements: Sendable {
 
     init(_ sql: PostgresJournalSQL) {
         batch = Text(sql.batch)
-        identifiedBatch = Text(
-            "SELECT \(PostgresJournalConnections.identityColumns), b.* FROM (\(sql.batch)) AS b")
+        identifiedBatch = Text(PostgresJournalConnections.identified(sql.batch))
         recordByKey = Text(sql.select("WHERE key = $1::text"))
         unfinished = Text(sql.select("WHERE status = 'pending' ORDER BY sequence"))
         children = Text(sql.select("WHERE parent_key = $1::text ORDER BY sequence"))

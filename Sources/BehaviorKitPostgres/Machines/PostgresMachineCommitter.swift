@@ -26,7 +26,7 @@ struct PostgresMachineCommitter: Sendable {
     init(statement: PreparedJournalStatement.Text, names: PostgresJournalNames, logger: Logger) {
         self.statement = statement
         self.identifiedStatement = PreparedJournalStatement.Text(
-            "SELECT \(PostgresJournalConnections.identityColumns), b.* FROM (\(statement.sql)) AS b")
+            PostgresJournalConnections.identified(statement.sql))
         self.names = names
         self.logger = logger
     }
