@@ -52,33 +52,12 @@ struct SQLiteStoreTests {
         }
     }
 
-    @Test func aStepAndTheCommandsItEmitsCommitTogether() async throws {
-        let store = try SQLiteStore(path: folder.path("orders.store"))
-        let orders = Self.orders(store)
-        #expect(store.machines.enqueuesCommands(on: store.journal))
-        try await orders.start("o1", context: "o1")
-        try await orders.send(.pay, to: "o1", id: "pay-1")
-        // On the queue at once: no outbox record, no relay.
-        let records = try await store.journal.allRecords()
-        #expect(records.map(\.entry.idempotencyKey) == ["order/o1/2/0"])
-        #expect(records.first?.queue == "shipping" && records.first?.status == .pending)
-        #expect(try await orders.runEffects(owner: "w") == 0, "nothing waits in an outbox")
-        try await store.close()
-    }
-
-    @Test func aCommandThatCannotBeEnqueuedLeavesTheStepUncommitted() async throws {
-        let store = try SQLiteStore(path: folder.path("conflict.store"))
-        // The command's key is taken by another command: the step and its command are refused together.
-        _ = try await store.journal.enqueue(
-            CommandJournalEntry(idempotencyKey: "ship-o1", kind: "other"), queue: "shipping", after: .zero)
-        let orders = Self.orders(store, key: "ship-o1")
-        try await orders.start("o1", context: "o1")
-        await #expect(throws: CommandJournalError.conflictingEntry(key: "ship-o1")) {
-            try await orders.send(.pay, to: "o1")
+    @Test func theStoreCommitsAStepWithItsCommands() async throws {
+        let counter = FileCounter()
+        try await MachineStoreConformance.checkCommandsInTheStepsCommit {
+            let store = try SQLiteStore(path: folder.path("commands-\(counter.next()).store"))
+            return (store.machines, store.journal, { try await store.close() })
         }
-        #expect(try await orders.instance("o1")?.state == .placed)
-        #expect(try await orders.history(of: "o1").count == 1)
-        try await store.close()
     }
 
     @Test func aJournalFileOpensAsAStoreWhoseFileOpensAsEitherView() async throws {

@@ -63,11 +63,28 @@ extension PostgresJournalConnections {
 
     /// A body that runs on `connection` and, when `identifies` is true, reads the transaction's
     /// identity (``transactionIdentity``'s three columns) in the statement it runs anyway, and
-    /// answers it (``identity(in:)``); `nil`: the journal asks for it after the body.
-    typealias Identified<T> =
-        @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> (
-            value: T, transaction: Transaction?
-        )
+    /// answers it (``identity(in:)``); or asks for the transaction to be rolled back, its answer
+    /// standing (``IdentifiedAnswer``).
+    typealias Identified<T: Sendable> =
+        @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> IdentifiedAnswer<T>
+
+    /// What a body (``Identified``) answered, and what becomes of its transaction.
+    enum IdentifiedAnswer<T: Sendable>: Sendable {
+        /// Its value and the transaction's identity, which its statement read: it commits.
+        case identified(T, Transaction)
+        /// Its value; the journal asks for the identity (a body that does not read it, or whose
+        /// statement gave no row), then commits.
+        case unidentified(T)
+        /// Its value, which says why nothing of it may be written (the server refused it, or the
+        /// body did): the transaction rolls back, and the value stands.
+        case refused(T)
+
+        var value: T {
+            switch self {
+            case .identified(let value, _), .unidentified(let value), .refused(let value): value
+            }
+        }
+    }
 
     /// Runs `body` in a transaction whose outcome is resolved; see above.
     ///
@@ -77,7 +94,8 @@ extension PostgresJournalConnections {
     func inResolvedTransaction<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresStoreError) -> T {
-        try await inResolvedTransaction({ connection, _ in (try await body(connection), nil) }, identifies: false)
+        try await inResolvedTransaction(
+            { connection, _ in .unidentified(try await body(connection)) }, identifies: false)
     }
 
     /// `identifies`: `body` reads the identity itself (``Identified``); else the journal asks for
@@ -144,8 +162,12 @@ extension PostgresJournalConnections {
                     let answer = try await body(connection, identifies)
                     value = answer.value
                     if !began.withLock({ $0 }) { _ = try await begun.get() }
-                    if let identified = answer.transaction {
+                    if case .identified(_, let identified) = answer {
                         transaction = identified
+                    } else if case .refused = answer {
+                        // Nothing of it commits; a connection lost meanwhile rolled it back too.
+                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        return value
                     } else if let row = identity.withLock({ $0 }) {
                         transaction = try Self.identity(in: row)
                     } else {

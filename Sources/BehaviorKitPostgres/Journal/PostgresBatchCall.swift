@@ -17,14 +17,19 @@ enum PostgresBatchCall {
 
     /// Calls `call` for a batch of `count` items until it answers or fails for good; `names`
     /// name the store in its errors. `call` reads its transaction's identity with its own
-    /// statement when asked to (``PostgresJournalConnections/Identified``).
+    /// statement when asked to (`nil`: it gave no row; ``PostgresJournalConnections/Identified``).
+    /// Answers that `refuses` rolls the transaction back (nothing of the batch is written).
     ///
     /// - Returns: `answered` of what the call gave; `alone()` when the server refused a batch
-    ///   of more than one, not for its connection; otherwise `failed` of the SQLSTATE (if the
-    ///   server gave one) and the error.
+    ///   of more than one, not for its connection, or `refuses` its answers; otherwise `failed`
+    ///   of the SQLSTATE (if the server gave one) and the error.
     static func run<Answers: Sendable, Results>(
         _ count: Int, on connections: PostgresJournalConnections, _ names: PostgresJournalNames,
-        identified call: @escaping PostgresJournalConnections.Identified<Answers>,
+        identified call:
+            @escaping @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> (
+                value: Answers, transaction: PostgresJournalConnections.Transaction?
+            ),
+        refuses: @escaping @Sendable (Answers) -> Bool = { _ in false },
         answered: (Answers) -> Results, alone: () async -> Results,
         failed: (_ sqlState: String?, PostgresStoreError) -> Results
     ) async -> Results {
@@ -35,15 +40,21 @@ enum PostgresBatchCall {
                 outcome = try await connections.withConnectionPastTheGate(identified: { connection, identifies in
                     do {
                         let answer = try await call(connection, identifies)
-                        return (.answered(answer.value), answer.transaction)
-                    } catch {
-                        return (.failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)), nil)
+                        if refuses(answer.value) { return .refused(.answered(answer.value)) }
+                        guard let transaction = answer.transaction else {
+                            return .unidentified(.answered(answer.value))
+                        }
+                        return .identified(.answered(answer.value), transaction)
+                    } catch  where !PostgresJournalNames.isConnectionLoss(error) {
+                        return .refused(.failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)))
                     }
                 })
             } catch {
                 outcome = .failed(sqlState: nil, names.error(error))
             }
             switch outcome {
+            case .answered(let answers) where count > 1 && refuses(answers):
+                return await alone()
             case .answered(let answers):
                 return answered(answers)
             case .failed(let state?, _) where ["40001", "40P01"].contains(state) && retries < Self.retries:

@@ -14,6 +14,12 @@ import PostgresNIO
 /// runs alone, so that only the one at fault fails; a deadlock or a serialization failure runs
 /// the batch again. A connection lost during the call is ridden out by the connections, as the
 /// journal's batches are.
+///
+/// A store that shares the journal's database (a ``PostgresStore``'s views) enqueues the
+/// commands of the steps that committed on the journal in the same transaction, with the
+/// journal's batch function: a step and its commands commit together or not at all. A command
+/// the journal refuses (its key taken by another command) rolls the batch back; each commit
+/// then runs alone, and only that step fails, with the journal's error.
 struct PostgresMachineCommitter: Sendable {
     let statement: PreparedJournalStatement.Text
     /// The call, its rows led by the transaction's identity
@@ -22,9 +28,16 @@ struct PostgresMachineCommitter: Sendable {
     let identifiedStatement: PreparedJournalStatement.Text
     let names: PostgresJournalNames
     let logger: Logger
+    /// The journal whose table the commands of a commit go to, in its transaction; `nil` for a
+    /// store alone (they go through the outbox).
+    let journal: PostgresJournalWriter?
 
-    init(statement: PreparedJournalStatement.Text, names: PostgresJournalNames, logger: Logger) {
+    init(
+        statement: PreparedJournalStatement.Text, names: PostgresJournalNames, logger: Logger,
+        journal: PostgresJournalWriter? = nil
+    ) {
         self.statement = statement
+        self.journal = journal
         self.identifiedStatement = PreparedJournalStatement.Text(
             PostgresJournalConnections.identified(statement.sql))
         self.names = names
@@ -41,14 +54,18 @@ struct PostgresMachineCommitter: Sendable {
         return await PostgresBatchCall.run(
             commits.count, on: connections, names,
             identified: { connection, identifies in
-                try await self.call(arguments, count: commits.count, on: connection, identifies: identifies)
+                var answer = try await self.call(
+                    arguments, count: commits.count, on: connection, identifies: identifies)
+                answer.value = try await self.enqueue(order.map { commits[$0] }, answer.value, on: connection)
+                return answer
             },
+            refuses: { answers in answers.contains { if case .failure? = $0 { true } else { false } } },
             answered: { answers in
                 var results = [Result<MachineCommitResult, any Error>](
                     repeating: .failure(names.error(.ioFailed, "a commit got no answer").asMachineStore),
                     count: commits.count)
                 for (position, index) in order.enumerated() {
-                    if let answer = answers[position] { results[index] = .success(answer) }
+                    if let answer = answers[position] { results[index] = answer }
                 }
                 return results
             },
@@ -65,8 +82,42 @@ struct PostgresMachineCommitter: Sendable {
             })
     }
 
-    /// Each commit's answer, by position; `nil` until the function gave it.
-    typealias Answers = [MachineCommitResult?]
+    /// Each commit's answer, by position; `nil` until the function gave it; a failure when the
+    /// journal refused a command of the step (``enqueue(_:_:on:)``).
+    typealias Answers = [Result<MachineCommitResult, any Error>?]
+
+    /// Enqueues on the journal (when the store shares its database) the commands of the `commits`
+    /// (in the call's order) that `answers` say committed, on `connection`, in their transaction;
+    /// answers a commit whose command the journal refused with the journal's error. `prepared`:
+    /// as the journal's prepared statement (on a connection of the store's own).
+    func enqueue(
+        _ commits: [MachineCommit], _ answers: Answers, on connection: PostgresConnection, prepared: Bool = true
+    ) async throws -> Answers {
+        guard let journal else { return answers }
+        var writes: [JournalWrite] = []
+        var owners: [Int] = []
+        for (position, commit) in commits.enumerated() {
+            guard case .success(.committed)? = answers[position] else { continue }
+            for command in commit.commands {
+                writes.append(
+                    .enqueue(
+                        command.entry, queue: command.queue, after: command.delay,
+                        priority: CommandQueue.defaultPriority, partition: nil, traceContext: nil))
+                owners.append(position)
+            }
+        }
+        guard !writes.isEmpty else { return answers }
+        let rows = try await journal.call(writes, on: connection, prepared: prepared)
+        var answers = answers
+        for (index, write) in writes.enumerated() where rows.indices.contains(index) {
+            do {
+                _ = try journal.result(of: write, rows[index])
+            } catch {
+                answers[owners[index]] = .failure(error)
+            }
+        }
+        return answers
+    }
 
     /// Calls the function with `arguments`, the commits in their sorted order; returns the
     /// answer of each, in that order, and when `identifies`, the transaction's identity its rows
@@ -93,13 +144,13 @@ struct PostgresMachineCommitter: Sendable {
             let outcome = try values.value(first + 1, as: String.self)
             let version = try values.value(first + 2, as: Int64?.self)
             switch outcome {
-            case "committed": answers[position] = .committed
-            case "conflict": answers[position] = .versionConflict(current: version)
+            case "committed": answers[position] = .success(.committed)
+            case "conflict": answers[position] = .success(.versionConflict(current: version))
             case "duplicate":
                 let step = MachineStepRecord(
                     sequence: try values.value(first + 3), eventID: try values.value(first + 4),
                     at: Date(journalMilliseconds: try values.value(first + 5)), body: try values.bytes(first + 6) ?? [])
-                answers[position] = .duplicateEvent(step)
+                answers[position] = .success(.duplicateEvent(step))
             default:
                 throw names.error(.malformedRecord, "the commit function answered '\(outcome)'")
             }
@@ -120,6 +171,13 @@ struct PostgresMachineCommitter: Sendable {
             + commit.disarmedTimers + commit.armedTimers.map(\.id) + commit.stoppedEffects
             + commit.startedEffects.flatMap { [$0.id, $0.owner] }
         try validate(texts)
+        guard let journal else { return }
+        for command in commit.commands {
+            try journal.validate(
+                .enqueue(
+                    command.entry, queue: command.queue, after: command.delay,
+                    priority: CommandQueue.defaultPriority, partition: nil, traceContext: nil))
+        }
     }
 
     /// Refuses text PostgreSQL cannot store (the character U+0000).

@@ -1,4 +1,5 @@
 import BehaviorKitSync
+import Commands
 public import DurableMachines
 public import PostgresNIO
 
@@ -17,6 +18,8 @@ extension PostgresMachineStore {
             try connections.enter()
             defer { connections.leave() }
             return try await commits.submit(commit)
+        } catch let error as CommandJournalError {
+            throw error
         } catch {
             throw storeError(error)
         }
@@ -41,19 +44,32 @@ extension PostgresMachineStore {
     /// REPEATABLE READ or SERIALIZABLE, a commit that races another on its key fails with the
     /// server's serialization failure (`.queryFailed`, SQLSTATE 40001) rather than a conflict.
     ///
-    /// - Throws: ``PostgresStoreError``: `.invalidValue`, `.queryFailed`, `.ioFailed`.
+    /// A store that shares the journal's database (a ``PostgresStore``'s view) enqueues the
+    /// commit's ``MachineCommit/commands`` in that transaction too, after a savepoint: when the
+    /// journal refuses one (its key taken by another command), nothing of the step is written.
+    ///
+    /// - Throws: ``PostgresStoreError``: `.invalidValue` (also for a command the journal refused,
+    ///   naming why), `.queryFailed`, `.ioFailed`.
     public func commit(
         _ commit: MachineCommit, on connection: PostgresConnection
     ) async throws(PostgresStoreError) -> MachineCommitResult {
         try committer.validate(commit)
+        let enqueues = committer.journal != nil && !commit.commands.isEmpty
+        let logger = connections.logger
         do {
-            let answers = try await committer.call(
+            if enqueues { try await connection.query("SAVEPOINT behaviorkit_step", logger: logger) }
+            let called = try await committer.call(
                 PostgresMachineCommitArguments([commit]), count: 1, on: connection, identifies: false
             ).value
+            let answers = try await committer.enqueue([commit], called, on: connection, prepared: false)
             guard let answer = answers.first ?? nil else {
                 throw connections.names.error(.ioFailed, "the commit function gave no answer")
             }
-            return answer
+            if case .failure(let refusal) = answer {
+                try await connection.query("ROLLBACK TO SAVEPOINT behaviorkit_step", logger: logger)
+                throw committer.invalid("the journal refused a command of the step on \(commit.key): \(refusal)")
+            }
+            return try answer.get()
         } catch {
             throw storeError(error)
         }

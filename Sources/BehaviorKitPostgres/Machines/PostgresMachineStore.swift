@@ -1,5 +1,5 @@
 import BehaviorKitSync
-import Commands
+public import Commands
 public import DurableMachines
 public import Logging
 public import PostgresNIO
@@ -50,6 +50,8 @@ public final class PostgresMachineStore: MachineStore {
     let connections: PostgresJournalConnections
     let sql: PostgresMachineSQL
     let committer: PostgresMachineCommitter
+    /// The journal of a ``PostgresStore``'s other view (``enqueuesCommands(on:)``), or `nil`.
+    let sharedJournal: PostgresCommandJournal?
     let commits: GroupCommit<MachineCommit, MachineCommitResult>
 
     /// Opens the store at a libpq-style URL, creating its tables when they are missing.
@@ -168,11 +170,16 @@ public final class PostgresMachineStore: MachineStore {
     }
 
     /// The store on `connections`, its tables prepared (a ``PostgresStore``'s view, or the
-    /// store's own pool).
-    init(connections: PostgresJournalConnections, endpoint: PostgresJournalEndpoint, tablePrefix: String) {
+    /// store's own pool); `journal`: the journal of the same database (the ``PostgresStore``'s
+    /// other view), on which a step's commands are enqueued in the step's transaction.
+    init(
+        connections: PostgresJournalConnections, endpoint: PostgresJournalEndpoint, tablePrefix: String,
+        journal: PostgresCommandJournal? = nil
+    ) {
         let sql = PostgresMachineSQL(prefix: tablePrefix)
         let committer = PostgresMachineCommitter(
-            statement: sql.commit, names: connections.names, logger: connections.logger)
+            statement: sql.commit, names: connections.names, logger: connections.logger, journal: journal?.writer)
+        self.sharedJournal = journal
         self.tablePrefix = tablePrefix
         self.server = endpoint.server
         self.database = endpoint.database
@@ -181,6 +188,14 @@ public final class PostgresMachineStore: MachineStore {
         self.committer = committer
         self.commits = GroupCommit(maximumBatch: 256) { commits in await committer.commit(commits, connections) }
         connections.logger.debug("machine store opened")
+    }
+
+    /// `true` when `journal` is the other view of this store's ``PostgresStore``: a step's
+    /// commands are then written into the journal in the step's own transaction
+    /// (``MachineCommit/commands``), not through the outbox.
+    public func enqueuesCommands(on journal: any CommandJournal) -> Bool {
+        guard let sharedJournal, let journal = journal as? PostgresCommandJournal else { return false }
+        return journal === sharedJournal
     }
 
     /// Waits for the requests under way (every caller is answered), then closes the pool's

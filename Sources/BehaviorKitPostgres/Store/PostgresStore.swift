@@ -20,8 +20,9 @@ public import PostgresNIO
 /// opens as either. Their requests share the pool's connections (one set of connections, one
 /// reconnection policy, one `close()`), and the pool's connections ask the server for what the
 /// machine store needs (`READ COMMITTED`, an idle-in-transaction timeout), which the journal
-/// keeps to as it is. A step's commands still reach the journal through the machine's outbox
-/// here (on SQLite, `SQLiteStore` commits them in the step's transaction).
+/// keeps to as it is. A machine step and the commands it emits commit in one transaction (the
+/// machine store enqueues them with the journal's batch function): no outbox, no relay, nothing
+/// to lose between them, as with `SQLiteStore`.
 public final class PostgresStore: Sendable {
     /// The command journal and its queues.
     public let journal: PostgresCommandJournal
@@ -92,7 +93,8 @@ public final class PostgresStore: Sendable {
         }
         journal = PostgresCommandJournal(
             connections: journalConnections, endpoint: endpoint, table: table, clock: clock)
-        machines = PostgresMachineStore(connections: machineConnections, endpoint: endpoint, tablePrefix: tablePrefix)
+        machines = PostgresMachineStore(
+            connections: machineConnections, endpoint: endpoint, tablePrefix: tablePrefix, journal: journal)
     }
 
     /// Waits for the requests of both views under way, then closes the pool: later calls of

@@ -103,7 +103,7 @@ public final class DurableMachine<
     ///   - journal: the journal whose queues the commands of `emit` go to.
     ///   - emit: the durable commands a step emits, given the step and the context after it:
     ///     enqueued on `journal` in the step's own commit when the store shares its database
-    ///     (`SQLiteStore`'s views; ``MachineStore/enqueuesCommands(on:)``); otherwise written in
+    ///     (`SQLiteStore`'s or `PostgresStore`'s views; ``MachineStore/enqueuesCommands(on:)``); otherwise written in
     ///     the step's commit, then enqueued once on `journal` by the timer and effect loop (a
     ///     transactional outbox).
     ///

@@ -81,7 +81,7 @@ public protocol MachineStore: Sendable {
 
     /// Whether the commands a step emits for `journal` are written into it in the step's own
     /// commit (``MachineCommit/commands``): `true` for a store that shares the journal's
-    /// database (a `SQLiteStore`'s views). Otherwise they wait in the step's outbox until the
+    /// database (a `SQLiteStore`'s or a `PostgresStore`'s views). Otherwise they wait in the step's outbox until the
     /// timer and effect loop enqueues them (a relay). The default is `false`.
     func enqueuesCommands(on journal: any CommandJournal) -> Bool
 }

@@ -6,9 +6,9 @@ public import DurableMachines
 import BehaviorKitPostgres
 #endif
 
-/// A journal and a machine store at one location: a SQLite file opened as one `SQLiteStore`
-/// (a step and its commands commit together), or a PostgreSQL database opened as one
-/// `PostgresStore` (one pool; the commands reach the journal through the machine's outbox).
+/// A journal and a machine store at one location: a SQLite file opened as one `SQLiteStore`, or
+/// a PostgreSQL database opened as one `PostgresStore` (one pool): either way a step and its
+/// commands commit together.
 public struct DurableLocation: Sendable {
     /// The machine store.
     public let machines: any MachineStore
