@@ -49,23 +49,35 @@ struct PostgresStoreStepCommandsTests {
     /// The kit's checks (`MachineStoreConformance.checkCommandsInTheStepsCommit`); the steps of
     /// the keys sent at once went to the server in batches, so a refusal in one was met there.
     @Test func theStoreCommitsAStepWithItsCommands() async throws {
-        let journals = try await OpenJournals("stepkit")
+        let stores = try await Self.checkKit("stepkit", patientReconnection)
+        let counts = try #require(stores.last).machines.commits.counts
+        #expect(counts.batches < counts.operations, "the sends went to the server together")
+    }
+
+    /// The same with lost commits not resolved (a batch then runs without the journal's
+    /// `BEGIN`): a step and its commands still commit in one transaction.
+    @Test func theStoreCommitsAStepWithItsCommandsWithoutResolvingLostCommits() async throws {
+        var reconnection = patientReconnection
+        reconnection.resolvesLostCommits = false
+        _ = try await Self.checkKit("stepkitplain", reconnection)
+    }
+
+    /// Runs the kit on stores of new tables; answers them, closed.
+    static func checkKit(
+        _ name: String, _ reconnection: PostgresCommandJournal.Reconnection
+    ) async throws -> [PostgresStore] {
+        let journals = try await OpenJournals(name)
         let url = patient(journals.url)
         let opened = LockedValue<[PostgresStore]>([])
-        let tables = LockedValue(0)
         try await MachineStoreConformance.checkCommandsInTheStepsCommit {
-            let number = tables.withLock {
-                $0 += 1
-                return $0
-            }
+            let number = opened.withLock { $0.count + 1 }
             let store = try await PostgresStore(
-                url: url, table: "stepkit_\(number)", tablePrefix: "stepkit_machines_\(number)",
-                reconnection: patientReconnection)
+                url: url, table: "\(name)_\(number)", tablePrefix: "\(name)_machines_\(number)",
+                reconnection: reconnection)
             opened.withLock { $0.append(store) }
             return (store.machines, store.journal, { await store.close() })
         }
-        let counts = try #require(opened.withLock { $0.last }).machines.commits.counts
-        #expect(counts.batches < counts.operations, "the sends went to the server together")
+        return opened.withLock { $0 }
     }
 
     /// In the application's own transaction, a step's commands commit with it or not at all; a

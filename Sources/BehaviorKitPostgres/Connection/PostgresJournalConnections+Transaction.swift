@@ -53,10 +53,31 @@ extension PostgresJournalConnections {
     }
 
     /// ``withConnectionPastTheGate(_:)`` for a body that reads the transaction's identity with
-    /// its own statement when asked to (``Identified``).
-    func withConnectionPastTheGate<T: Sendable>(identified body: @escaping Identified<T>) async throws -> T {
+    /// its own statement when asked to (``Identified``). When lost commits are not resolved, a
+    /// body of more than one statement (`oneStatement` false) still runs in one transaction,
+    /// `BEGIN` and `COMMIT` (or `ROLLBACK` when it refused) around it; one statement runs alone.
+    func withConnectionPastTheGate<T: Sendable>(
+        identified body: @escaping Identified<T>, oneStatement: Bool = true
+    ) async throws -> T {
         guard reconnection.resolvesLostCommits else {
-            return try await retried(idempotent: false) { connection in try await body(connection, false).value }
+            let logger = self.logger
+            return try await retried(idempotent: false) { connection in
+                if oneStatement { return try await body(connection, false).value }
+                try await connection.query("BEGIN", logger: logger)
+                let answer: IdentifiedAnswer<T>
+                do {
+                    answer = try await body(connection, false)
+                } catch {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    throw error
+                }
+                if case .refused = answer {
+                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                } else {
+                    try await connection.query("COMMIT", logger: logger)
+                }
+                return answer.value
+            }
         }
         return try await inResolvedTransaction(body, identifies: true)
     }

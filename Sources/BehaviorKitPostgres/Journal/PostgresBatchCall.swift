@@ -19,6 +19,8 @@ enum PostgresBatchCall {
     /// name the store in its errors. `call` reads its transaction's identity with its own
     /// statement when asked to (`nil`: it gave no row; ``PostgresJournalConnections/Identified``).
     /// Answers that `refuses` rolls the transaction back (nothing of the batch is written).
+    /// `oneStatement` false: `call` may run more than one statement, which then run in one
+    /// transaction even when lost commits are not resolved.
     ///
     /// - Returns: `answered` of what the call gave; `alone()` when the server refused a batch
     ///   of more than one, not for its connection, or `refuses` its answers; otherwise `failed`
@@ -29,7 +31,7 @@ enum PostgresBatchCall {
             @escaping @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> (
                 value: Answers, transaction: PostgresJournalConnections.Transaction?
             ),
-        refuses: @escaping @Sendable (Answers) -> Bool = { _ in false },
+        refuses: @escaping @Sendable (Answers) -> Bool = { _ in false }, oneStatement: Bool = true,
         answered: (Answers) -> Results, alone: () async -> Results,
         failed: (_ sqlState: String?, PostgresStoreError) -> Results
     ) async -> Results {
@@ -37,18 +39,20 @@ enum PostgresBatchCall {
         while true {
             let outcome: Outcome<Answers>
             do {
-                outcome = try await connections.withConnectionPastTheGate(identified: { connection, identifies in
-                    do {
-                        let answer = try await call(connection, identifies)
-                        if refuses(answer.value) { return .refused(.answered(answer.value)) }
-                        guard let transaction = answer.transaction else {
-                            return .unidentified(.answered(answer.value))
+                outcome = try await connections.withConnectionPastTheGate(
+                    identified: { connection, identifies in
+                        do {
+                            let answer = try await call(connection, identifies)
+                            if refuses(answer.value) { return .refused(.answered(answer.value)) }
+                            guard let transaction = answer.transaction else {
+                                return .unidentified(.answered(answer.value))
+                            }
+                            return .identified(.answered(answer.value), transaction)
+                        } catch  where !PostgresJournalNames.isConnectionLoss(error) {
+                            return .refused(
+                                .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)))
                         }
-                        return .identified(.answered(answer.value), transaction)
-                    } catch  where !PostgresJournalNames.isConnectionLoss(error) {
-                        return .refused(.failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)))
-                    }
-                })
+                    }, oneStatement: oneStatement)
             } catch {
                 outcome = .failed(sqlState: nil, names.error(error))
             }

@@ -60,6 +60,7 @@ struct PostgresMachineCommitter: Sendable {
                 return answer
             },
             refuses: { answers in answers.contains { if case .failure? = $0 { true } else { false } } },
+            oneStatement: journal == nil || commits.allSatisfy(\.commands.isEmpty),
             answered: { answers in
                 var results = [Result<MachineCommitResult, any Error>](
                     repeating: .failure(names.error(.ioFailed, "a commit got no answer").asMachineStore),
