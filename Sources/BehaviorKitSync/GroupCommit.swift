@@ -6,7 +6,8 @@
 /// again until nothing waits. A submitter that asks (``WriteQueued``) is told once its write
 /// waits in the queue. Made with `commitsLoneWritesInCaller`, a write submitted while nothing
 /// commits or waits is committed by its caller's own task, a batch of one (no hop to a drain
-/// task and back); what arrives meanwhile waits for a drain task, started once it is done.
+/// task and back), unless its submitter asks to be told (its next write is to join it); what
+/// arrives meanwhile waits for a drain task, started once it is done.
 package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
     package typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
 
@@ -81,8 +82,10 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     /// under way and the submitter is told once it is queued (``WriteQueued/signal``), its commit
     /// is held back for the write that follows (``WriteQueued/heldBy``), if it says so.
     package func submit(_ operation: Operation) async throws -> Output {
-        let held = WriteQueued.signal?.isPending == true ? WriteQueued.heldBy : nil
-        if commitsLoneWritesInCaller, held == nil, let alone = try await commitAlone(operation) {
+        let told = WriteQueued.signal?.isPending == true
+        let held = told ? WriteQueued.heldBy : nil
+        // A submitter told once its write is queued means its next write to join it: not alone.
+        if commitsLoneWritesInCaller, !told, let alone = try await commitAlone(operation) {
             return try alone.get()
         }
         return try await withCheckedThrowingContinuation { continuation in
@@ -116,7 +119,6 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         }
         guard let alone else { throw Closed() }
         guard alone else { return nil }
-        WriteQueued.signal?()
         let result = await commit([operation]).first ?? .failure(Closed())
         let startsDrain = state.withLock { state -> Bool in
             guard state.waiting.isEmpty else { return true }

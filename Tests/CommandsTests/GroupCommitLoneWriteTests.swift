@@ -21,6 +21,25 @@ struct GroupCommitLoneWriteTests {
         #expect(commits.counts == (batches: 1, operations: 1))
     }
 
+    /// A submitter told once its write is queued (a queue worker's settlement) means its next
+    /// write (its claim) to join that commit: its write goes to a drain task, as without the option.
+    @Test func aToldWriteIsLeftToTheDrainForTheWriteThatFollows() async throws {
+        let seen = LockedValue<[String?]>([])
+        let commits = GroupCommit<Int, Int>(commitsLoneWritesInCaller: true) { operations in
+            seen.withLock { $0.append(Self.caller) }
+            return operations.map { .success($0) }
+        }
+        let told = LockedValue(0)
+        let answer = try await Self.$caller.withValue("submitter") {
+            try await WriteQueued.$signal.withValue(CallOnce { told.withLock { $0 += 1 } }) {
+                try await commits.submit(5)
+            }
+        }
+        #expect(answer == 5)
+        #expect(told.withLock { $0 } == 1)
+        #expect(seen.withLock { $0 } == [nil], "committed in the drain task, not the submitter's")
+    }
+
     @Test func writesArrivingWhileALoneWriteCommitsWaitAndCommitTogetherAfterIt() async throws {
         let (gate, open) = AsyncStream<Void>.makeStream()
         let batches = LockedValue<[[Int]]>([])
