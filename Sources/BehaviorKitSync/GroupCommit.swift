@@ -4,7 +4,10 @@
 ///
 /// One drain task runs at a time; it takes everything waiting, commits it, answers, and takes
 /// again until nothing waits. A submitter that asks (``WriteQueued``) is told once its write
-/// waits in the queue.
+/// waits in the queue. Made with `commitsLoneWritesInCaller`, a write submitted while nothing
+/// commits or waits is committed by its caller's own task, a batch of one (no hop to a drain
+/// task and back), unless its submitter asks to be told (its next write is to join it); what
+/// arrives meanwhile waits for a drain task, started once it is done.
 package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable {
     package typealias Commit = @Sendable ([Operation]) async -> [Result<Output, any Error>]
 
@@ -61,10 +64,14 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     private let state = LockedValue(State())
     private let commit: Commit
     private let maximumBatch: Int
+    private let commitsLoneWritesInCaller: Bool
 
     /// Creates a group commit running `commit` on batches of at most `maximumBatch` operations.
-    package init(maximumBatch: Int = 1024, commit: @escaping Commit) {
+    /// With `commitsLoneWritesInCaller`, a write that finds the group commit idle runs `commit`
+    /// in its caller's task (whose cancellation `commit` must then ignore, as a drain task's).
+    package init(maximumBatch: Int = 1024, commitsLoneWritesInCaller: Bool = false, commit: @escaping Commit) {
         self.maximumBatch = maximumBatch
+        self.commitsLoneWritesInCaller = commitsLoneWritesInCaller
         self.commit = commit
     }
 
@@ -75,7 +82,12 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     /// under way and the submitter is told once it is queued (``WriteQueued/signal``), its commit
     /// is held back for the write that follows (``WriteQueued/heldBy``), if it says so.
     package func submit(_ operation: Operation) async throws -> Output {
-        let held = WriteQueued.signal?.isPending == true ? WriteQueued.heldBy : nil
+        let told = WriteQueued.signal?.isPending == true
+        let held = told ? WriteQueued.heldBy : nil
+        // A submitter told once its write is queued means its next write to join it: not alone.
+        if commitsLoneWritesInCaller, !told, let alone = try await commitAlone(operation) {
+            return try alone.get()
+        }
         return try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state -> Bool? in
                 if state.closed { return nil }
@@ -92,6 +104,31 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
             if startsDrain { startDrain() }
             WriteQueued.signal?()
         }
+    }
+
+    /// Commits `operation` in the caller's task when nothing commits or waits (`nil` otherwise:
+    /// it is submitted as any other), then hands what arrived meanwhile to a drain task.
+    private func commitAlone(_ operation: Operation) async throws -> Result<Output, any Error>? {
+        let alone = state.withLock { state -> Bool? in
+            if state.closed { return nil }
+            guard !state.draining, state.waiting.isEmpty else { return false }
+            state.draining = true
+            state.batches += 1
+            state.operations += 1
+            return true
+        }
+        guard let alone else { throw Closed() }
+        guard alone else { return nil }
+        let result = await commit([operation]).first ?? .failure(Closed())
+        let startsDrain = state.withLock { state -> Bool in
+            guard state.waiting.isEmpty else { return true }
+            state.draining = false
+            state.closeWaiters.forEach { $0.resume() }
+            state.closeWaiters = []
+            return false
+        }
+        if startsDrain { startDrain() }
+        return result
     }
 
     /// Submits `operations` in their order, as one caller, and waits until every batch holding

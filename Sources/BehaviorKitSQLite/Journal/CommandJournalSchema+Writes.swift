@@ -51,6 +51,13 @@ extension CommandJournalSchema {
         let status: String = row["status"]
         if status == settlement.status.rawValue && status != CommandJournalStatus.pending.rawValue { return }
         try checkHolds(parentKey ?? key, lease, db)
+        try write(key, settlement, now: now, db)
+    }
+
+    /// Writes `settlement` on the record `key`, checked (it exists, its root is held) before.
+    private static func write(
+        _ key: String, _ settlement: CommandJournalSettlement, now: Int64, _ db: Database
+    ) throws {
         let output: Data? = if case .done(let output?) = settlement { Data(output) } else { nil }
         let reason: String? = if case .failed(let reason) = settlement { reason } else { nil }
         try db.cachedStatement(
@@ -74,6 +81,9 @@ extension CommandJournalSchema {
                 guard let parentKey = entry.parentKey else { throw CommandJournalError.unknownKey(change.key) }
                 try checkHolds(parentKey, lease, db)
                 _ = try insert(entry, owner: nil, until: nil, queue: nil, now: now, db)
+                // Just written, pending, under the root held above: settled without reading either again.
+                try write(change.key, change.settlement, now: now, db)
+                return
             }
         }
         try settle(change.key, change.settlement, lease, now: now, db)

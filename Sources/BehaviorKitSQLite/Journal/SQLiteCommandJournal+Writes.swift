@@ -85,7 +85,7 @@ extension SQLiteCommandJournal {
         _ database: any DatabaseWriter, path: String, clock: any WallClock, logger: Logger?
     ) -> GroupCommit<JournalWrite, JournalWriteOutcome> {
         let reporter = JournalCommitReporter(journal: "sqlite", logger: logger)
-        return GroupCommit { operations in
+        return GroupCommit(commitsLoneWritesInCaller: true) { operations in
             await commit(operations, database, path: path, clock: clock, reporter: reporter)
         }
     }
@@ -111,7 +111,7 @@ extension SQLiteCommandJournal {
     private static func write(
         _ operations: [JournalWrite], _ database: any DatabaseWriter, path: String, clock: any WallClock
     ) async throws -> [Result<JournalWriteOutcome, any Error>] {
-        try await database.write { db in
+        try await database.uncancelledWrite { db in
             let now = clock.currentDate.journalMilliseconds
             defer { try? CommandJournalSchema.giveBackStall(heldSince: now, until: clock.currentDate, db) }
             return try operations.map { operation in

@@ -7,24 +7,25 @@ import GRDB
 /// and by ``SQLiteMachineTransaction`` (a step inside the application's own transaction).
 enum MachineStoreSQL {
     /// Commits `commit` when the instance is at its expected version and its event id is new.
-    static func commit(_ commit: MachineCommit, _ db: Database) throws -> MachineCommitResult {
+    /// `read`: the instance's version and states as this transaction read them (`.some(nil)`:
+    /// it does not exist), or `nil` to read them here.
+    static func commit(
+        _ commit: MachineCommit, _ db: Database, read: InstanceVersion?? = nil
+    ) throws -> MachineCommitResult {
         let machine = commit.key.machine
         let key = commit.key.key
         if let eventID = commit.step.eventID, let recorded = try step(commit.key, eventID: eventID, db) {
             return .duplicateEvent(recorded)
         }
-        let row = try Row.fetchOne(
-            db.cachedStatement(
-                sql: "SELECT version, states FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
-            arguments: [machine, key])
-        let current: Int64? = row?["version"]
+        let row = try read ?? version(commit.key, db)
+        let current = row?.version
         guard current == (commit.expectedVersion == 0 ? nil : commit.expectedVersion) else {
             return .versionConflict(current: current)
         }
         let at = commit.step.at.journalMilliseconds
         let stored = commit.states.map(StoredState.init)
-        let states = try JSONEncoder().encode(stored)
-        let previousStates = row.map { $0["states"] as Data } ?? Data()
+        let states = try StoredState.json(stored)
+        let previousStates = row?.states ?? Data()
         if commit.expectedVersion == 0 {
             try db.cachedStatement(
                 sql: """
@@ -44,7 +45,7 @@ enum MachineStoreSQL {
         }
         // The index of active states changes only when the states or their entry times do.
         if previousStates != states {
-            let old = previousStates.isEmpty ? [] : try JSONDecoder().decode([StoredState].self, from: previousStates)
+            let old = previousStates.isEmpty ? [] : try StoredState.states(fromJSON: previousStates)
             let deleteState = try db.cachedStatement(
                 sql: "DELETE FROM behaviorkitMachineState WHERE machine = ? AND state = ? AND enteredAt = ? AND key = ?"
             )
@@ -95,8 +96,25 @@ enum MachineStoreSQL {
         return .committed
     }
 
+    /// The version and states column of `key`'s instance, `nil` when it does not exist.
+    static func version(_ key: MachineKey, _ db: Database) throws -> InstanceVersion? {
+        try Row.fetchOne(
+            db.cachedStatement(
+                sql: "SELECT version, states FROM behaviorkitMachineInstance WHERE machine = ? AND key = ?"),
+            arguments: [key.machine, key.key]
+        ).map { InstanceVersion(version: $0["version"], states: $0["states"]) }
+    }
+
     /// The instance of `key`.
     static func instance(_ key: MachineKey, _ db: Database) throws -> MachineInstanceRecord? {
+        try instanceRead(key, db)?.record
+    }
+
+    /// The instance of `key`, with its version and states column as read (for a commit of a
+    /// step planned on it in the same transaction).
+    static func instanceRead(
+        _ key: MachineKey, _ db: Database
+    ) throws -> (record: MachineInstanceRecord, version: InstanceVersion)? {
         guard
             let row = try Row.fetchOne(
                 db.cachedStatement(
@@ -106,14 +124,17 @@ enum MachineStoreSQL {
                         """),
                 arguments: [key.machine, key.key])
         else { return nil }
-        let stored = try JSONDecoder().decode([StoredState].self, from: row["states"] as Data)
-        return MachineInstanceRecord(
-            key: key, version: row["version"], snapshot: Array(row["snapshot"] as Data),
+        let states: Data = row["states"]
+        let version = InstanceVersion(version: row["version"], states: states)
+        let stored = try StoredState.states(fromJSON: states)
+        let record = MachineInstanceRecord(
+            key: key, version: version.version, snapshot: Array(row["snapshot"] as Data),
             states: stored.map {
                 MachineStateEntry(key: key.key, state: $0.state, enteredAt: Date(journalMilliseconds: $0.at))
             },
             createdAt: Date(journalMilliseconds: row["createdAt"]),
             updatedAt: Date(journalMilliseconds: row["updatedAt"]))
+        return (record, version)
     }
 
     /// The step of `key` with `eventID`.
@@ -136,13 +157,8 @@ enum MachineStoreSQL {
     }
 }
 
-/// An active state as the instance row lists them (in document order).
-struct StoredState: Codable, Equatable {
-    var state: String
-    var at: Int64
-
-    init(_ entry: MachineStateEntry) {
-        state = entry.state
-        at = entry.enteredAt.journalMilliseconds
-    }
+/// An instance's version and its states column, as a transaction read them.
+struct InstanceVersion {
+    var version: Int64
+    var states: Data
 }

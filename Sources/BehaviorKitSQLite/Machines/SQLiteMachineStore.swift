@@ -72,12 +72,15 @@ public final class SQLiteMachineStore: MachineStore {
         self.writes = Self.groupCommit(database)
     }
 
-    /// Runs a batch of writes in one write transaction, each in a savepoint.
+    /// Runs a batch of writes in one write transaction, each in a savepoint; a write alone
+    /// runs it in its caller's task.
     static func groupCommit(_ database: any DatabaseWriter) -> GroupCommit<SQLiteMachineWrite, SQLiteMachineWriteOutput>
     {
-        GroupCommit(maximumBatch: 256) { writes in
+        GroupCommit(maximumBatch: 256, commitsLoneWritesInCaller: true) { writes in
             do {
-                return try await database.write { db in writes.map { write in Result { try write.run(db) } } }
+                return try await database.uncancelledWrite { db in
+                    writes.map { write in Result { try write.run(db) } }
+                }
             } catch {
                 return writes.map { _ in .failure(error) }
             }

@@ -16,8 +16,12 @@ enum SQLiteMachineWrite: Sendable {
             case .commit(let commit):
                 output = .result(try MachineStoreSQL.commit(commit, db), nil)
             case .update(let key, let plan):
-                guard let (commit, planned) = try plan(try MachineStoreSQL.instance(key, db)) else { return .commit }
-                output = .result(try MachineStoreSQL.commit(commit, db), planned)
+                let read = try MachineStoreSQL.instanceRead(key, db)
+                guard let (commit, planned) = try plan(read?.record) else { return .commit }
+                // The plan's commit, checked against the row read above when it is the same instance.
+                let sameInstance = commit.key == key
+                output = .result(
+                    try MachineStoreSQL.commit(commit, db, read: sameInstance ? .some(read?.version) : nil), planned)
             }
             return .commit
         }

@@ -68,7 +68,7 @@ extension WorkflowContext {
             let settlement: CommandJournalSettlement
             switch child.status {
             case .pending:
-                // Woken by the child's settlement (``Workflows/wakeParent(of:)``); the look
+                // Woken by the child's settlement (``Workflows/wakeParent(of:for:)``); the look
                 // after `childPollInterval` is a safety net, for a wake lost with its worker.
                 state.withLock { $0.awaitedChild = childKey }
                 throw suspend(engine.childPollInterval)

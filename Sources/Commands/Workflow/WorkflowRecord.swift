@@ -97,7 +97,12 @@ struct WorkflowPlan: Codable, Sendable, Hashable {
 
     /// The plan a run's `entry` carries, or `nil` when it does not decode.
     static func of(_ entry: CommandJournalEntry) -> WorkflowPlan? {
-        try? JSONDecoder().decode(WorkflowPlan.self, from: Data(entry.payload))
+        try? decoded(entry).get()
+    }
+
+    /// The plan a run's `entry` carries, or why it does not decode.
+    static func decoded(_ entry: CommandJournalEntry) -> Result<WorkflowPlan, any Error> {
+        Result { try JSONDecoder().decode(WorkflowPlan.self, from: Data(entry.payload)) }
     }
 }
 

@@ -34,14 +34,20 @@ enum WorkflowAttemptOutcome: Sendable, Hashable {
 extension Workflows {
     /// Runs the claimed `record` until it finishes or waits, under its lease. An attempt that
     /// stopped because the run was cancelled takes the run again, once, to settle it cancelled.
+    /// `plan`: the record's payload decoded, when the caller has it (read here otherwise).
     @discardableResult
-    func attempt(_ record: CommandJournalRecord, retakingIfCancelled: Bool = true) async -> WorkflowAttemptOutcome {
+    func attempt(
+        _ record: CommandJournalRecord, plan: WorkflowPlan? = nil, retakingIfCancelled: Bool = true
+    ) async -> WorkflowAttemptOutcome {
         let keeper = invoker.keeper
+        let plan = plan.map { Result.success($0) } ?? WorkflowPlan.decoded(record.entry)
         do {
-            let outcome = try await keeper.hold(record.id, token: record.attempts) { try await self.drive(record) }
+            let outcome = try await keeper.hold(record.id, token: record.attempts) {
+                try await self.drive(record, plan)
+            }
             if case .settled = outcome {
                 settlements.signal()
-                await wakeParent(of: record)
+                await wakeParent(of: (try? plan.get())?.parent, for: record)
             }
             return outcome
         } catch {
@@ -79,11 +85,13 @@ extension Workflows {
     /// and, when a tracer is there, a span `behaviorkit.workflow` (a consumer span continuing the
     /// trace of the caller that started the run; in the caller's own trace for
     /// ``run(_:key:input:)``).
-    private func drive(_ record: CommandJournalRecord) async throws -> WorkflowAttemptOutcome {
+    private func drive(
+        _ record: CommandJournalRecord, _ decoded: Result<WorkflowPlan, any Error>
+    ) async throws -> WorkflowAttemptOutcome {
         let key = record.id
         let plan: WorkflowPlan
         do {
-            plan = try JSONDecoder().decode(WorkflowPlan.self, from: Data(record.entry.payload))
+            plan = try decoded.get()
         } catch {
             return .settled(
                 try await settle(

@@ -45,7 +45,9 @@ extension Workflows {
         case .busy: return try await handle(workflow, key: key).result()
         }
         keeper.adopt([record], confirmedAt: sent)
-        if case .settled(let settlement) = await attempt(record) {
+        // The plan written above, unless the key held another payload (it is then read from the record).
+        let known = record.entry.payload == entry.payload ? plan : nil
+        if case .settled(let settlement) = await attempt(record, plan: known) {
             return try await WorkflowHandle<Output>.output(key, settlement, in: journal)
         }
         // Released to wait, or stopped: a worker finishes it.

@@ -39,10 +39,10 @@ extension Workflows {
     /// settling it and waking the parent; a sender, between writing the message and waking).
     var childPollInterval: Duration { pollInterval * 10 }
 
-    /// Wakes the parent of the child run `record`, just settled: a parent waiting in the child's
-    /// result is taken up at once, by any worker.
-    func wakeParent(of record: CommandJournalRecord) async {
-        guard let parent = WorkflowPlan.of(record)?.parent else { return }
+    /// Wakes `parent`, the parent (`nil`: none) of the child run `record`, just settled: a
+    /// parent waiting in the child's result is taken up at once, by any worker.
+    func wakeParent(of parent: String?, for record: CommandJournalRecord) async {
+        guard let parent else { return }
         await wake(parent, for: "its child '\(record.id)' settled")
     }
 

@@ -93,7 +93,8 @@ extension DurableMachine {
                 MachineTimerRecord(
                     key: key, id: identity.description, dueAt: now.adding(timer.delay), body: try encode(identity)))
         }
-        var disarmed = timersBefore.subtracting(timersAfter).map(\.description)
+        // Closures, not key paths: a key path into a generic type is made anew at each call.
+        var disarmed = timersBefore.subtracting(timersAfter).map { $0.description }
         // The timer that fired goes, under the id it was stored by (a renamed state's keeps its old one).
         if let id = firedTimerID ?? fired?.description, !disarmed.contains(id) { disarmed.append(id) }
 
@@ -109,7 +110,7 @@ extension DurableMachine {
                             effect: effect, context: after.context,
                             definitionVersion: definitionVersion == 1 ? nil : definitionVersion))))
         }
-        let stopped = effectsBefore.subtracting(effectsAfter).map(\.description)
+        let stopped = effectsBefore.subtracting(effectsAfter).map { $0.description }
         var enqueued: [MachineCommand] = []
         if let emit {
             let commands = try emit(step, after.context)

@@ -52,7 +52,7 @@ extension StateMachine {
         }
         var named = [snapshot.state] + snapshot.configuration
         for record in snapshot.history { named += [record.history] + record.states }
-        named += (snapshot.timers ?? []).map(\.state)
+        named += (snapshot.timers ?? []).map { $0.state }  // a key path here is made at each call
         var unknown: [String] = []
         for state in named where storage.index[state] == nil {
             let name = "\(state)"
