@@ -12,6 +12,10 @@ extension PostgresJournalBatchFunction {
     /// The `changes` write on table `t`: writes each missing child, settles each record, all or none.
     /// Its changes are the elements of the `p_change_` arrays from `v_change` on that name its
     /// position; `v_change` is moved past them first, so that a refusal leaves it there too.
+    ///
+    /// A missing child is inserted settled (v12), as its settlement would leave it a moment later
+    /// (its root held, its output, and its reason unless done): one row version, where a pending
+    /// one then its settlement wrote two, each an entry in every index of the table.
     static func changes(_ t: String) -> String {
         """
         v_first := v_change;
@@ -38,8 +42,10 @@ extension PostgresJournalBatchFunction {
                         END IF;
                         \(holds(t, "v_parent", otherwise: refuse(.lost, "v_parent", "v_root_owner")))
                         INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at,
-                            updated_at)
-                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', 0, v_now, v_now);
+                            updated_at, output, failure_reason)
+                        VALUES (v_key, v_kind, v_payload, v_parent, v_status, 0, v_now, v_now, p_change_outputs[v_j],
+                            CASE WHEN v_status = 'done' THEN NULL ELSE p_change_reasons[v_j] END);
+                        CONTINUE;
                     END IF;
                 END IF;
                 SELECT t.parent_key, t.status INTO v_parent, v_root_status FROM \(t) AS t WHERE t.key = v_key;

@@ -26,11 +26,13 @@ enum PostgresJournalBatchFunction {
     /// their buckets in `<table>_rate_buckets` on the server's clock, or `p_now`; v10 keeps how long a
     /// record claimed from its queue waited, `pickup_ms`; v11 settles the settlements next to each
     /// other in a batch in one statement, ``settleRun(_:)``, answering each as v10, and a claim that
-    /// waited for its queue's lock looks again whether the queue was paused meanwhile). The earlier versions stay in the
+    /// waited for its queue's lock looks again whether the queue was paused meanwhile; v12 inserts a
+    /// step that a `changes` write adds and settles at once settled, one row version, not two, and
+    /// answers a begin, an append, an enqueue and a claim in the statement that writes them). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue; a v8 process claims past the rate limits; a v9 process keeps no pickups.
-    static func name(_ table: String) -> String { "\(table)_batch_v11" }
+    static func name(_ table: String) -> String { "\(table)_batch_v12" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -46,6 +48,22 @@ enum PostgresJournalBatchFunction {
         "RETURN QUERY SELECT v_i, \(outcome.literal)::text, v_now, \(aux)::text, \(aux2)::text, \(next)::bigint, "
             + "\(recordColumns);"
     }
+
+    /// Answers each row the data-modifying `statement` returns (`RETURNING` is added: the record
+    /// it wrote, in `t`) as `outcome`, in that one statement (v12), where a statement that writes
+    /// into `r` then one that answers `r` was two: each statement of the function costs the
+    /// server its start. `FOUND` then tells whether it wrote one.
+    static func answering(_ outcome: PostgresJournalOutcome, _ statement: String) -> String {
+        """
+        RETURN QUERY WITH w AS (
+            \(statement)
+            RETURNING t.*)
+        SELECT v_i, \(outcome.literal)::text, v_now, NULL::text, NULL::text, NULL::bigint, \(writtenColumns) FROM w;
+        """
+    }
+
+    /// The record's columns in ``answering(_:_:)``'s statement.
+    static let writtenColumns = PostgresJournalColumn.list("w.")
 
     /// A pending root, in `t`.
     static let pendingRoot = "t.status = 'pending' AND t.parent_key IS NULL"
@@ -119,12 +137,13 @@ enum PostgresJournalBatchFunction {
                     v_payload := COALESCE(p_payloads[v_i], ''::bytea);
                     r := NULL;
                     IF \(PostgresJournalOperationCode.begin.test) THEN
-                        INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, queue,
-                            attempts, created_at, updated_at)
-                        VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, p_queues[v_i], 1,
-                            v_now, v_now)
-                        ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
-                        v_out := \(PostgresJournalOutcome.started.literal);
+                        \(answering(.started, """
+                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, queue,
+                                attempts, created_at, updated_at)
+                            VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, p_queues[v_i], 1,
+                                v_now, v_now)
+                            ON CONFLICT (key) DO NOTHING
+                            """))
                         IF NOT FOUND THEN
                             UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
                                 updated_at = v_now
@@ -136,27 +155,29 @@ enum PostgresJournalBatchFunction {
                                 SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
                                 v_out := \(PostgresJournalOutcome.found.literal);
                             END IF;
+                            RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                         END IF;
-                        RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                     ELSIF \(PostgresJournalOperationCode.append.test) OR \(PostgresJournalOperationCode.enqueue.test) THEN
                         IF \(PostgresJournalOperationCode.append.test) THEN
                             \(holds(t, "v_parent", otherwise: lost))
-                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
-                            VALUES (v_key, v_kind, v_payload, v_parent, 'pending', 0, v_now, v_now)
-                            ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
+                            \(answering(.inserted, """
+                                INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, attempts, created_at, updated_at)
+                                VALUES (v_key, v_kind, v_payload, v_parent, 'pending', 0, v_now, v_now)
+                                ON CONFLICT (key) DO NOTHING
+                                """))
                         ELSE
-                            INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
-                                created_at, updated_at, priority, partition_key)
-                            VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_now + v_ms, p_queues[v_i], 0,
-                                v_now, v_now, COALESCE(p_priorities[v_i], \(CommandQueue.defaultPriority)), p_partitions[v_i])
-                            ON CONFLICT (key) DO NOTHING RETURNING t.* INTO r;
+                            \(answering(.inserted, """
+                                INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
+                                    created_at, updated_at, priority, partition_key)
+                                VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_now + v_ms, p_queues[v_i], 0,
+                                    v_now, v_now, COALESCE(p_priorities[v_i], \(CommandQueue.defaultPriority)), p_partitions[v_i])
+                                ON CONFLICT (key) DO NOTHING
+                                """))
                         END IF;
-                        v_out := \(PostgresJournalOutcome.inserted.literal);
                         IF NOT FOUND THEN
                             SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
-                            v_out := \(PostgresJournalOutcome.found.literal);
+                            \(answer(.found, "NULL", "NULL", "NULL"))
                         END IF;
-                        RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                     ELSIF \(PostgresJournalOperationCode.settle.test) THEN
                         \(settleRun(t))
                         v_status := p_statuses[v_i];

@@ -37,16 +37,24 @@ enum PostgresJournalColumn: String, CaseIterable, Sendable {
 
     /// Its definition in `CREATE TABLE`. Times are milliseconds since 1970; a pending root's
     /// `lease_expires_at` is when its owner's lease ends (or, unowned on a queue, when it falls due).
+    /// Keys are compared byte by byte (`COLLATE "C"`, whatever the database's collation), so that
+    /// one index, unique, serves lookups by key and listings by prefix (the table's unique
+    /// constraint, ``PostgresJournalSchema/createTable(_:)``); a parent's key too, so that a
+    /// record's key finds its children through the index on `parent_key`.
     var definition: String {
         switch self {
         case .sequence: "sequence bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY"
-        case .key: "key text NOT NULL UNIQUE"
+        case .key: "key \(type) \(Self.keyCollation) NOT NULL"
+        case .parentKey: "parent_key \(type) \(Self.keyCollation)"
         case .kind, .payload, .status, .createdAt, .updatedAt: "\(name) \(type) NOT NULL"
         case .attempts: "attempts bigint NOT NULL DEFAULT 0"
         case .priority: "priority bigint NOT NULL DEFAULT \(CommandQueue.defaultPriority)"
-        case .parentKey, .failureReason, .output, .owner, .leaseExpiresAt, .queue: "\(name) \(type)"
+        case .failureReason, .output, .owner, .leaseExpiresAt, .queue: "\(name) \(type)"
         }
     }
+
+    /// The collation of every key column of a new journal's tables: byte order.
+    static let keyCollation = "COLLATE \"C\""
 
     /// Its position in a row that holds a record from `first` on.
     var offset: Int { Self.allCases.firstIndex(of: self) ?? 0 }

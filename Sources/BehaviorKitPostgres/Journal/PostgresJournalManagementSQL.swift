@@ -48,12 +48,14 @@ struct PostgresJournalManagementSQL: Sendable {
 
     /// The log of attempts and the indexes that list records by status, by queue and by key
     /// prefix (in byte order, `COLLATE "C"`, whatever the database's collation), created when
-    /// missing.
+    /// missing. In a new journal's table the index by key prefix is its unique constraint
+    /// (``PostgresJournalSchema/createTable(_:)``), and the key columns of the log of attempts and
+    /// of the trace contexts are in byte order too, as the journal's keys they are compared with.
     static func create(_ table: String) -> [String] {
         [
             """
             CREATE TABLE IF NOT EXISTS "\(attemptsTable(table))" (
-                key text NOT NULL,
+                key text \(PostgresJournalColumn.keyCollation) NOT NULL,
                 attempt bigint NOT NULL,
                 owner text,
                 error text,
@@ -66,7 +68,7 @@ struct PostgresJournalManagementSQL: Sendable {
             "CREATE INDEX IF NOT EXISTS \"\(table)_key_c\" ON \"\(table)\" (key COLLATE \"C\")",
             """
             CREATE TABLE IF NOT EXISTS "\(tracesTable(table))" (
-                key text PRIMARY KEY,
+                key text \(PostgresJournalColumn.keyCollation) PRIMARY KEY,
                 context jsonb NOT NULL
             )
             """,

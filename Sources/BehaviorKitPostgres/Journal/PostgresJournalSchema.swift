@@ -10,10 +10,23 @@ enum PostgresJournalSchema {
     /// The columns and their types, as `format_type` spells them (``PostgresJournalColumn``).
     static let columns: [(name: String, type: String)] = PostgresJournalColumn.allCases.map { ($0.name, $0.type) }
 
-    /// The table, its columns as ``PostgresJournalColumn`` defines them.
+    /// The table, its columns as ``PostgresJournalColumn`` defines them, and its one index on
+    /// `key`: the unique constraint, named `<table>_key_c` as the management's index in byte order
+    /// (``PostgresJournalManagementSQL/create(_:)``), which it is (the column is `COLLATE "C"`):
+    /// one index entry per row version, not two.
+    ///
+    /// A table made by an earlier release keeps its keys in the database's collation and two
+    /// indexes on `key`: `<table>_key_key` (its unique constraint, which lookups by key use) and
+    /// `<table>_key_c` (listings by prefix). Both are needed while the columns are as they are;
+    /// to have one, in a maintenance window (it rewrites the table under an exclusive lock):
+    /// `ALTER TABLE "<table>" ALTER COLUMN key TYPE text COLLATE "C", ALTER COLUMN parent_key
+    /// TYPE text COLLATE "C"`, the same for `key` in `<table>_attempts` and `<table>_traces`, then
+    /// `DROP INDEX "<table>_key_c"; ALTER INDEX "<table>_key_key" RENAME TO "<table>_key_c"`.
     static func createTable(_ table: String) -> String {
-        let columns = PostgresJournalColumn.allCases.map { "    \($0.definition)" }.joined(separator: ",\n")
-        return "CREATE TABLE IF NOT EXISTS \"\(table)\" (\n\(columns)\n)"
+        let columns =
+            PostgresJournalColumn.allCases.map { "    \($0.definition)" }
+            + ["    CONSTRAINT \"\(table)_key_c\" UNIQUE (key)"]
+        return "CREATE TABLE IF NOT EXISTS \"\(table)\" (\n\(columns.joined(separator: ",\n"))\n)"
     }
 
     /// Claims walk `open_priority`; the next due time and a queue's running count read

@@ -65,6 +65,11 @@ final class OpenJournals: Sendable {
     func closeAll() async {
         for journal in journals.withLock({ $0 }) { await journal.close() }
     }
+
+    /// The words of the one text `sql` answers in this test's database (a `string_agg`, say).
+    func words(_ sql: String) async throws -> [String] {
+        try await cluster.psql(sql, database: database).split(whereSeparator: \.isWhitespace).map(String.init)
+    }
 }
 
 /// An entry for tests.
