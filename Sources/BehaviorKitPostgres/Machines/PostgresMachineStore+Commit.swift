@@ -45,7 +45,7 @@ extension PostgresMachineStore {
     /// server's serialization failure (`.queryFailed`, SQLSTATE 40001) rather than a conflict.
     ///
     /// A store that shares the journal's database (a ``PostgresStore``'s view) enqueues the
-    /// commit's ``MachineCommit/commands`` in that transaction too, after a savepoint: when the
+    /// commit's `MachineCommit.commands` in that transaction too, after a savepoint: when the
     /// journal refuses one (its key taken by another command), nothing of the step is written.
     ///
     /// - Throws: ``PostgresStoreError``: `.invalidValue` (also for a command the journal refused,

@@ -192,7 +192,7 @@ public final class PostgresMachineStore: MachineStore {
 
     /// `true` when `journal` is the other view of this store's ``PostgresStore``: a step's
     /// commands are then written into the journal in the step's own transaction
-    /// (``MachineCommit/commands``), not through the outbox.
+    /// (`MachineCommit.commands`), not through the outbox.
     public func enqueuesCommands(on journal: any CommandJournal) -> Bool {
         guard let sharedJournal, let journal = journal as? PostgresCommandJournal else { return false }
         return journal === sharedJournal

@@ -4,7 +4,7 @@ import StateMachines
 
 extension MachineStoreConformance {
     /// The checks of a machine store that shares its journal's database (`SQLiteStore`'s and
-    /// `PostgresStore`'s views: ``MachineStore/enqueuesCommands(on:)``): a step and the commands
+    /// `PostgresStore`'s views: `MachineStore.enqueuesCommands(on:)`): a step and the commands
     /// it emits commit together — no outbox record, no relay, a replay enqueues nothing again —
     /// and a command the journal refuses (its key held by another command) leaves that step
     /// unwritten, and only that one among steps of many keys sent at once. Each check runs on a
