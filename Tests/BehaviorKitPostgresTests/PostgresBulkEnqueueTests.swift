@@ -55,4 +55,27 @@ struct PostgresBulkEnqueueTests {
         }
         #expect(try await journal.allRecords().map(\.id) == ["before", "after"])
     }
+
+    /// The records a bulk enqueue answers are the journal's own, field for field: those it
+    /// wrote (built from the jobs and what the server chose: sequence, due time, time written),
+    /// a key written twice in the call, and a key there before (read back whole).
+    @Test func theRecordsAnsweredAreTheJournalsOwn() async throws {
+        let journals = try await OpenJournals("bulk")
+        let journal = try await journals.open(table: journals.newTable())
+        _ = try await journal.enqueue(
+            CommandJournalEntry(idempotencyKey: "there", kind: "old", payload: [9]), queue: "other", after: .seconds(5))
+        let answered = try await CommandQueue("bulk", journal: journal).enqueue(contentsOf: [
+            QueuedJob(entry("a", payload: [1, 2]), after: .seconds(30), priority: 7),
+            QueuedJob(entry("b", parent: "a")),
+            QueuedJob(entry("a", payload: [1, 2]), after: .seconds(30), priority: 7),
+            QueuedJob(CommandJournalEntry(idempotencyKey: "there", kind: "old", payload: [9])),
+        ])
+        #expect(answered.map(\.id) == ["a", "b", "a", "there"])
+        for record in answered {
+            let stored = try #require(try await journal.record(forKey: record.id))
+            #expect(record == stored, "\(record.id): answered \(record), stored \(stored)")
+        }
+        #expect(answered[3].queue == "other" && answered[0].priority == 7 && answered[1].entry.parentKey == "a")
+        await journals.closeAll()
+    }
 }

@@ -1,4 +1,5 @@
 import Commands
+import Foundation
 import PostgresNIO
 
 /// `enqueue(contentsOf:)` on PostgreSQL: the jobs in one `INSERT … SELECT FROM unnest(…)` of
@@ -15,7 +16,9 @@ extension PostgresCommandJournal {
     static let bulkChunk = 5_000
 
     /// The insert: `$1` the time now or NULL, `$2`… the jobs' arrays, `$9` the queue. Answers the
-    /// rows it inserted (`true`), then the rows of the keys that were there before (`false`).
+    /// rows it inserted (`true`): only what the server chose (the sequence, the due time and the
+    /// time written; the other columns NULL: the caller has them), then the rows of the keys that
+    /// were there before (`false`), whole.
     var bulkInsert: String {
         let t = "\"\(table)\""
         return """
@@ -30,11 +33,32 @@ extension PostgresCommandJournal {
                     c.now, c.now, COALESCE(e.priority, \(CommandQueue.defaultPriority)), e.partition_key
                 FROM e CROSS JOIN c ORDER BY e.n
                 ON CONFLICT (key) DO NOTHING
-                RETURNING t.*)
-            SELECT true, \(PostgresJournalColumn.list("i.")) FROM i
+                RETURNING t.sequence, t.key, t.lease_expires_at, t.created_at)
+            SELECT true, \(Self.insertedColumns) FROM i
             UNION ALL
             SELECT false, \(PostgresJournalColumn.list("t.")) FROM \(t) AS t WHERE t.key = ANY($2::text[])
             """
+    }
+
+    /// The columns of an inserted row (``bulkInsert``): what the server chose, NULL for the rest.
+    static let insertedColumns = PostgresJournalColumn.allCases.map { column in
+        switch column {
+        case .sequence, .key, .leaseExpiresAt, .createdAt: "i.\(column.name)"
+        default: "NULL::\(column.type)"
+        }
+    }.joined(separator: ", ")
+
+    /// The record `job` inserted on `queue`, from what the server chose for it (``insertedColumns``).
+    static func inserted(
+        _ job: QueuedJob, queue: String, _ cells: PostgresJournalRow, at first: Int
+    ) throws(PostgresStoreError) -> CommandJournalRecord {
+        func at(_ column: PostgresJournalColumn) -> Int { first + column.offset }
+        let createdAt = Date(journalMilliseconds: try cells.value(at(.createdAt), as: Int64.self))
+        return CommandJournalRecord(
+            sequence: try cells.value(at(.sequence)), entry: job.entry, status: .pending, failureReason: nil,
+            output: nil, owner: nil,
+            leaseExpiresAt: try cells.value(at(.leaseExpiresAt), as: Int64?.self).map(Date.init(journalMilliseconds:)),
+            queue: queue, attempts: 0, createdAt: createdAt, updatedAt: createdAt, priority: job.priority)
     }
 
     /// Enqueues `jobs` on `queue` in whole statements; each job answers its record or its refusal,
@@ -137,13 +161,21 @@ extension PostgresCommandJournal {
             } catch {
                 return .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error))
             }
+            // The job that inserted a key is the first with it (the insert goes in the jobs' order).
+            var first: [String: QueuedJob] = [:]
+            for job in jobs where first[job.entry.idempotencyKey] == nil { first[job.entry.idempotencyKey] = job }
             var records: [String: CommandJournalRecord] = [:]
             var inserted = Set<String>()
             for row in rows {
                 let cells = PostgresJournalRow(row, names)
-                guard let record = try cells.record(at: 1) else { continue }
-                if try cells.value(0, as: Bool.self) { inserted.insert(record.id) }
-                records[record.id] = record
+                if try cells.value(0, as: Bool.self) {
+                    let key = try cells.value(1 + PostgresJournalColumn.key.offset, as: String.self)
+                    guard let job = first[key] else { continue }
+                    records[key] = try Self.inserted(job, queue: queue, cells, at: 1)
+                    inserted.insert(key)
+                } else if let record = try cells.record(at: 1) {
+                    records[record.id] = record
+                }
             }
             return .answered(records: records, inserted: inserted)
         }
