@@ -18,14 +18,18 @@ extension PostgresCommandJournal {
     /// The insert: `$1` the time now or NULL, `$2`… the jobs' arrays, `$9` the queue. Answers the
     /// rows it inserted (`true`): only what the server chose (the sequence, the due time and the
     /// time written; the other columns NULL: the caller has them), then the rows of the keys that
-    /// were there before (`false`), whole.
+    /// were there before (`false`), whole. The statement notifies the queue's workers once, not
+    /// its trigger once a row (``PostgresQueueNotifications/quiet``).
     var bulkInsert: String {
         let t = "\"\(table)\""
         return """
             WITH e AS (
                 SELECT * FROM unnest($2::text[], $3::text[], $4::bytea[], $5::text[], $6::bigint[], $7::bigint[],
                     $8::text[]) WITH ORDINALITY AS e(key, kind, payload, parent_key, ms, priority, partition_key, n)
-            ), c AS (SELECT COALESCE($1::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint) AS now),
+            ), c AS (
+                SELECT COALESCE($1::bigint, (extract(epoch FROM clock_timestamp()) * 1000)::bigint) AS now,
+                    set_config('\(PostgresQueueNotifications.quiet)', 'on', true) AS quiet
+            ),
             i AS (
                 INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, lease_expires_at, queue, attempts,
                     created_at, updated_at, priority, partition_key)
@@ -33,8 +37,9 @@ extension PostgresCommandJournal {
                     c.now, c.now, COALESCE(e.priority, \(CommandQueue.defaultPriority)), e.partition_key
                 FROM e CROSS JOIN c ORDER BY e.n
                 ON CONFLICT (key) DO NOTHING
-                RETURNING t.sequence, t.key, t.lease_expires_at, t.created_at)
-            SELECT true, \(Self.insertedColumns) FROM i
+                RETURNING t.sequence, t.key, t.lease_expires_at, t.created_at),
+            n AS (SELECT \(PostgresQueueNotifications.notifyOnce(table, queue: "$9::text")) AS sent)
+            SELECT true, \(Self.insertedColumns) FROM i CROSS JOIN n
             UNION ALL
             SELECT false, \(PostgresJournalColumn.list("t.")) FROM \(t) AS t WHERE t.key = ANY($2::text[])
             """
