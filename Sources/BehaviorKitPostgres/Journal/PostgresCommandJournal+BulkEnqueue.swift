@@ -171,10 +171,11 @@ extension PostgresCommandJournal {
             for job in jobs where first[job.entry.idempotencyKey] == nil { first[job.entry.idempotencyKey] = job }
             var records: [String: CommandJournalRecord] = [:]
             var inserted = Set<String>()
+            let keyColumn = 1 + PostgresJournalColumn.key.offset
             for row in rows {
                 let cells = PostgresJournalRow(row, names)
                 if try cells.value(0, as: Bool.self) {
-                    let key = try cells.value(1 + PostgresJournalColumn.key.offset, as: String.self)
+                    let key = try cells.value(keyColumn, as: String.self)
                     guard let job = first[key] else { continue }
                     records[key] = try Self.inserted(job, queue: queue, cells, at: 1)
                     inserted.insert(key)

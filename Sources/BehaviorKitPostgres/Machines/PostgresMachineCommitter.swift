@@ -87,6 +87,14 @@ struct PostgresMachineCommitter: Sendable {
     /// journal refused a command of the step (``enqueue(_:_:on:)``).
     typealias Answers = [Result<MachineCommitResult, any Error>?]
 
+    /// The journal's write of a step's `command`, as the outbox's relay enqueues it (the queue's
+    /// default priority, no partition).
+    static func enqueue(_ command: MachineCommand) -> JournalWrite {
+        .enqueue(
+            command.entry, queue: command.queue, after: command.delay, priority: CommandQueue.defaultPriority,
+            partition: nil, traceContext: nil)
+    }
+
     /// Enqueues on the journal (when the store shares its database) the commands of the `commits`
     /// (in the call's order) that `answers` say committed, on `connection`, in their transaction;
     /// answers a commit whose command the journal refused with the journal's error. `prepared`:
@@ -100,10 +108,7 @@ struct PostgresMachineCommitter: Sendable {
         for (position, commit) in commits.enumerated() {
             guard case .success(.committed)? = answers[position] else { continue }
             for command in commit.commands {
-                writes.append(
-                    .enqueue(
-                        command.entry, queue: command.queue, after: command.delay,
-                        priority: CommandQueue.defaultPriority, partition: nil, traceContext: nil))
+                writes.append(Self.enqueue(command))
                 owners.append(position)
             }
         }
@@ -173,12 +178,7 @@ struct PostgresMachineCommitter: Sendable {
             + commit.startedEffects.flatMap { [$0.id, $0.owner] }
         try validate(texts)
         guard let journal else { return }
-        for command in commit.commands {
-            try journal.validate(
-                .enqueue(
-                    command.entry, queue: command.queue, after: command.delay,
-                    priority: CommandQueue.defaultPriority, partition: nil, traceContext: nil))
-        }
+        for command in commit.commands { try journal.validate(Self.enqueue(command)) }
     }
 
     /// Refuses text PostgreSQL cannot store (the character U+0000).
