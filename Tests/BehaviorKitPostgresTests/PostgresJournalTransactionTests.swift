@@ -39,6 +39,46 @@ struct PostgresJournalTransactionTests {
         await journals.closeAll()
     }
 
+    /// A claim's batch (`JournalWrite.isLosable`) is one statement in its implicit transaction:
+    /// its row is there for another connection before the call answers; a lost connection runs
+    /// it again, and what the lost run wrote stays.
+    @Test func aLosableStatementCommitsAloneAndRunsAgainWhenItsConnectionIsLost() async throws {
+        let journals = try await OpenJournals("losable")
+        let journal = try await journals.open()
+        let database = journals.database
+        let cluster = journals.cluster
+        try await cluster.psql("CREATE TABLE marks (run int)", database: database)
+        let runs = LockedValue(0)
+        let seenAlone = LockedValue<[Bool]>([])
+        let answer = try await withTimeLimit(.seconds(60)) {
+            try await journal.connections.withConnectionPastTheGate(
+                identified: { connection, identifies in
+                    #expect(!identifies)
+                    let run = runs.withLock {
+                        $0 += 1
+                        return $0
+                    }
+                    try await connection.query("INSERT INTO marks VALUES (\(run))", logger: self.logger)
+                    let seen = try await cluster.psql(
+                        "SELECT count(*) FROM marks WHERE run = \(run)", database: database)
+                    seenAlone.withLock { $0.append(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
+                    if run == 1 {  // the first run loses its connection after its statement committed
+                        _ = try await PostgresTestCluster.offThread {
+                            try cluster.terminateBackends(database: database)
+                        }
+                        try await connection.query("SELECT 1", logger: self.logger)
+                    }
+                    return .unidentified(run)
+                }, losable: true)
+        }
+        #expect(answer == 2)
+        #expect(seenAlone.withLock { $0 } == [true, true], "each run's statement committed as it ran")
+        let marks = try await cluster.psql(
+            "SELECT string_agg(run::text, ',' ORDER BY run) FROM marks", database: database)
+        #expect(marks.trimmingCharacters(in: .whitespacesAndNewlines) == "1,2", "the lost run's write stays")
+        await journals.closeAll()
+    }
+
     @Test func theServerTellsWhetherATransactionCommitted() async throws {
         let journals = try await OpenJournals("txstatus")
         let journal = try await journals.open()

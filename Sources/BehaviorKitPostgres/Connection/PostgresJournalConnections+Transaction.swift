@@ -56,9 +56,19 @@ extension PostgresJournalConnections {
     /// its own statement when asked to (``Identified``). When lost commits are not resolved, a
     /// body of more than one statement (`oneStatement` false) still runs in one transaction,
     /// `BEGIN` and `COMMIT` (or `ROLLBACK` when it refused) around it; one statement runs alone.
+    ///
+    /// `losable`: a one-statement body whose commit may be lost without harm (a claim: the
+    /// records it took wait for their lease to run out, then any worker takes them) runs alone in
+    /// its implicit transaction, one round trip, and runs again on a new connection when its
+    /// connection is lost; its transaction's fate is not asked.
     func withConnectionPastTheGate<T: Sendable>(
-        identified body: @escaping Identified<T>, oneStatement: Bool = true
+        identified body: @escaping Identified<T>, oneStatement: Bool = true, losable: Bool = false
     ) async throws -> T {
+        if losable && oneStatement {
+            return try await retried(idempotent: true, mayHaveWritten: true) { connection in
+                try await body(connection, false).value
+            }
+        }
         guard reconnection.resolvesLostCommits else {
             let logger = self.logger
             return try await retried(idempotent: false) { connection in

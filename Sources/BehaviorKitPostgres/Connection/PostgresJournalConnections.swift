@@ -74,8 +74,11 @@ final class PostgresJournalConnections: Sendable {
     /// - Parameter idempotent: whether `body` may run again after its connection was lost while
     ///   it ran; when not, that loss fails the request with `.outcomeUnknown`, and only the
     ///   attempts that never reached `body` (no connection) are tried again.
+    /// - Parameter mayHaveWritten: `body` may have written when its answer did not come in time:
+    ///   giving up then is `.outcomeUnknown`, not `.timedOut` (nothing was written).
     func retried<T: Sendable>(
-        idempotent: Bool = true, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        idempotent: Bool = true, mayHaveWritten: Bool = false,
+        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
         return try await loop.run(
@@ -89,7 +92,8 @@ final class PostgresJournalConnections: Sendable {
                         throw .retry(reason)
                     case .abandoned:
                         let reason = "the server did not answer within the deadline"
-                        throw .final(self.names.error(idempotent ? .timedOut : .outcomeUnknown, reason))
+                        throw .final(
+                            self.names.error(idempotent && !mayHaveWritten ? .timedOut : .outcomeUnknown, reason))
                     case .failed(let failure): throw failure
                     }
                 }

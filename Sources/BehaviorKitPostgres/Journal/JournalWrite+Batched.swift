@@ -10,3 +10,12 @@ extension JournalWrite {
         }
     }
 }
+
+extension JournalWrite {
+    /// Whether its commit may be lost without harm: a claim, whose records wait for their lease
+    /// to run out when the worker never learned it took them, then go to any worker.
+    var isLosable: Bool {
+        if case .claim = self { return true }
+        return false
+    }
+}

@@ -20,7 +20,9 @@ enum PostgresBatchCall {
     /// statement when asked to (`nil`: it gave no row; ``PostgresJournalConnections/Identified``).
     /// Answers that `refuses` rolls the transaction back (nothing of the batch is written).
     /// `oneStatement` false: `call` may run more than one statement, which then run in one
-    /// transaction even when lost commits are not resolved.
+    /// transaction even when lost commits are not resolved. `losable`: a commit of the batch may
+    /// be lost without harm, and its fate is not asked
+    /// (`PostgresJournalConnections.withConnectionPastTheGate(identified:oneStatement:losable:)`).
     ///
     /// - Returns: `answered` of what the call gave; `alone()` when the server refused a batch
     ///   of more than one, not for its connection, or `refuses` its answers; otherwise `failed`
@@ -32,6 +34,7 @@ enum PostgresBatchCall {
                 value: Answers, transaction: PostgresJournalConnections.Transaction?
             ),
         refuses: @escaping @Sendable (Answers) -> Bool = { _ in false }, oneStatement: Bool = true,
+        losable: Bool = false,
         answered: (Answers) -> Results, alone: () async -> Results,
         failed: (_ sqlState: String?, PostgresStoreError) -> Results
     ) async -> Results {
@@ -52,7 +55,7 @@ enum PostgresBatchCall {
                             return .refused(
                                 .failed(sqlState: PostgresJournalWriter.sqlState(error), names.error(error)))
                         }
-                    }, oneStatement: oneStatement)
+                    }, oneStatement: oneStatement, losable: losable)
             } catch {
                 outcome = .failed(sqlState: nil, names.error(error))
             }
