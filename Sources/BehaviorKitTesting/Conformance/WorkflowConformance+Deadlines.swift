@@ -32,11 +32,7 @@ extension WorkflowConformance {
         let handle = try await first.start(renew, key: "renew-1", input: deadline)
         try await first.runDue()
         try expect(effects.log == ["before"], check, "after the sleep began, the steps ran \(effects.log)")
-        await clock.advance(by: .seconds(3_599))
-        let restarted = worker(journal, clock, registry, owner: "process-2")
-        try expect(try await restarted.runDue() == 0, check, "a second early, the run was taken: \(effects.log)")
-        await clock.advance(by: .seconds(1))
-        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
+        let restarted = try await restartedAtTheDeadline(journal, clock, registry, in: .seconds(3_600), effects, check)
         let answer = try await handle.result()
         try expect(answer == "renewed" && effects.log == ["before", "after"], check, "the run ran \(effects.log)")
 

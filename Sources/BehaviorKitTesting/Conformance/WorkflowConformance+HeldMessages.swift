@@ -13,11 +13,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a message the run consumed but a worker still holds is settled as the run settles (DBOS recv once)"
         let effects = WorkflowEffects()
-        let order = Workflow("paid order") { (context, _: Int) -> String in
-            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
-            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
-            return paid ?? "unpaid"
-        }
+        let order = paidOrder(effects)
         let refusing = RefusedMessageSettlement(journal)
         let workflows = worker(refusing, clock, registered(order), owner: "process-1")
         _ = try await workflows.start(order, key: "paid-1", input: 1)
@@ -27,10 +23,7 @@ extension WorkflowConformance {
         let answer = try await workflows.handle(order, key: "paid-1").result()
         try expect(answer == "p-1", check, "the run answered \(answer)")
         try expect(refusing.refused, check, "the message's settlement was never refused: the check tested nothing")
-        let message = try await journal.record(forKey: "paid-1/message/paid/p-1")
-        try expect(
-            message?.status == .done, check,
-            "the consumed message is \(message.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
+        try await expectSettledDone(journal, "paid-1/message/paid/p-1", check)
         try expect(try await workflows.runDue() == 0, check, "a worker claimed something after the run settled")
         try expect(effects.log == ["shipped p-1"], check, "the run went \(effects.log)")
     }
@@ -44,11 +37,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a run settles only once the messages it consumed are settled (nothing left waiting for ever)"
         let effects = WorkflowEffects()
-        let order = Workflow("paid order") { (context, _: Int) -> String in
-            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
-            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
-            return paid ?? "unpaid"
-        }
+        let order = paidOrder(effects)
         let refusing = RefusedMessageSettlement(journal, refusals: 2)
         let workflows = worker(refusing, clock, registered(order), owner: "process-1")
         _ = try await workflows.start(order, key: "paid-2", input: 2)
@@ -66,11 +55,28 @@ extension WorkflowConformance {
         _ = try await workflows.runDue()
         let answer = try await workflows.handle(order, key: "paid-2").result()
         try expect(answer == "p-2", check, "the run answered \(answer)")
-        let settled = try await journal.record(forKey: "paid-2/message/paid/p-2")
-        try expect(
-            settled?.status == .done, check,
-            "the consumed message is \(settled.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
+        try await expectSettledDone(journal, "paid-2/message/paid/p-2", check)
         try expect(effects.log == ["shipped p-2"], check, "the run went \(effects.log)")
+    }
+
+    /// The workflow "paid order": it receives a payment on the topic "paid" (for an hour at
+    /// most), records "shipped <payment>" (or "shipped unpaid") in `effects` in its step "ship",
+    /// and answers the payment or "unpaid".
+    static func paidOrder(_ effects: WorkflowEffects) -> Workflow<Int, String> {
+        Workflow("paid order") { (context, _: Int) -> String in
+            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
+            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
+            return paid ?? "unpaid"
+        }
+    }
+
+    /// Fails `check` unless the consumed message `key` settled done.
+    static func expectSettledDone(_ journal: any CommandJournalManagement, _ key: String, _ check: String) async throws
+    {
+        let message = try await journal.record(forKey: key)
+        try expect(
+            message?.status == .done, check,
+            "the consumed message is \(message.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
     }
 }
 

@@ -27,13 +27,7 @@ extension WorkflowConformance {
         try expect(
             waiting?.status == .pending && effects.log == ["before"], check,
             "after the sleep began: \(String(describing: waiting)), effects \(effects.log)")
-        await clock.advance(by: .seconds(3_599))
-        let restarted = worker(journal, clock, registry, owner: "process-2")
-        let early = try await restarted.runDue()
-        try expect(
-            early == 0 && effects.count("after") == 0, check, "a second early, the run was taken: \(effects.log)")
-        await clock.advance(by: .seconds(1))
-        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
+        _ = try await restartedAtTheDeadline(journal, clock, registry, in: .seconds(3_600), effects, check)
         let answer = try await handle.result()
         try expect(answer == "reminded 1", check, "the run answered \(answer)")
         try expect(effects.log == ["before", "after"], check, "the steps ran \(effects.log)")

@@ -112,6 +112,31 @@ public enum WorkflowConformance {
         if !condition { throw WorkflowConformanceFailure(check: check, detail: detail()) }
     }
 
+    /// Fails `check` unless `thrown` says the run `key` failed with the workflow "fail"'s error
+    /// ("boom"); `what` names what threw it.
+    static func expectFailedWithBoom(_ thrown: (any Error)?, _ key: String, _ check: String, _ what: String) throws {
+        guard case WorkflowError.failed(key, let reason)? = thrown as? WorkflowError, reason.contains("boom") else {
+            throw WorkflowConformanceFailure(check: check, detail: "\(what) threw \(String(describing: thrown))")
+        }
+    }
+
+    /// A worker in another process ("process-2") that finds nothing due a second before
+    /// `deadline` from now, when the sleeping run has not run its step "after", and takes the
+    /// run up at it; answers that worker.
+    static func restartedAtTheDeadline(
+        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ registry: WorkflowRegistry,
+        in deadline: Duration, _ effects: WorkflowEffects, _ check: String
+    ) async throws -> Workflows {
+        await clock.advance(by: deadline - .seconds(1))
+        let restarted = worker(journal, clock, registry, owner: "process-2")
+        let early = try await restarted.runDue()
+        try expect(
+            early == 0 && effects.count("after") == 0, check, "a second early, the run was taken: \(effects.log)")
+        await clock.advance(by: .seconds(1))
+        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
+        return restarted
+    }
+
     /// The error `body` throws, or `nil`.
     static func error(of body: () async throws -> Void) async -> (any Error)? {
         do {
