@@ -120,13 +120,38 @@ public enum WorkflowConformance {
         }
     }
 
-    /// A worker in another process ("process-2") that finds nothing due a second before
-    /// `deadline` from now, when the sleeping run has not run its step "after", and takes the
-    /// run up at it; answers that worker.
-    static func restartedAtTheDeadline(
-        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ registry: WorkflowRegistry,
-        in deadline: Duration, _ effects: WorkflowEffects, _ check: String
-    ) async throws -> Workflows {
+    /// The workflow `name`: its step "before" records "before" in `effects`, it sleeps as
+    /// `sleep` says, and its step "after" records "after" and answers `answer` of its input.
+    static func sleeper<Input: Codable & Sendable>(
+        _ name: String, _ effects: WorkflowEffects, answer: @escaping @Sendable (Input) -> String,
+        sleep: @escaping @Sendable (WorkflowContext, Input) async throws -> Void
+    ) -> Workflow<Input, String> {
+        Workflow(name) { (context, input: Input) -> String in
+            try await context.step("before") { _ in effects.record("before") }
+            try await sleep(context, input)
+            return try await context.step("after") { _ in
+                effects.record("after")
+                return answer(input)
+            }
+        }
+    }
+
+    /// Starts the ``sleeper(_:_:answer:sleep:)`` `workflow` as `key` on a worker ("process-1"),
+    /// which runs it into its sleep, `deadline` from now; checks that another process
+    /// ("process-2") finds nothing due a second before the deadline and takes the run up at it,
+    /// and that each step ran once. Answers the run's output and that other process's worker.
+    static func expectSleepSurvivesARestart<Input: Codable & Sendable>(
+        _ workflow: Workflow<Input, String>, key: String, input: Input, endingIn deadline: Duration,
+        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ effects: WorkflowEffects, _ check: String
+    ) async throws -> (answer: String, restarted: Workflows) {
+        let registry = registered(workflow)
+        let first = worker(journal, clock, registry, owner: "process-1")
+        let handle = try await first.start(workflow, key: key, input: input)
+        try await first.runDue()
+        let waiting = try await journal.record(forKey: key)
+        try expect(
+            waiting?.status == .pending && effects.log == ["before"], check,
+            "after the sleep began: \(String(describing: waiting)), effects \(effects.log)")
         await clock.advance(by: deadline - .seconds(1))
         let restarted = worker(journal, clock, registry, owner: "process-2")
         let early = try await restarted.runDue()
@@ -134,7 +159,9 @@ public enum WorkflowConformance {
             early == 0 && effects.count("after") == 0, check, "a second early, the run was taken: \(effects.log)")
         await clock.advance(by: .seconds(1))
         try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
-        return restarted
+        let answer = try await handle.result()
+        try expect(effects.log == ["before", "after"], check, "the steps ran \(effects.log)")
+        return (answer, restarted)
     }
 
     /// The error `body` throws, or `nil`.
