@@ -136,6 +136,19 @@ public enum WorkflowConformance {
         }
     }
 
+    /// The workflow `name` as a release before a deploy has it: its step "reserve" records
+    /// "reserve <order>" in `effects`, it sleeps for `duration`, and its step "ship" answers
+    /// "shipped <order>".
+    static func shipsAfterASleep(
+        _ name: String, _ effects: WorkflowEffects, sleeping duration: Duration
+    ) -> Workflow<Int, String> {
+        Workflow(name) { (context, order: Int) -> String in
+            try await context.step("reserve") { _ in effects.record("reserve \(order)") }
+            try await context.sleep(for: duration)
+            return try await context.step("ship") { _ in "shipped \(order)" }
+        }
+    }
+
     /// Starts the ``sleeper(_:_:answer:sleep:)`` `workflow` as `key` on a worker ("process-1"),
     /// which runs it into its sleep, `deadline` from now; checks that another process
     /// ("process-2") finds nothing due a second before the deadline and takes the run up at it,
