@@ -59,9 +59,7 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) takes a running transaction from its attempt, marks it, and makes it due"
-        let begun = try await journal.begin(transaction("t", payload: [1]), lease: lease).record
-        let attempt = lease.fenced(by: begun)
-        try await journal.settle([.settle(child("t", 0), as: .done(output: [7]))], lease: attempt)
+        let attempt = try await beginTransactionWithADoneStep(journal, "t", output: [7])
         let cancelled = try await journal.cancel("t", reason: "operator")
         try expect(
             cancelled.status == .pending && cancelled.owner == nil && cancelled.attempts == 2
@@ -92,9 +90,7 @@ extension CommandJournalConformance {
     ) async throws {
         let check = "a cancelled transaction is compensated by the next worker, even under forward recovery"
         let (effects, invoker) = invoking(journal, clock, owner: "recoverer")
-        let order = invoker.transaction(
-            "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
-        try await crashMidway(order, journal)
+        try await crashMidway(journal, invoker, effects, recovery: .complete)
         _ = try await journal.cancel("t", reason: "customer asked")
         let report = try await invoker.recover()
         try expect(report.compensatedTransactions == ["t"], check, "recovery at once: \(report)")
@@ -109,9 +105,8 @@ extension CommandJournalConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "cancel(_:reason:) marks a transaction no worker holds whose steps began, for a compensation"
-        let begun = try await journal.begin(transaction("t", payload: [1]), lease: lease).record
-        try await journal.settle([.settle(child("t", 0), as: .done(output: nil))], lease: lease.fenced(by: begun))
-        try await journal.release("t", lease: lease.fenced(by: begun), after: .seconds(60))
+        let attempt = try await beginTransactionWithADoneStep(journal, "t", output: nil)
+        try await journal.release("t", lease: attempt, after: .seconds(60))
         let cancelled = try await journal.cancel("t", reason: "late")
         let details = try await journal.details(forKey: "t")
         try expect(

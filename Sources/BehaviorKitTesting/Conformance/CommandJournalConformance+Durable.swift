@@ -47,8 +47,7 @@ extension CommandJournalConformance {
     ) async throws {
         let check = "a worker that takes over a half-done transaction compensates it in reverse"
         let (effects, invoker) = invoking(journal, clock)
-        try await crashMidway(
-            invoker.transaction("order", key: "t", steps: ["x", "y", "z"].map(effects.step)), journal)
+        try await crashMidway(journal, invoker, effects)
         try await expectRecovery(invoker, clock, \.compensatedTransactions, effects, ["-y", "-x(out-x)"], check)
         try await expectStatuses(journal, ["t", "t/0", "t/1"], "compensated compensated compensated", check)
     }
@@ -58,9 +57,7 @@ extension CommandJournalConformance {
     ) async throws {
         let check = "forward recovery completes a half-done transaction without running done steps again"
         let (effects, invoker) = invoking(journal, clock)
-        let order = invoker.transaction(
-            "order", key: "t", recovery: .complete, steps: try ["x", "y", "z"].map(effects.step))
-        try await crashMidway(order, journal)
+        try await crashMidway(journal, invoker, effects, recovery: .complete)
         try await expectRecovery(invoker, clock, \.completedTransactions, effects, ["+y", "+z"], check)
         try await expectStatuses(journal, ["t", "t/0", "t/1", "t/2"], "done done done done", check)
     }
@@ -154,9 +151,16 @@ extension CommandJournalConformance {
         try expect(record?.status == .done, check, "the record is \(String(describing: record))")
     }
 
-    /// Journals what a worker that stops during step 2 leaves: the transaction pending under
-    /// its (soon expired) lease, step 1 done with its output, step 2 pending.
-    static func crashMidway(_ transaction: DurableTransaction, _ journal: any CommandJournalManagement) async throws {
+    /// Journals what a worker that stops during step 2 of the transaction "order" ("t", the
+    /// steps x, y and z of `effects` on `invoker`, recovered as `recovery` says) leaves: the
+    /// transaction pending under its (soon expired) lease, step 1 done with its output, step 2
+    /// pending.
+    static func crashMidway(
+        _ journal: any CommandJournalManagement, _ invoker: JournaledInvoker, _ effects: ConformanceEffects,
+        recovery: DurableTransactionRecovery = .compensate
+    ) async throws {
+        let transaction = invoker.transaction(
+            "order", key: "t", recovery: recovery, steps: try ["x", "y", "z"].map(effects.step))
         _ = try await journal.begin(transaction.entry, lease: lease)
         _ = try await journal.append(transaction.stepEntry(0), lease: lease)
         try await journal.settle("t/0", as: .done(output: Array(#""out-x""#.utf8)), lease: lease)

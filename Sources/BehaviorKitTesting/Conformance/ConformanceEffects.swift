@@ -96,6 +96,17 @@ extension CommandJournalConformance {
         _ = try await journal.append(child(key, 0), lease: lease)
     }
 
+    /// Begins the durable transaction `key` under `lease` and settles its first step ("<key>/0")
+    /// done with `output`; answers the lease of that attempt.
+    static func beginTransactionWithADoneStep(
+        _ journal: any CommandJournalManagement, _ key: String, output: [UInt8]?
+    ) async throws -> JournalLease {
+        let begun = try await journal.begin(transaction(key, payload: [1]), lease: lease).record
+        let attempt = lease.fenced(by: begun)
+        try await journal.settle([.settle(child(key, 0), as: .done(output: output))], lease: attempt)
+        return attempt
+    }
+
     static func child(_ parent: String, _ index: Int) -> CommandJournalEntry {
         CommandJournalEntry(idempotencyKey: "\(parent)/\(index)", kind: "step", parentKey: parent)
     }

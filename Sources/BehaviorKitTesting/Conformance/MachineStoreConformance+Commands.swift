@@ -25,15 +25,7 @@ extension MachineStoreConformance {
     ) async throws {
         for check in [aStepAndItsCommandsCommitTogether, aRefusedCommandLeavesOnlyItsStepUnwritten] {
             let store = try await makeStore()
-            let result: Result<Void, any Error>
-            do {
-                try await check(store.machines, store.journal)
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
-            try await store.close()
-            try result.get()
+            try await closing(store.close) { try await check(store.machines, store.journal) }
         }
     }
 

@@ -28,16 +28,22 @@ public enum MachineStoreConformance {
     public static func check(_ makeStore: () async throws -> any MachineStore) async throws {
         for check in checks {
             let store = try await makeStore()
-            let result: Result<Void, any Error>
-            do {
-                try await check(store, ManualClock())
-                result = .success(())
-            } catch {
-                result = .failure(error)
-            }
-            try await store.close()
-            try result.get()
+            try await closing(store.close) { try await check(store, ManualClock()) }
         }
+    }
+
+    /// Runs `check`, then `close` whether it threw or not; throws what `check` threw, else what
+    /// `close` threw.
+    static func closing(_ close: () async throws -> Void, after check: () async throws -> Void) async throws {
+        let result: Result<Void, any Error>
+        do {
+            try await check()
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        try await close()
+        try result.get()
     }
 
     typealias Check = @Sendable (any MachineStore, ManualClock) async throws -> Void

@@ -17,28 +17,14 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a sleep until a date never ends early, survives a restart, and a passed date goes straight on"
         let effects = WorkflowEffects()
-        let renew = Workflow("renew") { (context, deadline: Date) -> String in
-            try await context.step("before") { _ in effects.record("before") }
+        let renew = sleeper("renew", effects, answer: { (_: Date) in "renewed" }) { context, deadline in
             try await context.sleep(until: deadline)
             try await context.sleep(until: deadline)  // passed by then: straight on
-            return try await context.step("after") { _ in
-                effects.record("after")
-                return "renewed"
-            }
         }
-        let registry = registered(renew)
         let deadline = ManualClock.origin.addingTimeInterval(3_600)
-        let first = worker(journal, clock, registry, owner: "process-1")
-        let handle = try await first.start(renew, key: "renew-1", input: deadline)
-        try await first.runDue()
-        try expect(effects.log == ["before"], check, "after the sleep began, the steps ran \(effects.log)")
-        await clock.advance(by: .seconds(3_599))
-        let restarted = worker(journal, clock, registry, owner: "process-2")
-        try expect(try await restarted.runDue() == 0, check, "a second early, the run was taken: \(effects.log)")
-        await clock.advance(by: .seconds(1))
-        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
-        let answer = try await handle.result()
-        try expect(answer == "renewed" && effects.log == ["before", "after"], check, "the run ran \(effects.log)")
+        let (answer, restarted) = try await expectSleepSurvivesARestart(
+            renew, key: "renew-1", input: deadline, endingIn: .seconds(3_600), journal, clock, effects, check)
+        try expect(answer == "renewed", check, "the run answered \(answer)")
 
         let late = try await restarted.start(renew, key: "renew-2", input: deadline)
         try expect(try await restarted.runDue() == 1, check, "the late run was not taken")

@@ -12,27 +12,12 @@ extension WorkflowConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a message the run consumed but a worker still holds is settled as the run settles (DBOS recv once)"
-        let effects = WorkflowEffects()
-        let order = Workflow("paid order") { (context, _: Int) -> String in
-            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
-            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
-            return paid ?? "unpaid"
-        }
-        let refusing = RefusedMessageSettlement(journal)
-        let workflows = worker(refusing, clock, registered(order), owner: "process-1")
-        _ = try await workflows.start(order, key: "paid-1", input: 1)
-        try await workflows.send("p-1", to: "paid-1", topic: "paid", id: "p-1")
-        try await workflows.send("p-1", to: "paid-1", topic: "paid", id: "p-1")
-        try expect(try await workflows.runDue() == 1, check, "no worker took the run up")
-        let answer = try await workflows.handle(order, key: "paid-1").result()
-        try expect(answer == "p-1", check, "the run answered \(answer)")
-        try expect(refusing.refused, check, "the message's settlement was never refused: the check tested nothing")
-        let message = try await journal.record(forKey: "paid-1/message/paid/p-1")
-        try expect(
-            message?.status == .done, check,
-            "the consumed message is \(message.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
-        try expect(try await workflows.runDue() == 0, check, "a worker claimed something after the run settled")
-        try expect(effects.log == ["shipped p-1"], check, "the run went \(effects.log)")
+        let paid = try await PaidOrderRun.started(1, on: journal, clock, refusals: 1)
+        try await paid.pay()
+        try expect(try await paid.workflows.runDue() == 1, check, "no worker took the run up")
+        try expect(paid.journal.refused, check, "the message's settlement was never refused: the check tested nothing")
+        try await paid.expectShippedOnce(journal, check)
+        try expect(try await paid.workflows.runDue() == 0, check, "a worker claimed something after the run settled")
     }
 
     /// The same, when the worker cannot settle the message as the run ends either (the
@@ -43,34 +28,81 @@ extension WorkflowConformance {
         _ journal: any CommandJournalManagement, _ clock: ManualClock
     ) async throws {
         let check = "a run settles only once the messages it consumed are settled (nothing left waiting for ever)"
-        let effects = WorkflowEffects()
-        let order = Workflow("paid order") { (context, _: Int) -> String in
-            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
-            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
-            return paid ?? "unpaid"
-        }
-        let refusing = RefusedMessageSettlement(journal, refusals: 2)
-        let workflows = worker(refusing, clock, registered(order), owner: "process-1")
-        _ = try await workflows.start(order, key: "paid-2", input: 2)
-        try await workflows.send("p-2", to: "paid-2", topic: "paid", id: "p-2")
-        try expect(try await workflows.runDue() == 1, check, "no worker took the run up")
+        let paid = try await PaidOrderRun.started(2, on: journal, clock, refusals: 2)
+        try expect(try await paid.workflows.runDue() == 1, check, "no worker took the run up")
         try expect(
-            refusing.refusals == 2, check, "\(refusing.refusals) settlements refused, not 2: the check tested nothing")
-        let run = try await journal.record(forKey: "paid-2")
-        let message = try await journal.record(forKey: "paid-2/message/paid/p-2")
+            paid.journal.refusals == 2, check,
+            "\(paid.journal.refusals) settlements refused, not 2: the check tested nothing")
+        let run = try await journal.record(forKey: paid.key)
+        let message = try await journal.record(forKey: paid.messageKey)
         try expect(
             run?.status == .pending || message?.status == .done, check,
             "the run settled \(run.map { "\($0.status)" } ?? "missing") while the message it consumed is "
                 + "\(message.map { "\($0.status)" } ?? "missing")")
         await clock.advance(by: .seconds(31))
-        _ = try await workflows.runDue()
-        let answer = try await workflows.handle(order, key: "paid-2").result()
-        try expect(answer == "p-2", check, "the run answered \(answer)")
-        let settled = try await journal.record(forKey: "paid-2/message/paid/p-2")
-        try expect(
-            settled?.status == .done, check,
-            "the consumed message is \(settled.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
-        try expect(effects.log == ["shipped p-2"], check, "the run went \(effects.log)")
+        _ = try await paid.workflows.runDue()
+        try await paid.expectShippedOnce(journal, check)
+    }
+}
+
+/// A run of the workflow "paid order" ("paid-<number>"), which receives a payment on the topic
+/// "paid" and ships, on a worker ("process-1") whose journal refuses the first settlements of
+/// its messages: the scene of the held-message checks.
+struct PaidOrderRun {
+    let number: Int
+    let effects = WorkflowEffects()
+    /// The worker's journal.
+    let journal: RefusedMessageSettlement
+    let order: Workflow<Int, String>
+    let workflows: Workflows
+
+    /// The run's key.
+    var key: String { "paid-\(number)" }
+    /// Its payment, and the payment message's id.
+    var payment: String { "p-\(number)" }
+    /// The key of the payment's message.
+    var messageKey: String { "\(key)/message/paid/\(payment)" }
+
+    /// The run `number` started, its payment sent once, on `journal` refusing `refusals`
+    /// settlements of messages.
+    static func started(
+        _ number: Int, on journal: any CommandJournalManagement, _ clock: ManualClock, refusals: Int
+    ) async throws -> PaidOrderRun {
+        let paid = PaidOrderRun(number, RefusedMessageSettlement(journal, refusals: refusals), clock)
+        _ = try await paid.workflows.start(paid.order, key: paid.key, input: number)
+        try await paid.pay()
+        return paid
+    }
+
+    private init(_ number: Int, _ journal: RefusedMessageSettlement, _ clock: ManualClock) {
+        self.number = number
+        self.journal = journal
+        let effects = effects
+        order = Workflow("paid order") { (context, _: Int) -> String in
+            let paid = try await context.receive(String.self, topic: "paid", timeout: .seconds(3_600))
+            try await context.step("ship") { _ in effects.record("shipped \(paid ?? "unpaid")") }
+            return paid ?? "unpaid"
+        }
+        workflows = WorkflowConformance.worker(
+            journal, clock, WorkflowConformance.registered(order), owner: "process-1")
+    }
+
+    /// Sends the payment (again: its id makes it one message).
+    func pay() async throws {
+        try await workflows.send(payment, to: key, topic: "paid", id: payment)
+    }
+
+    /// Fails `check` unless the run answered its payment, shipped once, and its payment's
+    /// message settled done in `journal` (the base journal).
+    func expectShippedOnce(_ journal: any CommandJournalManagement, _ check: String) async throws {
+        let answer = try await workflows.handle(order, key: key).result()
+        try WorkflowConformance.expect(answer == payment, check, "the run answered \(answer)")
+        let message = try await journal.record(forKey: messageKey)
+        try WorkflowConformance.expect(
+            message?.status == .done, check,
+            "the consumed message is \(message.map { "\($0.status), held by \($0.owner ?? "no one")" } ?? "missing")")
+        try WorkflowConformance.expect(
+            effects.log == ["shipped \(payment)"], check, "the run went \(effects.log)")
     }
 }
 

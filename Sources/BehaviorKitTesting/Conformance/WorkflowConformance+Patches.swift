@@ -12,11 +12,7 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a patch takes new runs down the new path, and runs from before it down the old (DBOS patch)"
         let effects = WorkflowEffects()
-        let before = Workflow("ship") { (context, order: Int) -> String in
-            try await context.step("reserve") { _ in effects.record("reserve \(order)") }
-            try await context.sleep(for: .seconds(60))
-            return try await context.step("ship") { _ in "shipped \(order)" }
-        }
+        let before = shipsAfterASleep("ship", effects, sleeping: .seconds(60))
         let after = Workflow("ship") { (context, order: Int) -> String in
             try await context.step("reserve") { _ in effects.record("reserve \(order)") }
             if try await context.patched("insure") {

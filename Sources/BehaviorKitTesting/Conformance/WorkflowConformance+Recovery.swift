@@ -50,14 +50,10 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a run that asks for another step than the journal recorded stops, naming both (DBOS determinism)"
         let effects = WorkflowEffects()
-        let before = Workflow("order") { (context, _: Int) -> String in
-            try await context.step("reserve") { _ in effects.record("reserve") }
-            try await context.sleep(for: .seconds(3_600))
-            return try await context.step("ship") { _ in "shipped" }
-        }
+        let before = shipsAfterASleep("order", effects, sleeping: .seconds(3_600))
         let caught = LockedValue<(any Error)?>(nil)
-        let after = Workflow("order") { (context, _: Int) -> String in
-            try await context.step("reserve") { _ in effects.record("reserve") }
+        let after = Workflow("order") { (context, order: Int) -> String in
+            try await context.step("reserve") { _ in effects.record("reserve \(order)") }
             do {
                 try await context.step("charge") { _ in effects.record("charge") }
             } catch {
@@ -65,10 +61,8 @@ extension WorkflowConformance {
             }
             return "swallowed"
         }
-        var old = WorkflowRegistry()
-        old.register(before)
-        var new = WorkflowRegistry()
-        new.register(after)
+        let old = registered(before)
+        let new = registered(after)
         let handle = try await worker(journal, clock, old, owner: "old-release").start(before, key: "order-7", input: 7)
         try await worker(journal, clock, old, owner: "old-release").runDue()
         await clock.advance(by: .seconds(3_600))
@@ -84,7 +78,7 @@ extension WorkflowConformance {
             throw WorkflowConformanceFailure(check: check, detail: "the result threw \(String(describing: thrown))")
         }
         try expect(
-            effects.count("reserve") == 1 && effects.count("charge") == 0, check,
+            effects.count("reserve 7") == 1 && effects.count("charge") == 0, check,
             "the steps ran \(effects.log)")
     }
 

@@ -55,12 +55,7 @@ extension WorkflowConformance {
             "running 'greet-1' with another input threw \(String(describing: conflict))")
         for attempt in 1...2 {
             let thrown = await error { _ = try await workflows.run(fail, key: "fail-1", input: 1) }
-            guard case WorkflowError.failed(let key, let reason)? = thrown as? WorkflowError,
-                key == "fail-1", reason.contains("boom")
-            else {
-                throw WorkflowConformanceFailure(
-                    check: check, detail: "call \(attempt) threw \(String(describing: thrown))")
-            }
+            try expectFailedWithBoom(thrown, "fail-1", check, "call \(attempt)")
         }
         try expect(effects.count("fail") == 1, check, "the failing workflow ran \(effects.count("fail")) times")
     }

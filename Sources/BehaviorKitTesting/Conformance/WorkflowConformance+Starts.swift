@@ -31,12 +31,7 @@ extension WorkflowConformance {
         try await workflows.runDue()
         for attempt in 1...2 {
             let thrown = await error { _ = try await failing.result() }
-            guard case WorkflowError.failed(let key, let reason)? = thrown as? WorkflowError,
-                key == "fail-1", reason.contains("boom")
-            else {
-                throw WorkflowConformanceFailure(
-                    check: check, detail: "result \(attempt) threw \(String(describing: thrown))")
-            }
+            try expectFailedWithBoom(thrown, "fail-1", check, "result \(attempt)")
             _ = try await workflows.start(fail, key: "fail-1", input: 1)
             try expect(try await workflows.runDue() == 0, check, "starting 'fail-1' again queued another run")
         }

@@ -11,32 +11,13 @@ extension WorkflowConformance {
     ) async throws {
         let check = "a durable sleep never ends early, and another process finishes the run at its deadline"
         let effects = WorkflowEffects()
-        let remind = Workflow("remind") { (context, order: Int) -> String in
-            try await context.step("before") { _ in effects.record("before") }
+        let remind = sleeper("remind", effects, answer: { (order: Int) in "reminded \(order)" }) { context, _ in
             try await context.sleep(for: .seconds(3_600))
-            return try await context.step("after") { _ in
-                effects.record("after")
-                return "reminded \(order)"
-            }
         }
-        let registry = registered(remind)
-        let first = worker(journal, clock, registry, owner: "process-1")
-        let handle = try await first.start(remind, key: "remind-1", input: 1)
-        try await first.runDue()
-        let waiting = try await journal.record(forKey: "remind-1")
-        try expect(
-            waiting?.status == .pending && effects.log == ["before"], check,
-            "after the sleep began: \(String(describing: waiting)), effects \(effects.log)")
-        await clock.advance(by: .seconds(3_599))
-        let restarted = worker(journal, clock, registry, owner: "process-2")
-        let early = try await restarted.runDue()
-        try expect(
-            early == 0 && effects.count("after") == 0, check, "a second early, the run was taken: \(effects.log)")
-        await clock.advance(by: .seconds(1))
-        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
-        let answer = try await handle.result()
+        let answer = try await expectSleepSurvivesARestart(
+            remind, key: "remind-1", input: 1, endingIn: .seconds(3_600), journal, clock, effects, check
+        ).answer
         try expect(answer == "reminded 1", check, "the run answered \(answer)")
-        try expect(effects.log == ["before", "after"], check, "the steps ran \(effects.log)")
     }
 
     /// DBOS: "Each call to recv() waits for and consumes the next message to arrive in the

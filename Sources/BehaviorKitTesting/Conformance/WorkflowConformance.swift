@@ -112,6 +112,71 @@ public enum WorkflowConformance {
         if !condition { throw WorkflowConformanceFailure(check: check, detail: detail()) }
     }
 
+    /// Fails `check` unless `thrown` says the run `key` failed with the workflow "fail"'s error
+    /// ("boom"); `what` names what threw it.
+    static func expectFailedWithBoom(_ thrown: (any Error)?, _ key: String, _ check: String, _ what: String) throws {
+        guard case WorkflowError.failed(key, let reason)? = thrown as? WorkflowError, reason.contains("boom") else {
+            throw WorkflowConformanceFailure(check: check, detail: "\(what) threw \(String(describing: thrown))")
+        }
+    }
+
+    /// The workflow `name`: its step "before" records "before" in `effects`, it sleeps as
+    /// `sleep` says, and its step "after" records "after" and answers `answer` of its input.
+    static func sleeper<Input: Codable & Sendable>(
+        _ name: String, _ effects: WorkflowEffects, answer: @escaping @Sendable (Input) -> String,
+        sleep: @escaping @Sendable (WorkflowContext, Input) async throws -> Void
+    ) -> Workflow<Input, String> {
+        Workflow(name) { (context, input: Input) -> String in
+            try await context.step("before") { _ in effects.record("before") }
+            try await sleep(context, input)
+            return try await context.step("after") { _ in
+                effects.record("after")
+                return answer(input)
+            }
+        }
+    }
+
+    /// The workflow `name` as a release before a deploy has it: its step "reserve" records
+    /// "reserve <order>" in `effects`, it sleeps for `duration`, and its step "ship" answers
+    /// "shipped <order>".
+    static func shipsAfterASleep(
+        _ name: String, _ effects: WorkflowEffects, sleeping duration: Duration
+    ) -> Workflow<Int, String> {
+        Workflow(name) { (context, order: Int) -> String in
+            try await context.step("reserve") { _ in effects.record("reserve \(order)") }
+            try await context.sleep(for: duration)
+            return try await context.step("ship") { _ in "shipped \(order)" }
+        }
+    }
+
+    /// Starts the ``sleeper(_:_:answer:sleep:)`` `workflow` as `key` on a worker ("process-1"),
+    /// which runs it into its sleep, `deadline` from now; checks that another process
+    /// ("process-2") finds nothing due a second before the deadline and takes the run up at it,
+    /// and that each step ran once. Answers the run's output and that other process's worker.
+    static func expectSleepSurvivesARestart<Input: Codable & Sendable>(
+        _ workflow: Workflow<Input, String>, key: String, input: Input, endingIn deadline: Duration,
+        _ journal: any CommandJournalManagement, _ clock: ManualClock, _ effects: WorkflowEffects, _ check: String
+    ) async throws -> (answer: String, restarted: Workflows) {
+        let registry = registered(workflow)
+        let first = worker(journal, clock, registry, owner: "process-1")
+        let handle = try await first.start(workflow, key: key, input: input)
+        try await first.runDue()
+        let waiting = try await journal.record(forKey: key)
+        try expect(
+            waiting?.status == .pending && effects.log == ["before"], check,
+            "after the sleep began: \(String(describing: waiting)), effects \(effects.log)")
+        await clock.advance(by: deadline - .seconds(1))
+        let restarted = worker(journal, clock, registry, owner: "process-2")
+        let early = try await restarted.runDue()
+        try expect(
+            early == 0 && effects.count("after") == 0, check, "a second early, the run was taken: \(effects.log)")
+        await clock.advance(by: .seconds(1))
+        try expect(try await restarted.runDue() == 1, check, "at the deadline, the run was not taken up")
+        let answer = try await handle.result()
+        try expect(effects.log == ["before", "after"], check, "the steps ran \(effects.log)")
+        return (answer, restarted)
+    }
+
     /// The error `body` throws, or `nil`.
     static func error(of body: () async throws -> Void) async -> (any Error)? {
         do {

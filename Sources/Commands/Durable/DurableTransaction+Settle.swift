@@ -4,6 +4,15 @@ extension DurableTransaction {
     /// How a transaction settled.
     enum Settlement: Sendable, Hashable {
         case completed, compensated, failed
+
+        /// The outcome it reports.
+        var outcome: DurableOutcome {
+            switch self {
+            case .completed: .completed
+            case .compensated: .compensated
+            case .failed: .failed
+            }
+        }
     }
 
     /// Settles a transaction this worker took over (its worker stopped), from its step records:
@@ -14,29 +23,15 @@ extension DurableTransaction {
     /// - Parameter startIfUntouched: run it from the start when no step was journaled (work
     ///   taken from a queue, which was acknowledged and must run).
     func settle(_ record: CommandJournalRecord, startIfUntouched: Bool = false) async throws -> Settlement {
-        let instruments = invoker.instruments
-        guard instruments.isOn else { return try await settleInJournal(record, startIfUntouched: startIfUntouched) }
+        guard invoker.instruments.isOn else {
+            return try await settleInJournal(record, startIfUntouched: startIfUntouched)
+        }
         var attributes = spanAttributes
         attributes["behaviorkit.attempt"] = record.attempts
-        return try await instruments.withSpan("behaviorkit.transaction", attributes) { span in
-            let started = invoker.keeper.now
-            do {
-                let settlement = try await settleInJournal(record, startIfUntouched: startIfUntouched)
-                let outcome: DurableOutcome =
-                    switch settlement {
-                    case .completed: .completed
-                    case .compensated: .compensated
-                    case .failed: .failed
-                    }
-                instruments.transactionEnded(
-                    name, key: key, outcome, duration: invoker.keeper.now - started, span: span)
-                return settlement
-            } catch {
-                instruments.transactionEnded(
-                    name, key: key, DurableOutcome(error), error: error, duration: invoker.keeper.now - started,
-                    span: span)
-                throw error
-            }
+        return try await reporting(attributes) {
+            try await settleInJournal(record, startIfUntouched: startIfUntouched)
+        } outcome: { settlement in
+            (settlement.outcome, timed: true)
         }
     }
 

@@ -104,22 +104,9 @@ public struct DurableTransaction: Command {
     ///   while it ran (it then settles it); the journal's error when it cannot write.
     @discardableResult
     public func run() async throws -> DurableTransactionResult {
-        let instruments = invoker.instruments
-        guard instruments.isOn else { return try await begin() }
-        return try await instruments.withSpan("behaviorkit.transaction", spanAttributes) { span in
-            let started = invoker.keeper.now
-            do {
-                let result = try await begin()
-                instruments.transactionEnded(
-                    name, key: key, result.status == .completed ? .completed : .alreadyCompleted,
-                    duration: result.status == .completed ? invoker.keeper.now - started : nil, span: span)
-                return result
-            } catch {
-                instruments.transactionEnded(
-                    name, key: key, DurableOutcome(error), error: error, duration: invoker.keeper.now - started,
-                    span: span)
-                throw error
-            }
+        guard invoker.instruments.isOn else { return try await begin() }
+        return try await reporting(spanAttributes, begin) { result in
+            result.status == .completed ? (.completed, timed: true) : (.alreadyCompleted, timed: false)
         }
     }
 
