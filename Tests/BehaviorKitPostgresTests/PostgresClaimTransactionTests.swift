@@ -4,14 +4,14 @@ import Testing
 
 @testable import BehaviorKitPostgres
 
-/// A batch of claims alone is one statement in its own implicit transaction (one round trip):
-/// its commit may be lost without harm, so its fate is not asked. Every other write keeps its
+/// A batch of claims or renewals alone is one statement in its own implicit transaction (one
+/// round trip): its commit may be lost without harm, so its fate is not asked. Every other write keeps its
 /// transaction (`BEGIN`, the batch, `COMMIT`), whose fate is asked after a lost connection.
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresClaimTransactionTests {
     let worker = JournalLease(owner: "worker", duration: .seconds(30))
 
-    @Test func aClaimRunsAloneAndAnEnqueueInItsTransaction() async throws {
+    @Test func aClaimAndARenewalRunAloneAndAnEnqueueInItsTransaction() async throws {
         let journals = try await OpenJournals("claimalone")
         // The server logs every statement of the journal's connections, opened after this.
         try await journals.cluster.psql(
@@ -24,6 +24,8 @@ struct PostgresClaimTransactionTests {
         }
         let claim = try await journal.claim(2, from: "q", concurrency: nil, lease: worker)
         #expect(claim.records.map(\.entry.idempotencyKey).sorted() == ["a", "b"])
+        let attempts = Dictionary(uniqueKeysWithValues: claim.records.map { ($0.entry.idempotencyKey, $0.attempts) })
+        #expect(try await journal.renew(attempts, lease: worker).sorted() == ["a", "b"])
         await journals.closeAll()
 
         // What the backends that ran the table's batch were sent, in order.
@@ -41,6 +43,8 @@ struct PostgresClaimTransactionTests {
             if line.hasSuffix(": COMMIT") { return "COMMIT" }
             return line.contains(call) ? "batch" : nil
         }
-        #expect(Array(sent.suffix(7)) == ["BEGIN", "batch", "COMMIT", "BEGIN", "batch", "COMMIT", "batch"], "\(sent)")
+        #expect(
+            Array(sent.suffix(8)) == ["BEGIN", "batch", "COMMIT", "BEGIN", "batch", "COMMIT", "batch", "batch"],
+            "\(sent)")
     }
 }

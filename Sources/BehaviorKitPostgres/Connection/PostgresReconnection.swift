@@ -34,9 +34,10 @@ extension PostgresCommandJournal {
         /// sends a statement once the one before was answered), and a connection lost while
         /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
         /// been made);
-        /// only the batches that never reached a connection are tried again. A batch of claims
-        /// alone is one round trip either way, and tried again on a new connection: the records
-        /// a lost claim took wait for their lease, then any worker takes them.
+        /// only the batches that never reached a connection are tried again. A batch of claims or
+        /// lease renewals alone is one round trip either way, and tried again on a new connection:
+        /// the records a lost claim took wait for their lease, then any worker takes them; a
+        /// renewal extends the same leases again.
         public var resolvesLostCommits: Bool
         /// The seed of the random part of the waits, for tests that want the same waits every
         /// run; `nil` (the default) seeds it from the system's generator.

@@ -12,10 +12,14 @@ extension JournalWrite {
 }
 
 extension JournalWrite {
-    /// Whether its commit may be lost without harm: a claim, whose records wait for their lease
-    /// to run out when the worker never learned it took them, then go to any worker.
+    /// Whether its commit may be lost without harm, so that it may run again unasked: a claim,
+    /// whose records wait for their lease to run out when the worker never learned it took them,
+    /// then go to any worker; a renewal, which extends the same leases again (fenced by their
+    /// tokens, it answers a lease lost meanwhile as lost).
     var isLosable: Bool {
-        if case .claim = self { return true }
-        return false
+        switch self {
+        case .claim, .renew: true
+        default: false
+        }
     }
 }
