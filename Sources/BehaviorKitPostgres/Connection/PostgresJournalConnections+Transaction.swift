@@ -58,9 +58,9 @@ extension PostgresJournalConnections {
     /// `BEGIN` and `COMMIT` (or `ROLLBACK` when it refused) around it; one statement runs alone.
     ///
     /// `losable`: a one-statement body whose commit may be lost without harm (a claim: the
-    /// records it took wait for their lease to run out, then any worker takes them; a renewal)
-    /// runs alone in
-    /// its implicit transaction, one round trip, and runs again on a new connection when its
+    /// records it took wait for their lease to run out, then any worker takes them; a write that
+    /// answers the same when run again: `JournalWrite.isLosable`) runs alone in its implicit
+    /// transaction, one round trip, and runs again on a new connection when its
     /// connection is lost; its transaction's fate is not asked.
     func withConnectionPastTheGate<T: Sendable>(
         identified body: @escaping Identified<T>, oneStatement: Bool = true, losable: Bool = false

@@ -34,10 +34,15 @@ extension PostgresCommandJournal {
         /// sends a statement once the one before was answered), and a connection lost while
         /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
         /// been made);
-        /// only the batches that never reached a connection are tried again. A batch of claims or
-        /// lease renewals alone is one round trip either way, and tried again on a new connection:
-        /// the records a lost claim took wait for their lease, then any worker takes them; a
-        /// renewal extends the same leases again.
+        /// only the batches that never reached a connection are tried again. A batch of claims,
+        /// lease renewals, enqueues, appended steps and settlements (a transaction's too, with the
+        /// steps they write) is one round trip either way,
+        /// and tried again on a new connection, unasked: the records a lost claim took wait for
+        /// their lease, then any worker takes them; a renewal extends the same leases again; an
+        /// enqueue or an append run again finds the record its lost run wrote, with the same
+        /// entry, and answers it; a settlement run again finds its record settled as it settles
+        /// it, and answers that. A begin, a release or a prune in the batch makes it a transaction
+        /// whose outcome is asked.
         public var resolvesLostCommits: Bool
         /// The seed of the random part of the waits, for tests that want the same waits every
         /// run; `nil` (the default) seeds it from the system's generator.

@@ -15,10 +15,16 @@ extension JournalWrite {
     /// Whether its commit may be lost without harm, so that it may run again unasked: a claim,
     /// whose records wait for their lease to run out when the worker never learned it took them,
     /// then go to any worker; a renewal, which extends the same leases again (fenced by their
-    /// tokens, it answers a lease lost meanwhile as lost).
+    /// tokens, it answers a lease lost meanwhile as lost); an enqueue or an append (a step under
+    /// its parent's lease), whose second run finds the record its first wrote, with the same
+    /// entry, and answers it as the first would have (each answers the record it wrote or found);
+    /// a settlement, or a transaction's settlements with the steps they write, whose second run
+    /// finds each record written and settled as it settles it, and answers that (`same`,
+    /// `settled`), as the first would have. A run whose first did not commit is fenced as the
+    /// first was: by the lease's owner and attempt, which answer a lease lost meanwhile as lost.
     var isLosable: Bool {
         switch self {
-        case .claim, .renew: true
+        case .claim, .renew, .enqueue, .append, .settle, .changes: true
         default: false
         }
     }

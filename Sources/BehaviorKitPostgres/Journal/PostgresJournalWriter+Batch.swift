@@ -13,11 +13,10 @@ import PostgresNIO
 /// backend, an outage) is ridden out by the connections: the batch runs in a transaction whose
 /// fate is read back with `txid_status` on a new connection, and runs again only if it did not
 /// commit; when that cannot be told before the journal's reconnection deadline, every caller
-/// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`). A batch of claims or lease
-/// renewals alone runs in its statement's own transaction, one round trip, and again on a new
-/// connection when its connection is lost: a claim whose answer was lost leaves its records to
-/// their lease, after which any worker takes them; a renewal extends them again
-/// (`JournalWrite.isLosable`).
+/// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`). A batch of claims, lease
+/// renewals, enqueues, appends and settlements (a transaction's too) runs in its statement's own transaction, one round
+/// trip, and again on a new connection when its connection is lost: each gives the same answer
+/// run again (`JournalWrite.isLosable`).
 extension PostgresJournalWriter {
     func commit(
         _ writes: [JournalWrite], _ connections: PostgresJournalConnections
