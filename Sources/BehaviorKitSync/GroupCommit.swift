@@ -206,7 +206,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
                 return batch
             }
             if batch.isEmpty { return }
-            let results = await commit(batch.map(\.operation))
+            let results = await commit(batch.map { $0.operation })  // not `\.operation`: a key path of a generic type is made at each call
             for (waiter, result) in zip(batch, results) { waiter.answer(result) }
         }
     }
