@@ -206,7 +206,8 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
                 return batch
             }
             if batch.isEmpty { return }
-            let results = await commit(batch.map { $0.operation })  // not `\.operation`: a key path of a generic type is made at each call
+            // Not `\.operation`: a key path into a generic type is made at each call.
+            let results = await commit(batch.map { $0.operation })
             for (waiter, result) in zip(batch, results) { waiter.answer(result) }
         }
     }
