@@ -173,6 +173,33 @@ struct PostgresCommandJournalTests {
         await journals.closeAll()
     }
 
+    /// A write commits in its caller's task when nothing else commits, and does not follow that
+    /// task into cancellation: a caller cancelled before it writes still gets its answer, and the
+    /// write is made, as when the group commit's own task wrote it.
+    @Test func aLoneWriteOfACancelledTaskCommitsAndAnswers() async throws {
+        let journals = try await OpenJournals("cancelled")
+        let journal = try await journals.open()
+        let enqueued = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await journal.enqueue(
+                CommandJournalEntry(idempotencyKey: "c", kind: "k", payload: [1]), queue: "q", after: .zero)
+        }
+        let record = try await enqueued.value
+        #expect(record.entry.idempotencyKey == "c")
+        let started = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await journal.begin(
+                CommandJournalEntry(idempotencyKey: "t", kind: "k", payload: []), lease: worker)
+        }
+        guard case .started = try await started.value else {
+            Issue.record("a cancelled caller's begin did not start")
+            return
+        }
+        #expect(try await journal.record(forKey: "c")?.status == .pending)
+        #expect(try await journal.record(forKey: "t")?.owner == worker.owner)
+        await journals.closeAll()
+    }
+
     @Test func aQueueWorkerDrainsAQueueOnPostgres() async throws {
         let journals = try await OpenJournals("worker")
         let journal = try await journals.open()

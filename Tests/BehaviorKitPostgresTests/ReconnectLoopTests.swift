@@ -46,6 +46,31 @@ struct ReconnectLoopTests {
         #expect(start.duration(to: clock.now) == .milliseconds(100 + 200 + 400))
     }
 
+    /// A task that ignores its cancellation (a journal's write, committed in its caller's task)
+    /// waits between attempts all the same; one that follows it stops waiting.
+    @Test func aWriteThatIgnoresCancellationIsTriedAgainInACancelledTask() async throws {
+        let clock = ImmediateClock()
+        let loop = ReconnectLoop(clock: clock, policy: .init(initialBackoff: .milliseconds(100), jitter: 0))
+        let names = self.names
+        @Sendable func run(ignoring: Bool) async throws -> String {
+            try await Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return try await PostgresJournalConnections.$ignoresCancellation.withValue(ignoring) {
+                    var attempts = 0
+                    return try await loop.run(
+                        { _ throws(AttemptFailure) in
+                            attempts += 1
+                            guard attempts == 2 else { throw .retry("connection refused") }
+                            return "answered"
+                        }, giveUp: { names.unreachable(for: .seconds(30), $0) },
+                        cancelled: { names.error(.ioFailed, $0) })
+                }
+            }.value
+        }
+        #expect(try await run(ignoring: true) == "answered")
+        await #expect(throws: PostgresStoreError.self) { _ = try await run(ignoring: false) }
+    }
+
     @Test func theDeadlineEndsTheAttemptsNamingTheLastCause() async throws {
         let clock = ImmediateClock()
         let loop = ReconnectLoop(clock: clock, policy: .init(deadline: .seconds(2), jitter: 0.3, seed: 7))

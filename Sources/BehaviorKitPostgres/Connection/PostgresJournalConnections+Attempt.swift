@@ -56,6 +56,7 @@ extension PostgresJournalConnections {
         /// back to the pool out of any transaction `body` left open.
         let abandoned = LockedValue(false)
         let answer = FirstAnswer<Outcome<T>>()
+        let followsCancellation = !Self.ignoresCancellation
         let outcome: Outcome<T>
         do {
             outcome = try await withTaskCancellationHandler {
@@ -143,7 +144,7 @@ extension PostgresJournalConnections {
                     }
                 }
             } onCancel: {
-                answer.cancel()
+                if followsCancellation { answer.cancel() }
             }
         } catch {
             throw .failed(.final(names.error(.ioFailed, "cancelled")))

@@ -294,7 +294,12 @@ extension PostgresJournalConnections {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { throw unknown(why) }
             do {
-                try await Task.sleep(for: min(backoff.next(), left))
+                let wait = min(backoff.next(), left)
+                if Self.ignoresCancellation {
+                    try await Task { try await Task.sleep(for: wait) }.value  // out of the caller's cancellation
+                } else {
+                    try await Task.sleep(for: wait)
+                }
             } catch {
                 throw unknown("cancelled")
             }

@@ -6,6 +6,12 @@ import PostgresNIO
 /// reconnection deadline and tried again on a new connection when the server went away
 /// (``PostgresCommandJournal/Reconnection``), and a gate that `close()` shuts and waits on.
 final class PostgresJournalConnections: Sendable {
+    /// Whether the requests run by this task ignore its cancellation, as those of a task that is
+    /// never cancelled: the journal's writes, which a caller's own task commits when nothing else
+    /// commits (a batch of one, no hop to the group commit's task and back), and which must then
+    /// end as they would in that task, committed and answered, or refused.
+    @TaskLocal static var ignoresCancellation = false
+
     private struct Gate {
         var open = true
         var inFlight = 0

@@ -41,7 +41,14 @@ struct ReconnectLoop<C: Clock<Duration>>: Sendable {
             let left = clock.now.duration(to: deadline)
             guard left > .zero else { throw giveUp(reason) }
             do {
-                try await clock.sleep(until: clock.now.advanced(by: min(backoff.next(), left)), tolerance: nil)
+                let wake = clock.now.advanced(by: min(backoff.next(), left))
+                if PostgresJournalConnections.ignoresCancellation {
+                    // In a task of its own, which the caller's cancellation does not reach.
+                    let clock = self.clock
+                    try await Task { try await clock.sleep(until: wake, tolerance: nil) }.value
+                } else {
+                    try await clock.sleep(until: wake, tolerance: nil)
+                }
             } catch {
                 let why = "cancelled while waiting to try again, after \(reason)"
                 throw cancelled?(why) ?? giveUp(why)
