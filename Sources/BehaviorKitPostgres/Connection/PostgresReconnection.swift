@@ -36,13 +36,12 @@ extension PostgresCommandJournal {
         /// been made);
         /// only the batches that never reached a connection are tried again. A batch of claims,
         /// lease renewals, enqueues, appended steps and settlements (a transaction's too, with the
-        /// steps they write) is one round trip either way,
-        /// and tried again on a new connection, unasked: the records a lost claim took wait for
-        /// their lease, then any worker takes them; a renewal extends the same leases again; an
-        /// enqueue or an append run again finds the record its lost run wrote, with the same
-        /// entry, and answers it; a settlement run again finds its record settled as it settles
-        /// it, and answers that. A begin, a release or a prune in the batch makes it a transaction
-        /// whose outcome is asked.
+        /// steps they write) is one round trip either way, and tried again on a new connection,
+        /// unasked: the records a lost claim took wait for their lease, then any worker takes
+        /// them; a renewal extends the same leases again; an enqueue or an append run again finds
+        /// the record its lost run wrote, with the same entry, and answers it; a settlement run
+        /// again finds its record settled as it settles it, and answers that. A begin, a release
+        /// or a prune in the batch makes it a transaction whose outcome is asked.
         public var resolvesLostCommits: Bool
         /// The seed of the random part of the waits, for tests that want the same waits every
         /// run; `nil` (the default) seeds it from the system's generator.

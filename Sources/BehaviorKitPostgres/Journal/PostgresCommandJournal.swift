@@ -160,9 +160,9 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
         // A write that finds nothing committing is committed by its caller's task, which it then
         // does not follow into cancellation (`ignoresCancellation`), as the group commit's own
         // task never is cancelled: one hop less each way.
-        let writes = GroupCommit<JournalWrite, JournalWriteOutcome>(maximumBatch: 256, commitsLoneWritesInCaller: true)
-        {
-            writes in
+        let writes = GroupCommit<JournalWrite, JournalWriteOutcome>(
+            maximumBatch: 256, commitsLoneWritesInCaller: true
+        ) { writes in
             await PostgresJournalConnections.$ignoresCancellation.withValue(true) {
                 await writer.commit(writes, connections)
             }

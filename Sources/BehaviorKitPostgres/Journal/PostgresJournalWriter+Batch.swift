@@ -14,9 +14,9 @@ import PostgresNIO
 /// fate is read back with `txid_status` on a new connection, and runs again only if it did not
 /// commit; when that cannot be told before the journal's reconnection deadline, every caller
 /// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`). A batch of claims, lease
-/// renewals, enqueues, appends and settlements (a transaction's too) runs in its statement's own transaction, one round
-/// trip, and again on a new connection when its connection is lost: each gives the same answer
-/// run again (`JournalWrite.isLosable`).
+/// renewals, enqueues, appends and settlements (a transaction's too) runs in its statement's
+/// own transaction, one round trip, and again on a new connection when its connection is lost:
+/// each gives the same answer run again (`JournalWrite.isLosable`).
 extension PostgresJournalWriter {
     func commit(
         _ writes: [JournalWrite], _ connections: PostgresJournalConnections
