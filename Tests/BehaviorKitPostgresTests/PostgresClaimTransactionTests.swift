@@ -127,27 +127,12 @@ struct PostgresClaimTransactionTests {
     ) async throws -> (first: JournalWriteOutcome, again: JournalWriteOutcome) {
         #expect(write.isLosable)
         let writer = journal.writer
-        let database = journals.database
-        let cluster = journals.cluster
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
         let runs = LockedValue<[JournalWriteOutcome]>([])
-        let answer = try await withTimeLimit(.seconds(60)) {
-            try await journal.connections.withConnectionPastTheGate(
-                identified: { connection, _ in
-                    let answers = try await writer.call([write], on: connection)
-                    let outcome = try writer.result(of: write, answers[0])
-                    let first = runs.withLock {
-                        $0.append(outcome)
-                        return $0.count == 1
-                    }
-                    if first {  // committed; the connection is lost before the caller has the answer
-                        _ = try await PostgresTestCluster.offThread {
-                            try cluster.terminateBackends(database: database)
-                        }
-                        try await connection.query("SELECT 1", logger: logger)
-                    }
-                    return .unidentified(outcome)
-                }, losable: true)
+        let answer = try await journals.losingTheFirstConnection(of: journal) { connection, _ in
+            let answers = try await writer.call([write], on: connection)
+            let outcome = try writer.result(of: write, answers[0])
+            runs.withLock { $0.append(outcome) }
+            return outcome
         }
         let seen = runs.withLock { $0 }
         #expect(seen.count == 2, "the lost run ran again")

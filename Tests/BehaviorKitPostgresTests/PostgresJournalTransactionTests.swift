@@ -48,28 +48,12 @@ struct PostgresJournalTransactionTests {
         let database = journals.database
         let cluster = journals.cluster
         try await cluster.psql("CREATE TABLE marks (run int)", database: database)
-        let runs = LockedValue(0)
         let seenAlone = LockedValue<[Bool]>([])
-        let answer = try await withTimeLimit(.seconds(60)) {
-            try await journal.connections.withConnectionPastTheGate(
-                identified: { connection, identifies in
-                    #expect(!identifies)
-                    let run = runs.withLock {
-                        $0 += 1
-                        return $0
-                    }
-                    try await connection.query("INSERT INTO marks VALUES (\(run))", logger: self.logger)
-                    let seen = try await cluster.psql(
-                        "SELECT count(*) FROM marks WHERE run = \(run)", database: database)
-                    seenAlone.withLock { $0.append(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
-                    if run == 1 {  // the first run loses its connection after its statement committed
-                        _ = try await PostgresTestCluster.offThread {
-                            try cluster.terminateBackends(database: database)
-                        }
-                        try await connection.query("SELECT 1", logger: self.logger)
-                    }
-                    return .unidentified(run)
-                }, losable: true)
+        let answer = try await journals.losingTheFirstConnection(of: journal) { connection, run in
+            try await connection.query("INSERT INTO marks VALUES (\(run))", logger: self.logger)
+            let seen = try await cluster.psql("SELECT count(*) FROM marks WHERE run = \(run)", database: database)
+            seenAlone.withLock { $0.append(seen.trimmingCharacters(in: .whitespacesAndNewlines) == "1") }
+            return run
         }
         #expect(answer == 2)
         #expect(seenAlone.withLock { $0 } == [true, true], "each run's statement committed as it ran")

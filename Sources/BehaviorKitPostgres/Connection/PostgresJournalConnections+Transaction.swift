@@ -294,12 +294,8 @@ extension PostgresJournalConnections {
             let left = ContinuousClock.now.duration(to: deadline)
             guard left > .zero else { throw unknown(why) }
             do {
-                let wait = min(backoff.next(), left)
-                if Self.ignoresCancellation {
-                    try await Task { try await Task.sleep(for: wait) }.value  // out of the caller's cancellation
-                } else {
-                    try await Task.sleep(for: wait)
-                }
+                let clock = ContinuousClock()
+                try await Self.sleep(until: clock.now.advanced(by: min(backoff.next(), left)), on: clock)
             } catch {
                 throw unknown("cancelled")
             }

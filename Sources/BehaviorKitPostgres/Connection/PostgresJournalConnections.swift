@@ -12,6 +12,16 @@ final class PostgresJournalConnections: Sendable {
     /// end as they would in that task, committed and answered, or refused.
     @TaskLocal static var ignoresCancellation = false
 
+    /// Sleeps on `clock` until `wake`: when this task ``ignoresCancellation``, in a task of its
+    /// own, which the caller's cancellation does not reach; otherwise throws once it is cancelled.
+    static func sleep<C: Clock>(until wake: C.Instant, on clock: C) async throws {
+        if ignoresCancellation {
+            try await Task { try await clock.sleep(until: wake, tolerance: nil) }.value
+        } else {
+            try await clock.sleep(until: wake, tolerance: nil)
+        }
+    }
+
     private struct Gate {
         var open = true
         var inFlight = 0

@@ -42,13 +42,7 @@ struct ReconnectLoop<C: Clock<Duration>>: Sendable {
             guard left > .zero else { throw giveUp(reason) }
             do {
                 let wake = clock.now.advanced(by: min(backoff.next(), left))
-                if PostgresJournalConnections.ignoresCancellation {
-                    // In a task of its own, which the caller's cancellation does not reach.
-                    let clock = self.clock
-                    try await Task { try await clock.sleep(until: wake, tolerance: nil) }.value
-                } else {
-                    try await clock.sleep(until: wake, tolerance: nil)
-                }
+                try await PostgresJournalConnections.sleep(until: wake, on: clock)
             } catch {
                 let why = "cancelled while waiting to try again, after \(reason)"
                 throw cancelled?(why) ?? giveUp(why)
