@@ -7,15 +7,15 @@ import Testing
 
 @testable import BehaviorKitPostgres
 
-/// A batch of claims, renewals, enqueues, appends and settlements (a transaction's too) is one statement in its own
-/// implicit transaction (one round trip): its commit may be lost without harm (each answers the
-/// same when run again), so its fate is not asked. Every other write (a begin here) keeps its
+/// A batch of begins, claims, renewals, enqueues, appends and settlements (a transaction's too) is one statement in
+/// its own implicit transaction (one round trip): its commit may be lost without harm (each answers the
+/// same when run again), so its fate is not asked. Every other write (a release here) keeps its
 /// transaction (`BEGIN`, the batch, `COMMIT`), whose fate is asked after a lost connection.
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresClaimTransactionTests {
     let worker = JournalLease(owner: "worker", duration: .seconds(30))
 
-    @Test func claimsRenewalsEnqueuesAppendsAndSettlementsRunAloneAndABeginInItsTransaction() async throws {
+    @Test func beginsClaimsRenewalsEnqueuesAppendsAndSettlementsRunAloneAndAReleaseInItsTransaction() async throws {
         let journals = try await OpenJournals("claimalone")
         // The server logs every statement of the journal's connections, opened after this.
         try await journals.cluster.psql(
@@ -37,6 +37,7 @@ struct PostgresClaimTransactionTests {
         try await journal.settle("a", as: .done(output: nil), lease: worker)
         try await journal.settle(
             [.settle("t/1", as: .done(output: nil)), .settle("t", as: .done(output: nil))], lease: worker)
+        try await journal.release("b", lease: worker, after: .zero)
         await journals.closeAll()
 
         // What the backends that ran the table's batch were sent, in order.
@@ -56,7 +57,7 @@ struct PostgresClaimTransactionTests {
         }
         #expect(
             Array(sent.suffix(10)) == [
-                "batch", "batch", "BEGIN", "batch", "COMMIT", "batch", "batch", "batch", "batch", "batch",
+                "batch", "batch", "batch", "batch", "batch", "batch", "batch", "BEGIN", "batch", "COMMIT",
             ],
             "\(sent)")
     }
@@ -120,6 +121,37 @@ struct PostgresClaimTransactionTests {
         await journals.closeAll()
     }
 
+    /// A begin whose statement committed but whose answer was lost runs again with the same
+    /// token, and answers as its first run did: `started` for the record it made, `resumed` (the
+    /// same attempt, not the next) for one that was there; another begin by the same owner, with
+    /// a token of its own, finds the record busy.
+    @Test func aBeginLostAfterItCommittedRunsAgainAndAnswersAsItsFirstRun() async throws {
+        let journals = try await OpenJournals("beginlost")
+        let journal = try await journals.open()
+        let entry = { (key: String) in CommandJournalEntry(idempotencyKey: key, kind: "k", payload: [7]) }
+        let (started, startedAgain) = try await lostAfterCommit(.begin(entry("new"), worker), journals, journal)
+        guard case .begun(.started(let first)) = started, case .begun(.started(let again)) = startedAgain else {
+            Issue.record("a begin answered \(started), then \(startedAgain)")
+            return
+        }
+        #expect(first.attempts == 1 && again.attempts == 1 && again.sequence == first.sequence)
+        guard case .busy = try await journal.begin(entry("new"), lease: worker) else {
+            Issue.record("another begin by the same owner took the record")
+            return
+        }
+
+        _ = try await journal.enqueue(entry("queued"), queue: "q", after: .zero)
+        let (resumed, resumedAgain) = try await lostAfterCommit(
+            .beginOnQueue(entry("queued"), queue: "q", worker), journals, journal)
+        guard case .begun(.resumed(let taken)) = resumed, case .begun(.resumed(let takenAgain)) = resumedAgain else {
+            Issue.record("a begin of a queued record answered \(resumed), then \(resumedAgain)")
+            return
+        }
+        #expect(taken.attempts == 1 && takenAgain.attempts == 1 && takenAgain.owner == worker.owner)
+        #expect(try await journal.record(forKey: "queued")?.attempts == 1, "the second run took no attempt more")
+        await journals.closeAll()
+    }
+
     /// Runs `write` alone as the journal does (`losable`), losing the first run's connection after
     /// its statement committed; the first run's answer and the answer the caller got.
     private func lostAfterCommit(
@@ -128,8 +160,9 @@ struct PostgresClaimTransactionTests {
         #expect(write.isLosable)
         let writer = journal.writer
         let runs = LockedValue<[JournalWriteOutcome]>([])
+        let bindings = try writer.bindings([write])  // once for every run, as `commit` binds them
         let answer = try await journals.losingTheFirstConnection(of: journal) { connection, _ in
-            let answers = try await writer.call([write], on: connection)
+            let answers = try await writer.call(1, bindings, on: connection, identifies: false).value
             let outcome = try writer.result(of: write, answers[0])
             runs.withLock { $0.append(outcome) }
             return outcome

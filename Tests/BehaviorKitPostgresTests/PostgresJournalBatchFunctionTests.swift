@@ -23,15 +23,18 @@ struct PostgresJournalBatchFunctionTests {
         await first.close()
         // As an earlier release left it: its own versions of the function, not this one, no
         // tables of rate limits (the releases before v9), no pickups (before v10), its settlements
-        // one by one (before v11) and its steps inserted pending, then settled (before v12).
-        try await journals.cluster.psql(
-            "DROP FUNCTION \"\(table)_batch_v12\"; CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) "
-                + "RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'; CREATE FUNCTION \"\(table)_batch_v8\"(p_now bigint) "
-                + "RETURNS bigint LANGUAGE sql AS 'SELECT 8::bigint'; CREATE FUNCTION \"\(table)_batch_v10\"(p_now bigint) "
-                + "RETURNS bigint LANGUAGE sql AS 'SELECT 10::bigint'; CREATE FUNCTION \"\(table)_batch_v11\"(p_now bigint) "
-                + "RETURNS bigint LANGUAGE sql AS 'SELECT 11::bigint'; DROP TABLE \"\(table)_rate_limits\"; "
-                + "DROP TABLE \"\(table)_rate_buckets\"; ALTER TABLE \"\(table)\" DROP COLUMN pickup_ms",
-            database: journals.database)
+        // one by one (before v11), its steps inserted pending, then settled (before v12), and no
+        // begin tokens (before v13).
+        let earlier: [String] = [
+            "DROP FUNCTION \"\(table)_batch_v13\"",
+            "CREATE FUNCTION \"\(table)_batch_v3\"(p_now bigint, p_ops jsonb) RETURNS bigint LANGUAGE sql AS 'SELECT 3::bigint'",
+            "CREATE FUNCTION \"\(table)_batch_v8\"(p_now bigint) RETURNS bigint LANGUAGE sql AS 'SELECT 8::bigint'",
+            "CREATE FUNCTION \"\(table)_batch_v10\"(p_now bigint) RETURNS bigint LANGUAGE sql AS 'SELECT 10::bigint'",
+            "CREATE FUNCTION \"\(table)_batch_v11\"(p_now bigint) RETURNS bigint LANGUAGE sql AS 'SELECT 11::bigint'",
+            "DROP TABLE \"\(table)_rate_limits\"", "DROP TABLE \"\(table)_rate_buckets\"",
+            "ALTER TABLE \"\(table)\" DROP COLUMN pickup_ms, DROP COLUMN begin_token",
+        ]
+        try await journals.cluster.psql(earlier.joined(separator: "; "), database: journals.database)
         #expect(try await functions(journals, table).count == 4)
         let reopened = try await journals.open(table: table)
         try await reopened.settle("k", as: .done(output: [7]), lease: worker)
@@ -41,7 +44,7 @@ struct PostgresJournalBatchFunctionTests {
         #expect(present.contains("\(table)_batch_v8(bigint)"), "\(present)")
         #expect(present.contains("\(table)_batch_v10(bigint)"), "\(present)")
         #expect(present.contains("\(table)_batch_v11(bigint)"), "\(present)")
-        #expect(present.contains { $0.hasPrefix("\(table)_batch_v12(bigint,smallint[],text[]") }, "\(present)")
+        #expect(present.contains { $0.hasPrefix("\(table)_batch_v13(bigint,smallint[],text[]") }, "\(present)")
         let limit = try QueueRateLimit(starts: 1, per: .seconds(60))
         try await reopened.setRateLimit(limit, queue: "q", scope: .queue)
         #expect(try await reopened.rateLimits().map(\.limit) == [limit])

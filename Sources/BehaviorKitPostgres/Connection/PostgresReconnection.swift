@@ -7,7 +7,8 @@ extension PostgresCommandJournal {
     ///     url: "postgres://app@db.internal/orders", reconnection: .init(deadline: .seconds(10)))
     /// ```
     ///
-    /// A read runs again on a new connection. A batch of writes runs in a transaction whose
+    /// A read runs again on a new connection, and so does a batch of writes that answer the same
+    /// when run again (``resolvesLostCommits`` says which). Any other batch runs in a transaction whose
     /// outcome the journal asks the server for when the connection was lost before it was
     /// answered (`txid_status`): it runs again when it was rolled back, is answered when it
     /// committed, and fails with `.outcomeUnknown` when the server cannot tell. Once the deadline
@@ -34,14 +35,16 @@ extension PostgresCommandJournal {
         /// sends a statement once the one before was answered), and a connection lost while
         /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
         /// been made);
-        /// only the batches that never reached a connection are tried again. A batch of claims,
-        /// lease renewals, enqueues, appended steps and settlements (a transaction's too, with the
-        /// steps they write) is one round trip either way, and tried again on a new connection,
-        /// unasked: the records a lost claim took wait for their lease, then any worker takes
+        /// only the batches that never reached a connection are tried again. A batch of begins,
+        /// claims, lease renewals, enqueues, appended steps and settlements (a transaction's too,
+        /// with the steps they write) is one round trip either way, and tried again on a new
+        /// connection, unasked: a begin run again finds the token its lost run left on the record
+        /// it took, and answers as that run would have (another begin of the key finds it busy);
+        /// the records a lost claim took wait for their lease, then any worker takes
         /// them; a renewal extends the same leases again; an enqueue or an append run again finds
         /// the record its lost run wrote, with the same entry, and answers it; a settlement run
-        /// again finds its record settled as it settles it, and answers that. A begin, a release
-        /// or a prune in the batch makes it a transaction whose outcome is asked.
+        /// again finds its record settled as it settles it, and answers that. A release or a
+        /// prune in the batch makes it a transaction whose outcome is asked.
         public var resolvesLostCommits: Bool
         /// The seed of the random part of the waits, for tests that want the same waits every
         /// run; `nil` (the default) seeds it from the system's generator.

@@ -20,11 +20,15 @@ extension JournalWrite {
     /// entry, and answers it as the first would have (each answers the record it wrote or found);
     /// a settlement, or a transaction's settlements with the steps they write, whose second run
     /// finds each record written and settled as it settles it, and answers that (`same`,
-    /// `settled`), as the first would have. A run whose first did not commit is fenced as the
-    /// first was: by the lease's owner and attempt, which answer a lease lost meanwhile as lost.
+    /// `settled`), as the first would have; a begin, which carries a token of its own that its
+    /// first run keeps on the record it took (the batch function v13), so that its second run,
+    /// finding that token there under its owner, answers as the first (`started` or `resumed`),
+    /// where another begin of the same key finds it busy. A run whose first did not commit is
+    /// fenced as the first was: by the lease's owner and attempt, which answer a lease lost
+    /// meanwhile as lost. Releases and prunes keep their transaction, whose fate is asked.
     var isLosable: Bool {
         switch self {
-        case .claim, .renew, .enqueue, .append, .settle, .changes: true
+        case .claim, .renew, .enqueue, .append, .settle, .changes, .begin, .beginOnQueue: true
         default: false
         }
     }

@@ -28,11 +28,14 @@ enum PostgresJournalBatchFunction {
     /// other in a batch in one statement, ``settleRun(_:)``, answering each as v10, and a claim that
     /// waited for its queue's lock looks again whether the queue was paused meanwhile; v12 inserts a
     /// step that a `changes` write adds and settles at once settled, one row version, not two, and
-    /// answers a begin, an append, an enqueue and a claim in the statement that writes them). The earlier versions stay in the
+    /// answers a begin, an append, an enqueue and a claim in the statement that writes them; v13
+    /// keeps the begin's token, `p_tokens`, in `begin_token` (negated when it took an existing
+    /// record), and answers a begin run again with its token as its first run answered, so
+    /// that a begin may commit in its statement's own transaction). The earlier versions stay in the
     /// database, as processes of an earlier version may still call them: a v4 process enqueues
     /// at the column's default, 0, and claims oldest first; a v5 process claims from a paused
     /// queue; a v8 process claims past the rate limits; a v9 process keeps no pickups.
-    static func name(_ table: String) -> String { "\(table)_batch_v12" }
+    static func name(_ table: String) -> String { "\(table)_batch_v13" }
 
     static let recordColumns = PostgresJournalColumn.list("r.")
 
@@ -139,21 +142,31 @@ enum PostgresJournalBatchFunction {
                     IF \(PostgresJournalOperationCode.begin.test) THEN
                         \(answering(.started, """
                             INSERT INTO \(t) AS t (key, kind, payload, parent_key, status, owner, lease_expires_at, queue,
-                                attempts, created_at, updated_at)
+                                attempts, created_at, updated_at, begin_token)
                             VALUES (v_key, v_kind, v_payload, v_parent, 'pending', v_owner, v_now + v_ms, p_queues[v_i], 1,
-                                v_now, v_now)
+                                v_now, v_now, v_token)
                             ON CONFLICT (key) DO NOTHING
                             """))
                         IF NOT FOUND THEN
-                            UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms, attempts = t.attempts + 1,
-                                updated_at = v_now
-                            WHERE t.key = v_key AND \(pendingRoot) AND v_parent IS NULL AND t.kind = v_kind
-                                AND t.payload = v_payload AND t.lease_expires_at <= v_now
-                            RETURNING t.* INTO r;
-                            v_out := \(PostgresJournalOutcome.resumed.literal);
-                            IF NOT FOUND THEN
-                                SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
-                                v_out := \(PostgresJournalOutcome.found.literal);
+                            SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                            v_out := \(PostgresJournalOutcome.found.literal);
+                            IF v_token IS NOT NULL AND r.begin_token IN (v_token, -v_token) AND r.owner = v_owner
+                                AND r.status = 'pending' AND r.parent_key IS NULL THEN
+                                -- This begin, run again after its answer was lost: as it answered then (v13).
+                                v_out := CASE WHEN r.begin_token = v_token THEN \(PostgresJournalOutcome.started.literal)
+                                    ELSE \(PostgresJournalOutcome.resumed.literal) END;
+                            ELSIF r.status = 'pending' AND r.parent_key IS NULL AND v_parent IS NULL
+                                AND r.lease_expires_at <= v_now THEN
+                                UPDATE \(t) AS t SET owner = v_owner, lease_expires_at = v_now + v_ms,
+                                    attempts = t.attempts + 1, updated_at = v_now, begin_token = -v_token
+                                WHERE t.key = v_key AND \(pendingRoot) AND t.kind = v_kind AND t.payload = v_payload
+                                    AND t.lease_expires_at <= v_now
+                                RETURNING t.* INTO r;
+                                IF FOUND THEN
+                                    v_out := \(PostgresJournalOutcome.resumed.literal);
+                                ELSE
+                                    SELECT * INTO r FROM \(t) AS t WHERE t.key = v_key;
+                                END IF;
                             END IF;
                             RETURN QUERY SELECT v_i, v_out, v_now, NULL::text, NULL::text, NULL::bigint, \(recordColumns);
                         END IF;

@@ -87,7 +87,10 @@ enum PostgresJournalSchema {
             // statement reads, as only enqueues and claims under a limit per partition use it.
             // How long each record waited to be picked up (with the batch function v10), beside them
             // too: only claims and the activity per minute read it.
-            for (name, column) in [("partition_key", partitionColumn), ("pickup_ms", pickupColumn)]
+            // A begin's token (with the batch function v13), which only a begin run again reads.
+            for (name, column) in [
+                ("partition_key", partitionColumn), ("pickup_ms", pickupColumn), ("begin_token", beginTokenColumn),
+            ]
             where found?.columns[name] == nil {
                 try await connection.query(
                     PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(column)"), logger: logger)
@@ -181,6 +184,12 @@ enum PostgresJournalSchema {
     /// queue, in milliseconds (``QueueActivity``), `NULL` until then: a column no record read
     /// returns, added to every table (the processes of earlier versions leave it `NULL`).
     static let pickupColumn = "pickup_ms bigint"
+
+    /// The token of the begin that took a record last (``PostgresJournalBatchFunction``, v13): the
+    /// begin's own, or its negation when the record was there before it (`resumed`), so that the
+    /// begin run again after its answer was lost answers as it did; `NULL` for the records of
+    /// earlier versions, which every begin of theirs answers as before.
+    static let beginTokenColumn = "begin_token bigint"
 
     /// Throws `.notAJournal` unless `found` is a table with the journal's columns (less the
     /// ``addedColumns`` it may lack: opening adds them; columns of a later release beside them are

@@ -10,20 +10,28 @@ import PostgresNIO
 /// When the server refuses the call (a value it cannot store), nothing of it was written: each
 /// write then runs alone, so that only the write at fault fails. A deadlock with another
 /// process runs the batch again. A connection lost during the call (a restart, a terminated
-/// backend, an outage) is ridden out by the connections: the batch runs in a transaction whose
-/// fate is read back with `txid_status` on a new connection, and runs again only if it did not
-/// commit; when that cannot be told before the journal's reconnection deadline, every caller
-/// gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`). A batch of claims, lease
+/// backend, an outage) is ridden out by the connections: a batch of begins, claims, lease
 /// renewals, enqueues, appends and settlements (a transaction's too) runs in its statement's
 /// own transaction, one round trip, and again on a new connection when its connection is lost:
-/// each gives the same answer run again (`JournalWrite.isLosable`).
+/// each gives the same answer run again (`JournalWrite.isLosable`). A batch with a release or a
+/// prune runs in a transaction whose fate is read back with `txid_status` on a new connection,
+/// and runs again only if it did not commit; when that cannot be told before the journal's
+/// reconnection deadline, every caller gets `.outcomeUnknown` (`PostgresCommandJournal.Reconnection`).
 extension PostgresJournalWriter {
     func commit(
         _ writes: [JournalWrite], _ connections: PostgresJournalConnections
     ) async -> [Result<JournalWriteOutcome, any Error>] {
-        await PostgresBatchCall.run(
+        let bindings: PostgresBindings
+        do {
+            bindings = try self.bindings(writes)
+        } catch {
+            let error = names.error(error)
+            return writes.map { _ in .failure(error) }
+        }
+        return await PostgresBatchCall.run(
             writes.count, on: connections, names,
-            identified: { connection, identifies in try await self.call(writes, on: connection, identifies: identifies)
+            identified: { connection, identifies in
+                try await self.call(writes.count, bindings, on: connection, identifies: identifies)
             },
             losable: writes.allSatisfy(\.isLosable),
             answered: { answers in zip(writes, answers).map { write, rows in Result { try result(of: write, rows) } } },

@@ -81,15 +81,26 @@ struct PostgresJournalWriter: Sendable {
     func call(
         _ writes: [JournalWrite], on connection: PostgresConnection, identifies: Bool
     ) async throws -> (value: [[Answer]], transaction: PostgresJournalConnections.Transaction?) {
-        guard identifies else { return (try await call(writes, on: connection), nil) }
-        let rows = try await connection.run(statements.identifiedBatch, try bindings(writes), logger: logger)
-        let transaction = try rows.first.map(PostgresJournalConnections.identity(in:))
-        return (
-            try answers(rows, count: writes.count, from: PostgresJournalStatements.identityColumnCount), transaction
-        )
+        try await call(writes.count, try bindings(writes), on: connection, identifies: identifies)
     }
 
-    private func bindings(_ writes: [JournalWrite]) throws -> PostgresBindings {
+    /// Runs the `count` writes bound in `bindings` (``bindings(_:)``, made once for every run of
+    /// a call, so that each run carries the same begin tokens) as ``call(_:on:identifies:)`` does.
+    func call(
+        _ count: Int, _ bindings: PostgresBindings, on connection: PostgresConnection, identifies: Bool
+    ) async throws -> (value: [[Answer]], transaction: PostgresJournalConnections.Transaction?) {
+        guard identifies else {
+            return (
+                try answers(
+                    try await connection.run(statements.batch, bindings, logger: logger), count: count, from: 0), nil
+            )
+        }
+        let rows = try await connection.run(statements.identifiedBatch, bindings, logger: logger)
+        let transaction = try rows.first.map(PostgresJournalConnections.identity(in:))
+        return (try answers(rows, count: count, from: PostgresJournalStatements.identityColumnCount), transaction)
+    }
+
+    func bindings(_ writes: [JournalWrite]) throws -> PostgresBindings {
         try PostgresJournalBatchArguments(
             now: clock.map { $0.currentDate.journalMilliseconds.clampedForJournal }, writes.map(operation)
         ).bindings()
@@ -123,17 +134,14 @@ struct PostgresJournalWriter: Sendable {
                 op: op, key: entry.idempotencyKey, kind: entry.kind, payload: entry.payload, parent: entry.parentKey)
         }
         switch write {
-        case .begin(let journalEntry, let lease):
+        case .begin(let journalEntry, let lease), .beginOnQueue(let journalEntry, _, let lease):
             var operation = entry(.begin, journalEntry)
             operation.owner = lease.owner
             operation.ms = lease.duration.journalMilliseconds.clampedForJournal
-            return operation
-        case .beginOnQueue(let journalEntry, let queue, let lease):
+            // The begin's own token (v13), drawn once for all the runs of its call.
+            operation.token = Int64.random(in: 1 ... .max)
             // A begin whose new record goes on `queue` (v7 of the batch function).
-            var operation = entry(.begin, journalEntry)
-            operation.owner = lease.owner
-            operation.ms = lease.duration.journalMilliseconds.clampedForJournal
-            operation.queue = queue
+            if case .beginOnQueue(_, let queue, _) = write { operation.queue = queue }
             return operation
         case .append(let journalEntry, let lease):
             var operation = entry(.append, journalEntry)
