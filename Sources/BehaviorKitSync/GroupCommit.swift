@@ -14,6 +14,10 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     private struct Waiter: Sendable {
         let operation: Operation
         let answer: Answer
+        /// Whether writes that follow it may depend on its order: a member of a ``submitAll(_:)``,
+        /// or a write whose submitter was told it is queued (``WriteQueued``). Its batch commits
+        /// with no other beside it.
+        var ordered = false
     }
 
     /// Where a waiter's result goes: its own caller, or its place in a ``submitAll(_:)``.
@@ -51,7 +55,11 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
 
     private struct State {
         var waiting: [Waiter] = []
-        var draining = false
+        /// The drain tasks running (or the caller committing alone): each commits one batch at a time.
+        var drains = 0
+        /// Whether a batch under way holds an ordered write (``Waiter/ordered``): no other starts then.
+        var exclusive = false
+        var draining: Bool { drains > 0 }
         var batches = 0
         var operations = 0
         var closed = false
@@ -65,14 +73,32 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     private let commit: Commit
     private let maximumBatch: Int
     private let commitsLoneWritesInCaller: Bool
+    private let maximumInFlight: Int
+    private let runsAlone: @Sendable (Operation) -> Bool
 
     /// Creates a group commit running `commit` on batches of at most `maximumBatch` operations.
     /// With `commitsLoneWritesInCaller`, a write that finds the group commit idle runs `commit`
     /// in its caller's task (whose cancellation `commit` must then ignore, as a drain task's).
-    package init(maximumBatch: Int = 1024, commitsLoneWritesInCaller: Bool = false, commit: @escaping Commit) {
+    /// With `maximumInFlight` above 1, up to that many batches commit at once (a store whose
+    /// server runs them side by side): the writes that arrive while one commits go in the next at
+    /// once, not after it. A batch with an ordered write — a member of ``submitAll(_:)``, one
+    /// whose submitter was told it is queued (what follows it must commit after it), or one that
+    /// `runsAlone` (whose locks could deadlock with another batch's) — commits with none beside it.
+    package init(
+        maximumBatch: Int = 1024, commitsLoneWritesInCaller: Bool = false, maximumInFlight: Int = 1,
+        runsAlone: @escaping @Sendable (Operation) -> Bool = { _ in false }, commit: @escaping Commit
+    ) {
         self.maximumBatch = maximumBatch
         self.commitsLoneWritesInCaller = commitsLoneWritesInCaller
+        self.maximumInFlight = max(1, maximumInFlight)
+        self.runsAlone = runsAlone
         self.commit = commit
+    }
+
+    /// Whether another drain may start now, for a write that is `ordered` or not: none runs, or
+    /// fewer than `maximumInFlight`, none holds an ordered write and this one is not.
+    private func startsAnother(_ state: State, ordered: Bool) -> Bool {
+        state.drains == 0 || (!ordered && state.drains < maximumInFlight && !state.exclusive)
     }
 
     /// The batches committed, and the operations in them.
@@ -84,6 +110,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     package func submit(_ operation: Operation) async throws -> Output {
         let told = WriteQueued.signal?.isPending == true
         let held = told ? WriteQueued.heldBy : nil
+        let ordered = told || (maximumInFlight > 1 && runsAlone(operation))
         // A submitter told once its write is queued means its next write to join it: not alone.
         if commitsLoneWritesInCaller, !told, let alone = try await commitAlone(operation) {
             return try alone.get()
@@ -91,10 +118,10 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         return try await withCheckedThrowingContinuation { continuation in
             let startsDrain = state.withLock { state -> Bool? in
                 if state.closed { return nil }
-                state.waiting.append(Waiter(operation: operation, answer: .caller(continuation)))
-                guard !state.draining else { return false }
-                if let held, held.hold({ self.startHeld() }) { return false }
-                state.draining = true
+                state.waiting.append(Waiter(operation: operation, answer: .caller(continuation), ordered: ordered))
+                guard startsAnother(state, ordered: ordered) else { return false }
+                if !state.draining, let held, held.hold({ self.startHeld() }) { return false }
+                state.drains += 1
                 return true
             }
             guard let startsDrain else {
@@ -112,7 +139,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         let alone = state.withLock { state -> Bool? in
             if state.closed { return nil }
             guard !state.draining, state.waiting.isEmpty else { return false }
-            state.draining = true
+            state.drains += 1
             state.batches += 1
             state.operations += 1
             return true
@@ -121,10 +148,12 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         guard alone else { return nil }
         let result = await commit([operation]).first ?? .failure(Closed())
         let startsDrain = state.withLock { state -> Bool in
-            guard state.waiting.isEmpty else { return true }
-            state.draining = false
-            state.closeWaiters.forEach { $0.resume() }
-            state.closeWaiters = []
+            guard state.waiting.isEmpty else { return true }  // this drain goes on in a task
+            state.drains -= 1
+            if state.drains == 0 {
+                state.closeWaiters.forEach { $0.resume() }
+                state.closeWaiters = []
+            }
             return false
         }
         if startsDrain { startDrain() }
@@ -142,10 +171,10 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
             let startsDrain = state.withLock { state -> Bool? in
                 if state.closed { return nil }
                 for (index, operation) in operations.enumerated() {
-                    state.waiting.append(Waiter(operation: operation, answer: .member(members, index)))
+                    state.waiting.append(Waiter(operation: operation, answer: .member(members, index), ordered: true))
                 }
-                guard !state.draining else { return false }
-                state.draining = true
+                guard startsAnother(state, ordered: true) else { return false }
+                state.drains += 1
                 return true
             }
             guard let startsDrain else {
@@ -161,7 +190,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     private func startHeld() {
         let starts = state.withLock { state in
             guard !state.draining, !state.waiting.isEmpty else { return false }
-            state.draining = true
+            state.drains += 1
             return true
         }
         if starts { startDrain() }
@@ -183,7 +212,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
                 state.closeWaiters.append(continuation)
                 // Writes held back (``submit(_:)``) commit now.
                 let startsDrain = !state.draining
-                state.draining = true
+                if startsDrain { state.drains += 1 }
                 return (false, startsDrain)
             }
             if idle { continuation.resume() }
@@ -191,21 +220,37 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         }
     }
 
+    /// Takes the next batch and commits it, until nothing waits, or until the batches of other
+    /// drains under way hold an ordered write (``Waiter/ordered``) or this batch would: their
+    /// drains take what waits once they are done. Starts another drain when writes are left
+    /// waiting and one may (``startsAnother(_:ordered:)``).
     private func drain() async {
+        var ordered = false
         while true {
-            let batch = state.withLock { state -> [Waiter] in
-                let batch = Array(state.waiting.prefix(maximumBatch))
+            let (batch, another) = state.withLock { state -> ([Waiter], Bool) in
+                if ordered { state.exclusive = false }
+                var batch = Array(state.waiting.prefix(maximumBatch))
+                let alone = state.drains == 1
+                if !alone && (state.exclusive || batch.contains { $0.ordered }) { batch = [] }
                 state.waiting.removeFirst(batch.count)
                 if batch.isEmpty {
-                    state.draining = false
-                    state.closeWaiters.forEach { $0.resume() }
-                    state.closeWaiters = []
+                    state.drains -= 1
+                    if state.drains == 0 {
+                        state.closeWaiters.forEach { $0.resume() }
+                        state.closeWaiters = []
+                    }
+                    return ([], false)
                 }
-                state.batches += batch.isEmpty ? 0 : 1
+                ordered = batch.contains { $0.ordered }
+                if ordered { state.exclusive = true }
+                state.batches += 1
                 state.operations += batch.count
-                return batch
+                let another = state.waiting.first.map { startsAnother(state, ordered: $0.ordered) } ?? false
+                if another { state.drains += 1 }
+                return (batch, another)
             }
             if batch.isEmpty { return }
+            if another { startDrain() }
             // Not `\.operation`: a key path into a generic type is made at each call.
             let results = await commit(batch.map { $0.operation })
             for (waiter, result) in zip(batch, results) { waiter.answer(result) }

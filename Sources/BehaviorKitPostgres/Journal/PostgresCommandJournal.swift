@@ -159,9 +159,19 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
         self.writer = writer
         // A write that finds nothing committing is committed by its caller's task, which it then
         // does not follow into cancellation (`ignoresCancellation`), as the group commit's own
-        // task never is cancelled: one hop less each way.
+        // task never is cancelled: one hop less each way. Two batches at once, each on its own
+        // connection: the server runs them side by side, where one backend ran every batch of the
+        // process in turn. Renewals, claims and prunes, which lock many records (and a claim its
+        // queue's, partitions' and rate limits' locks) that the process's other writes may lock too,
+        // in another order (a deadlock waits a second to be found), commit with no batch beside them.
         let writes = GroupCommit<JournalWrite, JournalWriteOutcome>(
-            maximumBatch: 256, commitsLoneWritesInCaller: true
+            maximumBatch: 256, commitsLoneWritesInCaller: true, maximumInFlight: 2,
+            runsAlone: { write in
+                switch write {
+                case .renew, .claim, .prune: true
+                default: false
+                }
+            }
         ) { writes in
             await PostgresJournalConnections.$ignoresCancellation.withValue(true) {
                 await writer.commit(writes, connections)
