@@ -112,7 +112,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         let held = told ? WriteQueued.heldBy : nil
         let ordered = told || (maximumInFlight > 1 && runsAlone(operation))
         // A submitter told once its write is queued means its next write to join it: not alone.
-        if commitsLoneWritesInCaller, !told, let alone = try await commitAlone(operation) {
+        if commitsLoneWritesInCaller, !told, let alone = try await commitAlone(operation, ordered: ordered) {
             return try alone.get()
         }
         return try await withCheckedThrowingContinuation { continuation in
@@ -134,12 +134,14 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     }
 
     /// Commits `operation` in the caller's task when nothing commits or waits (`nil` otherwise:
-    /// it is submitted as any other), then hands what arrived meanwhile to a drain task.
-    private func commitAlone(_ operation: Operation) async throws -> Result<Output, any Error>? {
+    /// it is submitted as any other), with no batch beside it when it is `ordered`; then hands
+    /// what arrived meanwhile to a drain task.
+    private func commitAlone(_ operation: Operation, ordered: Bool) async throws -> Result<Output, any Error>? {
         let alone = state.withLock { state -> Bool? in
             if state.closed { return nil }
             guard !state.draining, state.waiting.isEmpty else { return false }
             state.drains += 1
+            state.exclusive = ordered
             state.batches += 1
             state.operations += 1
             return true
@@ -148,6 +150,7 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
         guard alone else { return nil }
         let result = await commit([operation]).first ?? .failure(Closed())
         let startsDrain = state.withLock { state -> Bool in
+            if ordered { state.exclusive = false }
             guard state.waiting.isEmpty else { return true }  // this drain goes on in a task
             state.drains -= 1
             if state.drains == 0 {

@@ -82,6 +82,30 @@ struct GroupCommitInFlightTests {
         #expect(server.most == 2)
     }
 
+    /// A write that runs alone, committed in its caller's task, has no batch beside it either;
+    /// a plain one there has.
+    @Test(arguments: [-1, 1])
+    func aLoneWriteInItsCallersTaskHasABatchBesideItUnlessItRunsAlone(first: Int) async throws {
+        let server = Server()
+        let commits = GroupCommit<Int, Int>(
+            commitsLoneWritesInCaller: true, maximumInFlight: 2, runsAlone: { $0 < 0 }
+        ) { await server.commit($0) }
+        let lone = Task { try await commits.submit(first) }
+        #expect(await eventually { server.batches == [[first]] })
+        let next = Task { try await commits.submit(2) }
+        if first < 0 {
+            await settle()
+            #expect(server.batches == [[first]], "a batch began beside a write that runs alone")
+        } else {
+            #expect(await eventually { server.batches == [[first], [2]] })
+        }
+        server.open(first)
+        #expect(await eventually { server.batches == [[first], [2]] })
+        server.open(2)
+        #expect(try await [lone.value, next.value] == [first * 10, 20])
+        #expect(server.most == (first < 0 ? 1 : 2))
+    }
+
     /// The members of a `submitAll` (in batches of at most 2) and a write that runs alone (here a
     /// negative one) commit with no batch beside them, the members in their order.
     @Test func orderedWritesCommitWithNoBatchBesideThem() async throws {
