@@ -2,8 +2,9 @@
 /// transaction and one flush for the lot. Each caller is answered when its batch is durable.
 /// The SQLite and PostgreSQL journals share it.
 ///
-/// One drain task runs at a time; it takes everything waiting, commits it, answers, and takes
-/// again until nothing waits. A submitter that asks (``WriteQueued``) is told once its write
+/// One drain task runs at a time (up to `maximumInFlight`, each with its own batch, when the
+/// store's server commits batches side by side); it takes everything waiting, commits it,
+/// answers, and takes again until nothing waits. A submitter that asks (``WriteQueued``) is told once its write
 /// waits in the queue. Made with `commitsLoneWritesInCaller`, a write submitted while nothing
 /// commits or waits is committed by its caller's own task, a batch of one (no hop to a drain
 /// task and back), unless its submitter asks to be told (its next write is to join it); what
@@ -14,9 +15,9 @@ package final class GroupCommit<Operation: Sendable, Output: Sendable>: Sendable
     private struct Waiter: Sendable {
         let operation: Operation
         let answer: Answer
-        /// Whether writes that follow it may depend on its order: a member of a ``submitAll(_:)``,
-        /// or a write whose submitter was told it is queued (``WriteQueued``). Its batch commits
-        /// with no other beside it.
+        /// Whether its batch commits with no other beside it: a member of a ``submitAll(_:)`` or a
+        /// write whose submitter was told it is queued (``WriteQueued``), which the writes that
+        /// follow may depend on the order of, or a write that `runsAlone`.
         var ordered = false
     }
 
