@@ -48,7 +48,9 @@ extension PostgresJournalConnections {
     func withConnectionPastTheGate<T: Sendable>(
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
-        guard reconnection.resolvesLostCommits else { return try await retried(idempotent: false, body) }
+        guard reconnection.resolvesLostCommits else {
+            return try await retried(idempotent: false, confirmsCommit: true, body)
+        }
         return try await inResolvedTransaction(body)
     }
 
@@ -66,14 +68,18 @@ extension PostgresJournalConnections {
         identified body: @escaping Identified<T>, oneStatement: Bool = true, losable: Bool = false
     ) async throws -> T {
         if losable && oneStatement {
-            return try await retried(idempotent: true, mayHaveWritten: true) { connection in
+            return try await retried(idempotent: true, mayHaveWritten: true, confirmsCommit: true) { connection in
                 try await body(connection, false).value
             }
         }
         guard reconnection.resolvesLostCommits else {
             let logger = self.logger
+            if oneStatement {
+                return try await retried(idempotent: false, confirmsCommit: true) { connection in
+                    try await body(connection, false).value
+                }
+            }
             return try await retried(idempotent: false) { connection in
-                if oneStatement { return try await body(connection, false).value }
                 try await connection.query("BEGIN", logger: logger)
                 let answer: IdentifiedAnswer<T>
                 do {

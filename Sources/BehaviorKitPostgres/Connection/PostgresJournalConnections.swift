@@ -73,16 +73,20 @@ final class PostgresJournalConnections: Sendable {
     /// lost or the server cannot be reached, runs it again on a new connection until the
     /// reconnection deadline. For requests that can run twice: reads.
     ///
+    /// `writes`: `body` writes in its last statement's implicit transaction (outside `BEGIN`):
+    /// the request answers once that committed (``ImplicitCommit``), and runs again when it
+    /// could not be told.
+    ///
     /// - Throws: ``PostgresStoreError``: `.closed` after ``close()``, `.unreachable`
     ///   once the deadline passed, `.authenticationFailed` or `.cannotConnect` when the server
     ///   refused the connection for good, `.timedOut` when no connection was free or the server
     ///   did not answer in time; and what `body` throws, mapped.
     func withConnection<T: Sendable>(
-        _ body: @escaping @Sendable (PostgresConnection) async throws -> T
+        writes: Bool = false, _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws -> T {
         try enter()
         defer { leave() }
-        return try await retried(body)
+        return try await retried(mayHaveWritten: writes, confirmsCommit: writes, body)
     }
 
     /// ``withConnection(_:)`` without passing the gate, for requests that passed it already.
@@ -92,15 +96,24 @@ final class PostgresJournalConnections: Sendable {
     ///   attempts that never reached `body` (no connection) are tried again.
     /// - Parameter mayHaveWritten: `body` may have written when its answer did not come in time:
     ///   giving up then is `.outcomeUnknown`, not `.timedOut` (nothing was written).
+    /// - Parameter confirmsCommit: `body`'s last statement wrote in its implicit transaction:
+    ///   `body`'s answer stands once that committed (``ImplicitCommit``); when it could not be
+    ///   told, the connection counts as lost.
     func retried<T: Sendable>(
-        idempotent: Bool = true, mayHaveWritten: Bool = false,
+        idempotent: Bool = true, mayHaveWritten: Bool = false, confirmsCommit: Bool = false,
         _ body: @escaping @Sendable (PostgresConnection) async throws -> T
     ) async throws(PostgresStoreError) -> T {
         let loop = ReconnectLoop(clock: ContinuousClock(), policy: reconnection)
+        let logger = self.logger
+        let run: @Sendable (PostgresConnection) async throws -> T = { connection in
+            let value = try await body(connection)
+            if confirmsCommit { try await ImplicitCommit.confirm(on: connection, logger: logger) }
+            return value
+        }
         return try await loop.run(
             { deadline throws(AttemptFailure) in
                 do throws(ConnectionAttemptFailure) {
-                    return try await self.attempt(until: deadline, body)
+                    return try await self.attempt(until: deadline, run)
                 } catch {
                     switch error {
                     case .lost(let reason):

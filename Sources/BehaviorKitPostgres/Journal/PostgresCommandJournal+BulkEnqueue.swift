@@ -159,7 +159,7 @@ extension PostgresCommandJournal {
         ]
         let names = connections.names
         let sql = bulkInsert
-        let outcome = try await connections.withConnection { connection -> BulkOutcome in
+        let outcome = try await connections.withConnection(writes: true) { connection -> BulkOutcome in
             let rows: [PostgresRow]
             do {
                 rows = try await self.rows(sql, values, connection)

@@ -115,7 +115,7 @@ extension PostgresCommandJournal {
         let milliseconds = date.journalMilliseconds.clampedForJournal
         let settled = statuses.filter { $0 != .pending }.map(\.rawValue).sorted()
         if !statuses.isEmpty, settled.isEmpty { return 0 }
-        let count = try await connections.withConnection { connection async throws -> Int64 in
+        let count = try await connections.withConnection(writes: true) { connection async throws -> Int64 in
             try await self.rows(
                 sql, [milliseconds, settled, queue, limit.map { Int64(max(1, $0)) }], connection
             ).first?.decode(Int64.self) ?? 0

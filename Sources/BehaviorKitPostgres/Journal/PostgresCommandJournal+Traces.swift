@@ -19,7 +19,7 @@ extension PostgresCommandJournal {
         }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
         let sql = keepTrace
-        let kept = try await connections.withConnection { connection in
+        let kept = try await connections.withConnection(writes: true) { connection in
             try await !self.rows(sql, [entry.idempotencyKey, text], connection).isEmpty
         }
         var record = try await channel.enqueue(
@@ -43,7 +43,7 @@ extension PostgresCommandJournal {
         for job in jobs { try job.entry.checkKeys() }
         let text = String(decoding: try JSONEncoder().encode(traceContext), as: UTF8.self)
         let sql = keepTraces
-        let kept = try await connections.withConnection { connection in
+        let kept = try await connections.withConnection(writes: true) { connection in
             Set(
                 try await self.rows(sql, [jobs.map(\.entry.idempotencyKey), text], connection).map {
                     try $0.decode(String.self)

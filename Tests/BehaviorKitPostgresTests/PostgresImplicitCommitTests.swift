@@ -1,0 +1,62 @@
+import BehaviorKitSync
+import Commands
+import Foundation
+import Testing
+
+@testable import BehaviorKitPostgres
+
+/// A write that runs as one statement outside `BEGIN` commits on the protocol's `Sync`, after
+/// the statement was answered (``ImplicitCommit``): the journal answers it only once it
+/// committed. Here the commit fails once, refused by a deferred trigger, as a backend terminated
+/// between the answer and the commit (a server's fast shutdown) fails it.
+@Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
+struct PostgresImplicitCommitTests {
+    /// Makes the first commit that inserted into `table` fail (a sequence, which a rollback
+    /// does not undo, counts the commits).
+    static func refuseFirstCommit(of table: String, _ journals: OpenJournals) async throws {
+        try await journals.cluster.psql(
+            """
+            CREATE SEQUENCE "\(table)_refusals";
+            CREATE FUNCTION "\(table)_refuse_first"() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF nextval('"\(table)_refusals"') = 1 THEN RAISE EXCEPTION 'the first commit is refused'; END IF;
+                RETURN NULL;
+            END $$;
+            CREATE CONSTRAINT TRIGGER refuse_first AFTER INSERT ON "\(table)" DEFERRABLE INITIALLY DEFERRED
+                FOR EACH ROW EXECUTE FUNCTION "\(table)_refuse_first"();
+            """, database: journals.database)
+    }
+
+    @Test func anEnqueueWhoseCommitFailedIsWrittenAgainBeforeItIsAnswered() async throws {
+        let journals = try await OpenJournals("implicit")
+        let table = journals.newTable()
+        let journal = try await journals.open(table: table)
+        try await Self.refuseFirstCommit(of: table, journals)
+        let record = try await withTimeLimit(.seconds(60)) {
+            try await journal.enqueue(entry("order-1"), queue: "orders", after: .zero)
+        }
+        #expect(record.id == "order-1")
+        let stored = try await journal.record(forKey: "order-1")
+        #expect(stored?.status == .pending, "the enqueue answered is in the journal")
+        let refusals = try await journals.words("SELECT last_value FROM \"\(table)_refusals\"")
+        #expect(refusals == ["2"], "the refused commit ran again")
+        await journals.closeAll()
+    }
+
+    @Test func aBulkEnqueueWhoseCommitFailedIsWrittenAgainBeforeItIsAnswered() async throws {
+        let journals = try await OpenJournals("implicit")
+        let table = journals.newTable()
+        let journal = try await journals.open(table: table)
+        try await Self.refuseFirstCommit(of: table, journals)
+        let records = try await withTimeLimit(.seconds(60)) {
+            try await CommandQueue("bulk", journal: journal).enqueue(contentsOf: [
+                QueuedJob(entry("a")), QueuedJob(entry("b")),
+            ])
+        }
+        #expect(records.map(\.id) == ["a", "b"])
+        for key in ["a", "b"] {
+            #expect(try await journal.record(forKey: key) != nil, "the enqueue answered is in the journal")
+        }
+        await journals.closeAll()
+    }
+}
