@@ -162,7 +162,7 @@ struct PostgresClaimTransactionTests {
         let runs = LockedValue<[JournalWriteOutcome]>([])
         let bindings = try writer.bindings([write])  // once for every run, as `commit` binds them
         let answer = try await journals.losingTheFirstConnection(of: journal) { connection, _ in
-            let answers = try await writer.call(1, bindings, on: connection, identifies: false).value
+            let answers = try await writer.call(1, bindings, on: connection, .alone).value
             let outcome = try writer.result(of: write, answers[0])
             runs.withLock { $0.append(outcome) }
             return outcome

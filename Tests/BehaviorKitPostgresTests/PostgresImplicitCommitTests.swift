@@ -59,4 +59,28 @@ struct PostgresImplicitCommitTests {
         }
         await journals.closeAll()
     }
+
+    /// A body runs alone — and so waits for its implicit commit — when it is one losable
+    /// statement, or one statement of a journal that does not resolve lost commits; in a
+    /// transaction the journal opens otherwise.
+    @Test func aBodyRunsAloneOnlyOutsideTheJournalsTransactions() async throws {
+        let journals = try await OpenJournals("implicit")
+        let resolving = try await journals.open()
+        let plain = try await PostgresCommandJournal(
+            url: journals.url, table: journals.newTable(), reconnection: .init(resolvesLostCommits: false, seed: 1))
+        func run(
+            _ journal: PostgresCommandJournal, oneStatement: Bool = true, losable: Bool = false
+        ) async throws -> PostgresJournalConnections.Run {
+            try await journal.connections.withConnectionPastTheGate(
+                identified: { _, run in .unidentified(run) }, oneStatement: oneStatement, losable: losable)
+        }
+        #expect(try await run(resolving, losable: true) == .alone)
+        #expect(try await run(resolving) == .identifying)
+        #expect(try await run(resolving, oneStatement: false) == .identifying)
+        #expect(try await run(plain, losable: true) == .alone)
+        #expect(try await run(plain) == .alone)
+        #expect(try await run(plain, oneStatement: false) == .inTransaction)
+        await plain.close()
+        await journals.closeAll()
+    }
 }

@@ -62,28 +62,29 @@ extension PostgresJournalConnections {
     /// `losable`: a one-statement body whose commit may be lost without harm (a claim: the
     /// records it took wait for their lease to run out, then any worker takes them; a write that
     /// answers the same when run again: `JournalWrite.isLosable`) runs alone in its implicit
-    /// transaction, one round trip, and runs again on a new connection when its
-    /// connection is lost; its transaction's fate is not asked.
+    /// transaction, and runs again on a new connection when its connection is lost; its
+    /// transaction's fate is not asked. A body that runs alone (``Run/alone``) answers once its
+    /// implicit transaction committed (``ImplicitCommit``).
     func withConnectionPastTheGate<T: Sendable>(
         identified body: @escaping Identified<T>, oneStatement: Bool = true, losable: Bool = false
     ) async throws -> T {
         if losable && oneStatement {
-            return try await retried(idempotent: true, mayHaveWritten: true, confirmsCommit: true) { connection in
-                try await body(connection, false).value
+            return try await retried(idempotent: true, mayHaveWritten: true) { connection in
+                try await body(connection, .alone).value
             }
         }
         guard reconnection.resolvesLostCommits else {
             let logger = self.logger
             if oneStatement {
-                return try await retried(idempotent: false, confirmsCommit: true) { connection in
-                    try await body(connection, false).value
+                return try await retried(idempotent: false) { connection in
+                    try await body(connection, .alone).value
                 }
             }
             return try await retried(idempotent: false) { connection in
                 try await connection.query("BEGIN", logger: logger)
                 let answer: IdentifiedAnswer<T>
                 do {
-                    answer = try await body(connection, false)
+                    answer = try await body(connection, .inTransaction)
                 } catch {
                     _ = try? await connection.query("ROLLBACK", logger: logger)
                     throw error
@@ -99,12 +100,25 @@ extension PostgresJournalConnections {
         return try await inResolvedTransaction(body, identifies: true)
     }
 
-    /// A body that runs on `connection` and, when `identifies` is true, reads the transaction's
-    /// identity (``transactionIdentity``'s three columns) in the statement it runs anyway, and
-    /// answers it (``identity(in:)``); or asks for the transaction to be rolled back, its answer
-    /// standing (``IdentifiedAnswer``).
+    /// A body that runs on `connection` as `run` says: when it is ``Run/identifying``, it reads
+    /// the transaction's identity (``transactionIdentity``'s three columns) in the statement it
+    /// runs anyway, and answers it (``identity(in:)``); or asks for the transaction to be rolled
+    /// back, its answer standing (``IdentifiedAnswer``).
     typealias Identified<T: Sendable> =
-        @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> IdentifiedAnswer<T>
+        @Sendable (_ connection: PostgresConnection, _ run: Run) async throws -> IdentifiedAnswer<T>
+
+    /// How a body (``Identified``) runs its statement.
+    enum Run: Sendable, Equatable {
+        /// In a transaction the journal opened, whose identity the statement reads.
+        case identifying
+        /// In a transaction the journal opened and commits (or its caller does).
+        case inTransaction
+        /// Alone, in its own implicit transaction: its answer stands only once that committed,
+        /// which the body waits for (``ImplicitCommit``), after its statement.
+        case alone
+
+        var identifies: Bool { self == .identifying }
+    }
 
     /// What a body (``Identified``) answered, and what becomes of its transaction.
     enum IdentifiedAnswer<T: Sendable>: Sendable {
@@ -197,7 +211,7 @@ extension PostgresJournalConnections {
                 let value: T
                 let transaction: Transaction
                 do {
-                    let answer = try await body(connection, identifies)
+                    let answer = try await body(connection, identifies ? .identifying : .inTransaction)
                     value = answer.value
                     if !began.withLock({ $0 }) { _ = try await begun.get() }
                     if case .identified(_, let identified) = answer {

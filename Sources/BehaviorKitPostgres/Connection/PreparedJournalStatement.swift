@@ -36,14 +36,21 @@ struct PreparedJournalStatement: PostgresPreparedStatement {
 
 extension PostgresConnection {
     /// Runs `statement` with `bindings` as a prepared statement; returns its rows.
+    /// `confirmingCommit`: the statement runs alone, in its own implicit transaction; its rows
+    /// are returned once that committed (``ImplicitCommit``).
     func run(
-        _ statement: PreparedJournalStatement.Text, _ bindings: PostgresBindings, logger: Logger
+        _ statement: PreparedJournalStatement.Text, _ bindings: PostgresBindings, logger: Logger,
+        confirmingCommit: Bool = false
     ) async throws -> [PostgresRow] {
         try await PreparedJournalStatement.$current.withValue(statement) {
             var rows: [PostgresRow] = []
-            for try await row in try await execute(PreparedJournalStatement(bindings: bindings), logger: logger) {
+            let sequence = try await execute(PreparedJournalStatement(bindings: bindings), logger: logger)
+            // Sent now, queued behind the statement: the server gets it as soon as it answered.
+            let confirmation = confirmingCommit ? ImplicitCommit.send(on: self, logger: logger) : nil
+            for try await row in sequence {
                 rows.append(row)
             }
+            if let confirmation { try await ImplicitCommit.wait(for: confirmation) }
             return rows
         }
     }

@@ -30,7 +30,8 @@ enum PostgresBatchCall {
     static func run<Answers: Sendable, Results>(
         _ count: Int, on connections: PostgresJournalConnections, _ names: PostgresJournalNames,
         identified call:
-            @escaping @Sendable (_ connection: PostgresConnection, _ identifies: Bool) async throws -> (
+            @escaping @Sendable (_ connection: PostgresConnection, _ run: PostgresJournalConnections.Run) async throws
+            -> (
                 value: Answers, transaction: PostgresJournalConnections.Transaction?
             ),
         refuses: @escaping @Sendable (Answers) -> Bool = { _ in false }, oneStatement: Bool = true,
@@ -43,9 +44,9 @@ enum PostgresBatchCall {
             let outcome: Outcome<Answers>
             do {
                 outcome = try await connections.withConnectionPastTheGate(
-                    identified: { connection, identifies in
+                    identified: { connection, run in
                         do {
-                            let answer = try await call(connection, identifies)
+                            let answer = try await call(connection, run)
                             if refuses(answer.value) { return .refused(.answered(answer.value)) }
                             guard let transaction = answer.transaction else {
                                 return .unidentified(.answered(answer.value))

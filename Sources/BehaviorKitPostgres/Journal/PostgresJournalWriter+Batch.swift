@@ -30,8 +30,8 @@ extension PostgresJournalWriter {
         }
         return await PostgresBatchCall.run(
             writes.count, on: connections, names,
-            identified: { connection, identifies in
-                try await self.call(writes.count, bindings, on: connection, identifies: identifies)
+            identified: { connection, run in
+                try await self.call(writes.count, bindings, on: connection, run)
             },
             losable: writes.allSatisfy(\.isLosable),
             answered: { answers in zip(writes, answers).map { write, rows in Result { try result(of: write, rows) } } },

@@ -75,25 +75,19 @@ struct PostgresJournalWriter: Sendable {
         return try answers(rows, count: writes.count, from: 0)
     }
 
-    /// Runs `writes` in one call, as the journal's prepared statement; when `identifies`, the
-    /// statement reads the transaction's identity too (``PostgresJournalConnections/Identified``),
-    /// which comes back with the rows of each write (`nil` when the call gave no row).
-    func call(
-        _ writes: [JournalWrite], on connection: PostgresConnection, identifies: Bool
-    ) async throws -> (value: [[Answer]], transaction: PostgresJournalConnections.Transaction?) {
-        try await call(writes.count, try bindings(writes), on: connection, identifies: identifies)
-    }
-
     /// Runs the `count` writes bound in `bindings` (``bindings(_:)``, made once for every run of
-    /// a call, so that each run carries the same begin tokens) as ``call(_:on:identifies:)`` does.
+    /// a call, so that each run carries the same begin tokens) as the journal's prepared
+    /// statement, as `run` says (``PostgresJournalConnections/Run``): reading the transaction's
+    /// identity too, which comes back with the rows of each write (`nil` when the call gave no
+    /// row); or alone, answering once its implicit transaction committed.
     func call(
-        _ count: Int, _ bindings: PostgresBindings, on connection: PostgresConnection, identifies: Bool
+        _ count: Int, _ bindings: PostgresBindings, on connection: PostgresConnection,
+        _ run: PostgresJournalConnections.Run
     ) async throws -> (value: [[Answer]], transaction: PostgresJournalConnections.Transaction?) {
-        guard identifies else {
-            return (
-                try answers(
-                    try await connection.run(statements.batch, bindings, logger: logger), count: count, from: 0), nil
-            )
+        guard run.identifies else {
+            let rows = try await connection.run(
+                statements.batch, bindings, logger: logger, confirmingCommit: run == .alone)
+            return (try answers(rows, count: count, from: 0), nil)
         }
         let rows = try await connection.run(statements.identifiedBatch, bindings, logger: logger)
         let transaction = try rows.first.map(PostgresJournalConnections.identity(in:))

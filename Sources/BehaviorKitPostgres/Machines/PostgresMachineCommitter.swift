@@ -53,9 +53,8 @@ struct PostgresMachineCommitter: Sendable {
         let arguments = PostgresMachineCommitArguments(order.map { commits[$0] })
         return await PostgresBatchCall.run(
             commits.count, on: connections, names,
-            identified: { connection, identifies in
-                var answer = try await self.call(
-                    arguments, count: commits.count, on: connection, identifies: identifies)
+            identified: { connection, run in
+                var answer = try await self.call(arguments, count: commits.count, on: connection, run)
                 answer.value = try await self.enqueue(order.map { commits[$0] }, answer.value, on: connection)
                 return answer
             },
@@ -129,8 +128,10 @@ struct PostgresMachineCommitter: Sendable {
     /// answer of each, in that order, and when `identifies`, the transaction's identity its rows
     /// carry (`nil` when it gave no row: the connections then ask for it).
     func call(
-        _ arguments: PostgresMachineCommitArguments, count: Int, on connection: PostgresConnection, identifies: Bool
+        _ arguments: PostgresMachineCommitArguments, count: Int, on connection: PostgresConnection,
+        _ run: PostgresJournalConnections.Run
     ) async throws -> (value: Answers, transaction: PostgresJournalConnections.Transaction?) {
+        let identifies = run.identifies
         var answers = Answers(repeating: nil, count: count)
         let bindings: PostgresBindings
         do {
@@ -138,7 +139,8 @@ struct PostgresMachineCommitter: Sendable {
         } catch {
             throw names.error(.queryFailed, "cannot encode the commits: \(error)")
         }
-        let rows = try await connection.run(identifies ? identifiedStatement : statement, bindings, logger: logger)
+        let rows = try await connection.run(
+            identifies ? identifiedStatement : statement, bindings, logger: logger, confirmingCommit: run == .alone)
         let transaction = identifies ? try rows.first.map(PostgresJournalConnections.identity(in:)) : nil
         let first = identifies ? PostgresJournalStatements.identityColumnCount : 0
         for row in rows {

@@ -59,7 +59,7 @@ extension PostgresMachineStore {
         do {
             if enqueues { try await connection.query("SAVEPOINT behaviorkit_step", logger: logger) }
             let called = try await committer.call(
-                PostgresMachineCommitArguments([commit]), count: 1, on: connection, identifies: false
+                PostgresMachineCommitArguments([commit]), count: 1, on: connection, .inTransaction
             ).value
             let answers = try await committer.enqueue([commit], called, on: connection, prepared: false)
             guard let answer = answers.first ?? nil else {

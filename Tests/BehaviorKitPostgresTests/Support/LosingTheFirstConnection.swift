@@ -20,8 +20,8 @@ extension OpenJournals {
         let runs = LockedValue(0)
         return try await withTimeLimit(.seconds(60)) {
             try await journal.connections.withConnectionPastTheGate(
-                identified: { connection, identifies in
-                    #expect(!identifies, "a losable statement does not ask its transaction's id")
+                identified: { connection, run in
+                    #expect(run == .alone, "a losable statement runs alone and does not ask its transaction's id")
                     let run = runs.withLock {
                         $0 += 1
                         return $0
