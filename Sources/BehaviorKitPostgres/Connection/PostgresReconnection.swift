@@ -30,15 +30,16 @@ extension PostgresCommandJournal {
         public var jitter: Double
         /// Whether a batch of writes runs in a transaction whose outcome the journal can ask the
         /// server for (`txid_status`) when the connection is lost while it commits, and so runs
-        /// again when it was rolled back: on by default. Off, a batch is one round trip instead of
-        /// three (`BEGIN`; the batch, which reads the transaction's id too; `COMMIT`: postgres-nio
-        /// sends a statement once the one before was answered), and a connection lost while
+        /// again when it was rolled back: on by default. Off, a batch is one statement, answered
+        /// once the server confirmed its commit (two round trips on the wire), instead of three
+        /// statements (`BEGIN`; the batch, which reads the transaction's id too; `COMMIT`:
+        /// postgres-nio sends a statement once the one before was answered), and a connection lost while
         /// it ran fails its writes with `.ioFailed` or `.outcomeUnknown` (they may or may not have
         /// been made);
         /// only the batches that never reached a connection are tried again. A batch of begins,
         /// claims, lease renewals, enqueues, appended steps and settlements (a transaction's too,
-        /// with the steps they write) is one round trip either way, and tried again on a new
-        /// connection, unasked: a begin run again finds the token its lost run left on the record
+        /// with the steps they write) is one statement in its own transaction either way, answered
+        /// once the server confirmed its commit, and tried again on a new connection, unasked: a begin run again finds the token its lost run left on the record
         /// it took, and answers as that run would have (another begin of the key finds it busy);
         /// the records a lost claim took wait for their lease, then any worker takes
         /// them; a renewal extends the same leases again; an enqueue or an append run again finds

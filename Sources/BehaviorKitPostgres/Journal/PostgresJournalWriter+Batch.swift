@@ -3,7 +3,7 @@ import Logging
 import PostgresNIO
 
 /// Group commit on PostgreSQL: the writes that arrived together go to the server as one call of
-/// the batch function, on one pooled connection: one round trip, one transaction, one WAL
+/// the batch function, on one pooled connection: one statement, one transaction, one WAL
 /// flush. Each caller is answered once it committed.
 ///
 /// A caller's own refusal (a conflict, a lost lease) changes nothing and is its answer alone.
@@ -12,7 +12,8 @@ import PostgresNIO
 /// process runs the batch again. A connection lost during the call (a restart, a terminated
 /// backend, an outage) is ridden out by the connections: a batch of begins, claims, lease
 /// renewals, enqueues, appends and settlements (a transaction's too) runs in its statement's
-/// own transaction, one round trip, and again on a new connection when its connection is lost:
+/// own transaction, answered once its commit is confirmed (`ImplicitCommit`), and again on a new
+/// connection when its connection is lost:
 /// each gives the same answer run again (`JournalWrite.isLosable`). A batch with a release or a
 /// prune runs in a transaction whose fate is read back with `txid_status` on a new connection,
 /// and runs again only if it did not commit; when that cannot be told before the journal's
