@@ -61,6 +61,13 @@ private final class LockHolder: Sendable {
     }
 }
 
+/// Runs `work`, which may block its thread, on a thread of its own.
+private func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
 /// A flag one task sets and another reads.
 private final class LockedFlag: Sendable {
     private let flag = LockedValue(false)
@@ -110,7 +117,10 @@ struct DiskCacheLockingTests {
         let ended = LockedFlag()
         let opening = Task {
             defer { ended.set() }
-            let cache = try DiskCache<Int, String>(path: path)
+            // The opening waits on the lock in the calling thread: on a thread of its own, so that the
+            // few threads tasks share stay free for the sleep below (on two cores, an opening and one
+            // other blocked test held both, and the lock was released only after the busy timeout).
+            let cache = try await onOwnThread { try DiskCache<Int, String>(path: path) }
             try await cache.store("waited", for: 1)
             return cache
         }
