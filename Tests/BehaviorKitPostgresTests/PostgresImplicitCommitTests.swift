@@ -1,6 +1,8 @@
 import BehaviorKitSync
 import Commands
 import Foundation
+import Logging
+import PostgresNIO
 import Testing
 
 @testable import BehaviorKitPostgres
@@ -81,6 +83,27 @@ struct PostgresImplicitCommitTests {
         #expect(try await run(plain) == .alone)
         #expect(try await run(plain, oneStatement: false) == .inTransaction)
         await plain.close()
+        await journals.closeAll()
+    }
+
+    /// postgres-nio never answers a statement written to a closed connection: a confirmation
+    /// asked there fails at once instead of holding its task (and its lease) for ever.
+    @Test func aConfirmationOnAClosedConnectionFailsAtOnce() async throws {
+        let journals = try await OpenJournals("implicit")
+        let journal = try await journals.open()
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let failed = try await withTimeLimit(.seconds(10)) {
+            try await journal.connections.pools.checkOut().client.withConnection { connection in
+                try await connection.close()
+                do {
+                    try await ImplicitCommit.confirm(on: connection, logger: logger)
+                    return false
+                } catch {
+                    return error is ImplicitCommit.Unconfirmed
+                }
+            }
+        }
+        #expect(failed, "confirming on a closed connection fails, as a lost connection")
         await journals.closeAll()
     }
 }
