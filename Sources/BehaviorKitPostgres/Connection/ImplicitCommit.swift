@@ -43,19 +43,10 @@ enum ImplicitCommit {
     /// a statement sent just before it needs no hop back to its caller's task before its
     /// commit is confirmed; ``wait(for:)`` waits for the answer.
     ///
-    /// postgres-nio never answers a statement written to a connection already closed (its
-    /// handler has left the channel, and the statement's promise is dropped), so the state is
-    /// read and the statement written in one turn of the connection's event loop: a connection
-    /// closed by then fails at once. One still open has the statement queued, and fails it if
-    /// it closes later.
+    /// It is sent only while the connection is open (``PostgresConnection/whileOpen(_:)``): on
+    /// one already closed, it fails at once.
     static func send(on connection: PostgresConnection, logger: Logger) -> EventLoopFuture<PostgresQueryResult> {
-        let eventLoop = connection.eventLoop
-        return eventLoop.flatSubmit {
-            guard !connection.isClosed else {
-                return eventLoop.makeFailedFuture(Unconfirmed(underlying: "the connection was closed"))
-            }
-            return connection.query(PostgresQuery(unsafeSQL: ""), logger: logger)
-        }
+        connection.whileOpen { connection.query(PostgresQuery(unsafeSQL: ""), logger: logger) }
     }
 
     /// Waits for the empty statement `sent` (``send(on:logger:)``): throws ``Unconfirmed`` when it

@@ -158,7 +158,7 @@ extension PostgresJournalConnections {
         _ connection: PostgresConnection, _ abandoned: LockedValue<Bool>, logger: Logger
     ) async {
         guard abandoned.withLock({ $0 }) else { return }
-        _ = try? await connection.query("ROLLBACK", logger: logger)
+        await connection.rollBack(logger: logger)
     }
 
     /// How the watchdog (``RequestWatchdog``) looks at a request in `phase`: over once it is;

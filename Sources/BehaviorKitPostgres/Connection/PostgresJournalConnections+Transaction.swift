@@ -81,18 +81,18 @@ extension PostgresJournalConnections {
                 }
             }
             return try await retried(idempotent: false) { connection in
-                try await connection.query("BEGIN", logger: logger)
+                try await connection.runWhileOpen("BEGIN", logger: logger)
                 let answer: IdentifiedAnswer<T>
                 do {
                     answer = try await body(connection, .inTransaction)
                 } catch {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    await connection.rollBack(logger: logger)
                     throw error
                 }
                 if case .refused = answer {
-                    _ = try? await connection.query("ROLLBACK", logger: logger)
+                    await connection.rollBack(logger: logger)
                 } else {
-                    try await connection.query("COMMIT", logger: logger)
+                    try await connection.runWhileOpen("COMMIT", logger: logger)
                 }
                 return answer.value
             }
@@ -201,12 +201,13 @@ extension PostgresJournalConnections {
                 // awaited.
                 let began = LockedValue(false)
                 let identity = LockedValue<PostgresRow?>(nil)
-                let begun =
+                let begun = connection.whileOpen {
                     identifies
-                    ? connection.simpleQuery("BEGIN").map { _ in }
-                    : connection.simpleQuery("BEGIN").and(
-                        connection.simpleQuery(Self.transactionIdentity) { row in identity.withLock { $0 = row } }
-                    ).map { _ in }
+                        ? connection.simpleQuery("BEGIN").map { _ in }
+                        : connection.simpleQuery("BEGIN").and(
+                            connection.simpleQuery(Self.transactionIdentity) { row in identity.withLock { $0 = row } }
+                        ).map { _ in }
+                }
                 begun.whenSuccess { _ in began.withLock { $0 = true } }
                 let value: T
                 let transaction: Transaction
@@ -218,20 +219,20 @@ extension PostgresJournalConnections {
                         transaction = identified
                     } else if case .refused = answer {
                         // Nothing of it commits; a connection lost meanwhile rolled it back too.
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        await connection.rollBack(logger: logger)
                         return value
                     } else if let row = identity.withLock({ $0 }) {
                         transaction = try Self.identity(in: row)
                     } else {
                         let rows: [PostgresRow]
                         do {
-                            rows = try await connection.query(
-                                PostgresQuery(unsafeSQL: Self.transactionIdentity), logger: logger
-                            ).collect()
+                            rows = try await connection.whileOpen {
+                                connection.query(PostgresQuery(unsafeSQL: Self.transactionIdentity), logger: logger)
+                            }.get().rows
                         } catch let error where PostgresJournalWriter.sqlState(error) == "25P02" {
                             // The server refused a statement of `body`, which answered it: the
                             // transaction commits nothing, and `body`'s answer stands.
-                            _ = try? await connection.query("ROLLBACK", logger: logger)
+                            await connection.rollBack(logger: logger)
                             return value
                         }
                         guard let row = rows.first else {
@@ -241,7 +242,7 @@ extension PostgresJournalConnections {
                     }
                 } catch {
                     if !PostgresJournalNames.isConnectionLoss(error) {
-                        _ = try? await connection.query("ROLLBACK", logger: logger)
+                        await connection.rollBack(logger: logger)
                     }
                     throw error
                 }
@@ -251,7 +252,7 @@ extension PostgresJournalConnections {
                     return true
                 }
                 guard commits else { throw CancellationError() }  // abandoned: never commit
-                try await connection.query("COMMIT", logger: logger)
+                try await connection.runWhileOpen("COMMIT", logger: logger)
                 return value
             }
         } catch {

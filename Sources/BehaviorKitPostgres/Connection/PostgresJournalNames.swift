@@ -107,7 +107,7 @@ struct PostgresJournalNames: Sendable, Hashable {
     /// Whether `error`, raised by a request on a connection, says the connection or the server
     /// went away, rather than that the server refused the request.
     static func isConnectionLoss(_ error: any Error) -> Bool {
-        if error is ImplicitCommit.Unconfirmed { return true }
+        if error is ImplicitCommit.Unconfirmed || error is ConnectionClosedBeforeSending { return true }
         guard let error = error as? PSQLError else { return false }
         switch error.code {
         case .serverClosedConnection, .clientClosedConnection, .uncleanShutdown, .connectionError: return true

@@ -131,14 +131,14 @@ enum PostgresJournalSchema {
     static func underSchemaLock(
         _ name: String, on connection: PostgresConnection, logger: Logger, _ body: () async throws -> Void
     ) async throws {
-        try await connection.query("BEGIN", logger: logger)
+        try await connection.runWhileOpen("BEGIN", logger: logger)
         do {
             try await connection.query(
                 "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(name)))", logger: logger)
             try await body()
-            try await connection.query("COMMIT", logger: logger)
+            try await connection.runWhileOpen("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            await connection.rollBack(logger: logger)
             throw error
         }
     }

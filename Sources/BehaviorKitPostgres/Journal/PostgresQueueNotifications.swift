@@ -82,7 +82,7 @@ enum PostgresQueueNotifications {
             }
             try await connection.query("RELEASE SAVEPOINT behaviorkit_notify", logger: logger)
         } catch {
-            try await connection.query("ROLLBACK TO SAVEPOINT behaviorkit_notify", logger: logger)
+            try await connection.runWhileOpen("ROLLBACK TO SAVEPOINT behaviorkit_notify", logger: logger)
             logger.warning(
                 "the journal's queue notifications could not be made; other processes' workers are woken by polling",
                 metadata: ["error": "\(String(reflecting: error))"])
