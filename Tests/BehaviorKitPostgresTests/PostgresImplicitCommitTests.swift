@@ -29,11 +29,17 @@ struct PostgresImplicitCommitTests {
             """, database: journals.database)
     }
 
-    @Test func anEnqueueWhoseCommitFailedIsWrittenAgainBeforeItIsAnswered() async throws {
+    /// A journal on a new table whose first commit is refused (``refuseFirstCommit(of:_:)``).
+    static func refusingFirstCommit() async throws -> (OpenJournals, PostgresCommandJournal, table: String) {
         let journals = try await OpenJournals("implicit")
         let table = journals.newTable()
         let journal = try await journals.open(table: table)
-        try await Self.refuseFirstCommit(of: table, journals)
+        try await refuseFirstCommit(of: table, journals)
+        return (journals, journal, table)
+    }
+
+    @Test func anEnqueueWhoseCommitFailedIsWrittenAgainBeforeItIsAnswered() async throws {
+        let (journals, journal, table) = try await Self.refusingFirstCommit()
         let record = try await withTimeLimit(.seconds(60)) {
             try await journal.enqueue(entry("order-1"), queue: "orders", after: .zero)
         }
@@ -46,10 +52,7 @@ struct PostgresImplicitCommitTests {
     }
 
     @Test func aBulkEnqueueWhoseCommitFailedIsWrittenAgainBeforeItIsAnswered() async throws {
-        let journals = try await OpenJournals("implicit")
-        let table = journals.newTable()
-        let journal = try await journals.open(table: table)
-        try await Self.refuseFirstCommit(of: table, journals)
+        let (journals, journal, _) = try await Self.refusingFirstCommit()
         let records = try await withTimeLimit(.seconds(60)) {
             try await CommandQueue("bulk", journal: journal).enqueue(contentsOf: [
                 QueuedJob(entry("a")), QueuedJob(entry("b")),

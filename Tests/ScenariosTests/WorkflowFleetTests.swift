@@ -44,7 +44,12 @@ struct WorkflowFleetTests {
             try await FleetWorkflows.sendPayment(number, driver)
             try await FleetWorkflows.sendPayment(number, sender)
         }
-        let settled = try await Fleet.waitUntilSettled(journal, queue: FleetWorkflows.queue, timeout: .seconds(60)) {}
+        let (console, printed) = Console.recording()
+        let settled = try await Fleet.waitUntilSettled(
+            journal, queue: FleetWorkflows.queue, timeout: .seconds(60), console: console
+        ) {}
+        // Where the wait stood is printed as it begins (and every 30 s), for a run past its deadline.
+        #expect(printed.lines.first?.hasPrefix("fleet: waiting for \(FleetWorkflows.queue) to settle: ") == true)
         running.forEach { $0.cancel() }
         for task in running { await task.value }
         let started = Array(0..<count)

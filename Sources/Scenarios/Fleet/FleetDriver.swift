@@ -77,7 +77,9 @@ public enum Fleet {
         var pauseWindows: [ClosedRange<Int64>] = []
         if let queuePause { pauseWindows.append(try await queuePause.value) }
         let scheduleLife = try await removeSchedules(schedules, savedAt: schedulesSaved, journal)
-        let settled = try await waitUntilSettled(journal, timeout: .seconds(300)) { try pool.reviveExited() }
+        let settled = try await waitUntilSettled(journal, timeout: .seconds(300), console: console) {
+            try pool.reviveExited()
+        }
         await pool.stopAll()
         let elapsed = ContinuousClock.now - started
         var (report, violations) = try await check(
@@ -98,9 +100,12 @@ public enum Fleet {
     /// Each look reads the queue's depth (an index of its pending records); the pending records
     /// themselves are read only when that says none is left, and every 2 s — reading them all
     /// ten times a second took a fifth of a core from the workers.
+    ///
+    /// Every 30 s it prints the queue's depth, so that a run that ends past its deadline shows
+    /// where it stood.
     static func waitUntilSettled(
         _ journal: any CommandJournalManagement, queue: String = FleetOrders.queue, timeout: Duration,
-        tick: () throws -> Void
+        console: Console, tick: () throws -> Void
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
@@ -109,6 +114,11 @@ public enum Fleet {
             looks += 1
             let depth = try await journal.queues().first { $0.name == queue }
             let pending = depth.map { $0.due + $0.delayed + $0.running + $0.stalled } ?? 0
+            if looks % 300 == 1 {
+                console.print(
+                    "fleet: waiting for \(queue) to settle: \(depth?.due ?? 0) due, \(depth?.delayed ?? 0) delayed, "
+                        + "\(depth?.running ?? 0) running, \(depth?.stalled ?? 0) stalled")
+            }
             if pending == 0 || looks % 20 == 0 {
                 let open = try await journal.unfinished().contains {
                     $0.entry.parentKey == nil && $0.queue == queue

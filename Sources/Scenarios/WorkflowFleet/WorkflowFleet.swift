@@ -91,7 +91,9 @@ public enum WorkflowFleet {
             try await faults.strike(after: pool.kills, of: processes.kills, console: console)
         }
         try await starting.value
-        let settled = try await Fleet.waitUntilSettled(journal, queue: FleetWorkflows.queue, timeout: .seconds(300)) {
+        let settled = try await Fleet.waitUntilSettled(
+            journal, queue: FleetWorkflows.queue, timeout: .seconds(300), console: console
+        ) {
             try pool.reviveExited()
         }
         await pool.stopAll()
