@@ -33,4 +33,26 @@ struct PostgresClosedConnectionTests {
         #expect(PostgresJournalNames.isConnectionLoss(failure), "and counts as a lost connection: \(failure)")
         await journals.closeAll()
     }
+
+    @Test func aJournalStatementOnAClosedConnectionFailsAtOnce() async throws {
+        let journals = try await OpenJournals("closedsend")
+        let journal = try await journals.open()
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        let failure = try await withTimeLimit(.seconds(10)) {
+            try await journal.connections.pools.checkOut().client.withConnection { connection -> (any Error)? in
+                try await connection.close()
+                var bindings = PostgresBindings()
+                bindings.append("some-key")
+                do {
+                    _ = try await connection.run(journal.writer.statements.recordByKey, bindings, logger: logger)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+        }
+        let error = try #require(failure, "a journal statement on a closed connection fails")
+        #expect(PostgresJournalNames.isConnectionLoss(error), "as a lost connection: \(error)")
+        await journals.closeAll()
+    }
 }

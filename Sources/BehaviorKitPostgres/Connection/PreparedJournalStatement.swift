@@ -38,11 +38,17 @@ extension PostgresConnection {
     /// Runs `statement` with `bindings` as a prepared statement; returns its rows.
     /// `confirmingCommit`: the statement runs alone, in its own implicit transaction; its rows
     /// are returned once that committed (``ImplicitCommit``).
+    ///
+    /// A connection already closed fails at once (``ConnectionClosedBeforeSending``): postgres-nio
+    /// would never answer the statement (``whileOpen(_:)``). Its `execute` is async only, so the
+    /// state is read just before the write, not in the same turn of the event loop: a close in
+    /// between is still missed, but only there.
     func run(
         _ statement: PreparedJournalStatement.Text, _ bindings: PostgresBindings, logger: Logger,
         confirmingCommit: Bool = false
     ) async throws -> [PostgresRow] {
-        try await PreparedJournalStatement.$current.withValue(statement) {
+        guard !isClosed else { throw ConnectionClosedBeforeSending() }
+        return try await PreparedJournalStatement.$current.withValue(statement) {
             var rows: [PostgresRow] = []
             let sequence = try await execute(PreparedJournalStatement(bindings: bindings), logger: logger)
             // Sent now, queued behind the statement: the server gets it as soon as it answered.
