@@ -1,5 +1,3 @@
-import BehaviorKitSync
-import Logging
 import PostgresNIO
 import Testing
 
@@ -12,47 +10,23 @@ import Testing
 @Suite(.enabled(if: PostgresAvailability.isAvailable, PostgresAvailability.skipped))
 struct PostgresClosedConnectionTests {
     @Test func statementsOnAClosedConnectionEndAtOnce() async throws {
-        let journals = try await OpenJournals("closedsend")
-        let journal = try await journals.open()
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let (rolledBack, commitFailure) = try await withTimeLimit(.seconds(10)) {
-            try await journal.connections.pools.checkOut().client.withConnection { connection in
-                try await connection.runWhileOpen("BEGIN", logger: logger)
-                try await connection.close()
-                await connection.rollBack(logger: logger)
-                do {
-                    try await connection.runWhileOpen("COMMIT", logger: logger)
-                    return (true, nil as (any Error)?)
-                } catch {
-                    return (true, error)
-                }
-            }
+        let failure = try await onAClosedConnection("closedsend") { connection, logger in
+            try await connection.runWhileOpen("BEGIN", logger: logger)
+        } _: { connection, _, logger in
+            await connection.rollBack(logger: logger)
+            try await connection.runWhileOpen("COMMIT", logger: logger)
         }
-        #expect(rolledBack, "a rollback on a closed connection returns")
-        let failure = try #require(commitFailure, "a commit on a closed connection fails")
-        #expect(PostgresJournalNames.isConnectionLoss(failure), "and counts as a lost connection: \(failure)")
-        await journals.closeAll()
+        let error = try #require(failure, "a rollback on a closed connection returns, a commit there fails")
+        #expect(PostgresJournalNames.isConnectionLoss(error), "as a lost connection: \(error)")
     }
 
     @Test func aJournalStatementOnAClosedConnectionFailsAtOnce() async throws {
-        let journals = try await OpenJournals("closedsend")
-        let journal = try await journals.open()
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let failure = try await withTimeLimit(.seconds(10)) {
-            try await journal.connections.pools.checkOut().client.withConnection { connection -> (any Error)? in
-                try await connection.close()
-                var bindings = PostgresBindings()
-                bindings.append("some-key")
-                do {
-                    _ = try await connection.run(journal.writer.statements.recordByKey, bindings, logger: logger)
-                    return nil
-                } catch {
-                    return error
-                }
-            }
+        let failure = try await onAClosedConnection("closedsend") { connection, journal, logger in
+            var bindings = PostgresBindings()
+            bindings.append("some-key")
+            _ = try await connection.run(journal.writer.statements.recordByKey, bindings, logger: logger)
         }
         let error = try #require(failure, "a journal statement on a closed connection fails")
         #expect(PostgresJournalNames.isConnectionLoss(error), "as a lost connection: \(error)")
-        await journals.closeAll()
     }
 }

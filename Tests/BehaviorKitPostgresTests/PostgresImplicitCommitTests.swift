@@ -92,21 +92,9 @@ struct PostgresImplicitCommitTests {
     /// postgres-nio never answers a statement written to a closed connection: a confirmation
     /// asked there fails at once instead of holding its task (and its lease) for ever.
     @Test func aConfirmationOnAClosedConnectionFailsAtOnce() async throws {
-        let journals = try await OpenJournals("implicit")
-        let journal = try await journals.open()
-        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
-        let failed = try await withTimeLimit(.seconds(10)) {
-            try await journal.connections.pools.checkOut().client.withConnection { connection in
-                try await connection.close()
-                do {
-                    try await ImplicitCommit.confirm(on: connection, logger: logger)
-                    return false
-                } catch {
-                    return error is ImplicitCommit.Unconfirmed
-                }
-            }
+        let failure = try await onAClosedConnection("implicit") { connection, _, logger in
+            try await ImplicitCommit.confirm(on: connection, logger: logger)
         }
-        #expect(failed, "confirming on a closed connection fails, as a lost connection")
-        await journals.closeAll()
+        #expect(failure is ImplicitCommit.Unconfirmed, "confirming on a closed connection fails, as a lost connection")
     }
 }

@@ -109,12 +109,14 @@ public enum Fleet {
     ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var looks = 0
+        var nextReport = ContinuousClock.now
         while ContinuousClock.now < deadline {
             try tick()
             looks += 1
             let depth = try await journal.queues().first { $0.name == queue }
             let pending = depth.map { $0.due + $0.delayed + $0.running + $0.stalled } ?? 0
-            if looks % 300 == 1 {
+            if ContinuousClock.now >= nextReport {
+                nextReport = ContinuousClock.now + .seconds(30)
                 console.print(
                     "fleet: waiting for \(queue) to settle: \(depth?.due ?? 0) due, \(depth?.delayed ?? 0) delayed, "
                         + "\(depth?.running ?? 0) running, \(depth?.stalled ?? 0) stalled")
