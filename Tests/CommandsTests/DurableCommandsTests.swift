@@ -33,6 +33,21 @@ struct DurableCommandsTests {
         #expect(registry.kinds == ["test.note"])
     }
 
+    /// A step is `Journaled` as a command is: the registry's entry, a queue's job and a
+    /// schedule take either.
+    @Test func aStepIsJournaledAsACommandIs() throws {
+        var registry = CommandRegistry()
+        registry.register(Charge.self)
+        let entry = try registry.entry(Charge(cents: 990), key: "c1")
+        #expect(entry.kind == "test.charge" && entry.idempotencyKey == "c1")
+        #expect(try registry.step(for: entry).name == "charge 990")
+        let job = try QueuedJob(Charge(cents: 5), key: "c2", after: .seconds(1))
+        #expect(job.entry.kind == "test.charge" && job.delay == .seconds(1))
+        let schedule = try QueueSchedule(
+            "nightly", cron: "0 3 * * *", timeZone: .gmt, queue: "payments", command: Charge(cents: 7))
+        #expect(schedule.kind == "test.charge")
+    }
+
     @Test func aRegistryNamesAnUnregisteredKindAndABadPayload() {
         var registry = CommandRegistry()
         registry.register(Note.self)

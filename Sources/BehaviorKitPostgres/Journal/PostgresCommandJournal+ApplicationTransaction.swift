@@ -109,8 +109,8 @@ extension PostgresCommandJournal {
 /// Enqueueing a queue's typed commands on the application's connection, inside its
 /// transaction, as `CommandQueue`'s `enqueue` writes them on the journal's own.
 extension CommandQueue {
-    /// Enqueues `command` under `key`, due after `delay` at `priority`, on `connection`, inside its
-    /// transaction: it commits or rolls back with the business write
+    /// Enqueues `command` (a `JournaledCommand`, or a `JournaledStep` with an output) under `key`,
+    /// due after `delay` at `priority`, on `connection`, inside its transaction: it commits or rolls back with the business write
     /// (``PostgresCommandJournal/enqueue(_:queue:after:priority:traceContext:on:)``).
     ///
     /// ```swift
@@ -125,24 +125,12 @@ extension CommandQueue {
     ///   ``PostgresCommandJournal``; as ``PostgresCommandJournal/enqueue(_:queue:after:priority:traceContext:on:)``
     ///   otherwise.
     @discardableResult
-    public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+    public func enqueue<J: Journaled>(
+        _ command: J, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
         on connection: PostgresConnection
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
-            on: connection)
-    }
-
-    /// Enqueues `step`, a step with an output, under `key`, due after `delay`, on `connection`,
-    /// inside its transaction.
-    @discardableResult
-    public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
-        on connection: PostgresConnection
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            CommandRegistry.entry(kind: J.journalKind, arguments: command, key: key), after: delay, priority: priority,
             on: connection)
     }
 

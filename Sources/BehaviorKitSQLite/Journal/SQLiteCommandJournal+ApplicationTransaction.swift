@@ -78,8 +78,8 @@ extension SQLiteCommandJournal {
 /// Enqueueing a queue's typed commands inside a transaction of the application's own GRDB
 /// database, as `CommandQueue`'s asynchronous `enqueue` writes them outside one.
 extension CommandQueue {
-    /// Enqueues `command` under `key`, due after `delay` at `priority`, inside `db`'s transaction: it commits
-    /// or rolls back with the business write (``SQLiteCommandJournal/enqueue(_:queue:after:priority:traceContext:in:)``).
+    /// Enqueues `command` (a `JournaledCommand`, or a `JournaledStep` with an output) under `key`, due after
+    /// `delay` at `priority`, inside `db`'s transaction: it commits or rolls back with the business write (``SQLiteCommandJournal/enqueue(_:queue:after:priority:traceContext:in:)``).
     ///
     /// ```swift
     /// let payments = CommandQueue("payments", journal: journal)  // SQLiteCommandJournal(database: dbPool, …)
@@ -93,24 +93,12 @@ extension CommandQueue {
     ///   ``SQLiteCommandJournal`` in the application's database; as
     ///   ``SQLiteCommandJournal/enqueue(_:queue:after:priority:traceContext:in:)`` otherwise.
     @discardableResult
-    public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero,
+    public func enqueue<J: Journaled>(
+        _ command: J, key: String, after delay: Duration = .zero,
         priority: Int = CommandQueue.defaultPriority, in db: Database
     ) throws -> CommandJournalRecord {
         try enqueue(
-            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
-            in: db)
-    }
-
-    /// Enqueues `step`, a step with an output, under `key`, due after `delay`, inside `db`'s
-    /// transaction.
-    @discardableResult
-    public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero,
-        priority: Int = CommandQueue.defaultPriority, in db: Database
-    ) throws -> CommandJournalRecord {
-        try enqueue(
-            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            CommandRegistry.entry(kind: J.journalKind, arguments: command, key: key), after: delay, priority: priority,
             in: db)
     }
 

@@ -79,11 +79,12 @@ public struct CommandRegistry: Sendable {
         }
     }
 
-    /// An entry recording `command` under `key` (and, for a transaction's step, `parentKey`).
-    public func entry<C: JournaledCommand>(
-        _ command: C, key: String, parentKey: String? = nil
+    /// An entry recording `command` (a ``JournaledCommand`` or a ``JournaledStep``) under `key`
+    /// (and, for a transaction's step, `parentKey`).
+    public func entry<J: Journaled>(
+        _ command: J, key: String, parentKey: String? = nil
     ) throws(CommandRegistryError) -> CommandJournalEntry {
-        try Self.entry(kind: C.journalKind, arguments: command, key: key, parentKey: parentKey)
+        try Self.entry(kind: J.journalKind, arguments: command, key: key, parentKey: parentKey)
     }
 
     /// An entry of `kind` whose payload is `arguments` encoded, under `key`.

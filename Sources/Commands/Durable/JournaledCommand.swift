@@ -13,7 +13,4 @@
 ///
 /// A command that needs a receiver it cannot encode (a connection, a console) registers a
 /// factory instead: ``CommandRegistry/register(_:arguments:make:)``.
-public protocol JournaledCommand: Command, Codable {
-    /// The type's name in the journal; keep it stable across releases.
-    static var journalKind: String { get }
-}
+public protocol JournaledCommand: Command, Codable, Journaled {}

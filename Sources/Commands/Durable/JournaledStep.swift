@@ -20,12 +20,9 @@
 ///
 /// Register the type (``CommandRegistry/register(_:)-(S.Type)``) so that recovery can
 /// bring it back.
-public protocol JournaledStep: Codable, Sendable {
+public protocol JournaledStep: Codable, Journaled {
     /// What the step returns; the journal keeps it as JSON.
     associatedtype Output: Codable & Sendable
-
-    /// The type's name in the journal; keep it stable across releases.
-    static var journalKind: String { get }
 
     /// The name shown in logs and errors.
     var name: String { get }

@@ -1,4 +1,4 @@
-/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:priority:partition:)-(C,_,_,_,_)``
+/// A durable queue of commands on a ``CommandJournal``: ``enqueue(_:key:after:priority:partition:)``
 /// returns once the command is durable, and any number of ``QueueWorker``s (tasks or processes)
 /// claim and run it under leases. A delayed command is a durable timer: it survives restarts
 /// and runs once.
@@ -50,27 +50,17 @@ public struct CommandQueue: Sendable {
         self.concurrencyPerPartition = concurrencyPerPartition.map { max(1, $0) }
     }
 
-    /// Enqueues `command` under `key`, due after `delay`, at `priority` (higher is claimed
-    /// first: ``defaultPriority``); returns once it is durable (or the key's existing record,
-    /// which is not enqueued again, and keeps its priority).
+    /// Enqueues `command` (a ``JournaledCommand``, or a ``JournaledStep`` with an output) under
+    /// `key`, due after `delay`, at `priority` (higher is claimed first: ``defaultPriority``);
+    /// returns once it is durable (or the key's existing record, which is not enqueued again, and
+    /// keeps its priority).
     @discardableResult
-    public func enqueue<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, priority: Int = defaultPriority,
+    public func enqueue<J: Journaled>(
+        _ command: J, key: String, after delay: Duration = .zero, priority: Int = defaultPriority,
         partition: String? = nil
     ) async throws -> CommandJournalRecord {
         try await enqueue(
-            CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay, priority: priority,
-            partition: partition)
-    }
-
-    /// Enqueues `step`, a step with an output, under `key`, due after `delay`, at `priority`.
-    @discardableResult
-    public func enqueue<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, priority: Int = defaultPriority,
-        partition: String? = nil
-    ) async throws -> CommandJournalRecord {
-        try await enqueue(
-            CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
+            CommandRegistry.entry(kind: J.journalKind, arguments: command, key: key), after: delay, priority: priority,
             partition: partition)
     }
 

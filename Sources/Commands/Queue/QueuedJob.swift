@@ -28,28 +28,17 @@ public struct QueuedJob: Sendable {
         self.partition = partition
     }
 
-    /// The job of `command` under `key`, due after `delay`, at `priority`.
+    /// The job of `command` (a ``JournaledCommand``, or a ``JournaledStep`` with an output)
+    /// under `key`, due after `delay`, at `priority`.
     ///
     /// - Throws: ``CommandRegistryError`` when `command` cannot be encoded.
-    public init<C: JournaledCommand>(
-        _ command: C, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
+    public init<J: Journaled>(
+        _ command: J, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
         partition: String? = nil
     ) throws {
         self.init(
-            try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: key), after: delay,
+            try CommandRegistry.entry(kind: J.journalKind, arguments: command, key: key), after: delay,
             priority: priority, partition: partition)
-    }
-
-    /// The job of `step`, a step with an output, under `key`, due after `delay`, at `priority`.
-    ///
-    /// - Throws: ``CommandRegistryError`` when `step` cannot be encoded.
-    public init<S: JournaledStep>(
-        _ step: S, key: String, after delay: Duration = .zero, priority: Int = CommandQueue.defaultPriority,
-        partition: String? = nil
-    ) throws {
-        self.init(
-            try CommandRegistry.entry(kind: S.journalKind, arguments: step, key: key), after: delay, priority: priority,
-            partition: partition)
     }
 
     /// The job of a command registered as `kind` with `arguments`, under `key`, due after `delay`, at `priority`.

@@ -22,7 +22,7 @@ public struct MachineCommand: Hashable, Sendable {
 
     /// `command` on `queue`, due `delay` after it is enqueued, under `key` (default: the
     /// machine, the instance, the step and the command's place in it).
-    public init<C: JournaledCommand>(
+    public init<C: Journaled>(
         _ command: C, on queue: String, key: String? = nil, after delay: Duration = .zero
     )
         throws(CommandRegistryError)

@@ -18,7 +18,7 @@ extension CommandQueue {
     ///   ``CommandJournalError/unsupported(operation:)`` on a journal that is no
     ///   ``CommandJournalManagement`` (every journal of BehaviorKit is one).
     @discardableResult
-    public func schedule<C: JournaledCommand>(
+    public func schedule<C: Journaled>(
         _ name: String, cron: String, timeZone: TimeZone, command: C, priority: Int = defaultPriority,
         missedRuns: MissedTimerPolicy = .fire
     ) async throws -> CommandJournalSchedule {

@@ -57,7 +57,7 @@ public struct QueueSchedule: Hashable, Sendable, Codable {
     ///
     /// - Throws: ``CronExpressionError`` when `cron` is not a cron expression;
     ///   ``CommandRegistryError`` when the command cannot be encoded.
-    public init<C: JournaledCommand>(
+    public init<C: Journaled>(
         _ name: String, cron: String, timeZone: TimeZone, queue: String, command: C,
         priority: Int = CommandQueue.defaultPriority, missedRuns: MissedTimerPolicy = .fire
     ) throws {
