@@ -53,36 +53,23 @@ extension PostgresCommandJournal {
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
             let hasChildren = try await self.rows(sql.hasChildren, [key], connection).first?.decode(Bool.self) ?? false
             let markKey = CommandJournalCancellation.key(of: key)
-            let isMarked = try await self.locked(markKey, connection) != nil
             let compensationsKey = CommandJournalCancellation.compensationsKey(of: key)
-            let compensates = try await self.locked(compensationsKey, connection) != nil
-            let text = CommandJournalCancellation.reason(Self.storable(reason))
-            let plan = CommandJournalCancellation.plan(
-                record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates,
-                now: Date(journalMilliseconds: now))
-            switch plan {
-            case .refuse(let error):
-                throw error
-            case .unchanged:
-                return record
-            case .takeAndSettle:
-                try await self.log(
-                    CommandJournalAttempt(
-                        number: record.attempts, owner: record.owner, error: text,
-                        endedAt: Date(journalMilliseconds: now)), of: key, sql.logAttempt, connection)
-                try await self.execute(sql.takeAndSettleCancelled, [key, text, now], connection)
-            case .settle:
-                try await self.execute(sql.settleCancelled, [key, text, now], connection)
-            case .takeAndMark:
-                if record.owner != nil {
-                    try await self.log(
-                        CommandJournalAttempt(
-                            number: record.attempts, owner: record.owner, error: text,
-                            endedAt: Date(journalMilliseconds: now)), of: key, sql.logAttempt, connection)
+            let writes = try CommandJournalCancellation.writes(
+                record, hasChildren: hasChildren, isMarked: try await self.locked(markKey, connection) != nil,
+                compensates: try await self.locked(compensationsKey, connection) != nil,
+                reason: CommandJournalCancellation.reason(Self.storable(reason)), now: Date(journalMilliseconds: now))
+            for write in writes {
+                switch write {
+                case .logAttempt(let attempt):
+                    try await self.log(attempt, of: key, sql.logAttempt, connection)
+                case .settleFailed(let text):
+                    try await self.execute(sql.settleCancelled, [key, text, now], connection)
+                case .takeFromWorker:
+                    try await self.execute(sql.takeFromWorker, [key, now], connection)
+                case .mark(let text):
+                    try await self.execute(
+                        sql.insertMark, [markKey, CommandJournalCancellation.kind, key, text, now], connection)
                 }
-                try await self.execute(sql.takeFromWorker, [key, now], connection)
-                try await self.execute(
-                    sql.insertMark, [markKey, CommandJournalCancellation.kind, key, text, now], connection)
             }
             return try await self.locked(key, connection)
         } ?? { throw CommandJournalError.unknownKey(key) }()

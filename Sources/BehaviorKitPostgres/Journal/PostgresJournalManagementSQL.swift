@@ -151,16 +151,8 @@ struct PostgresJournalManagementSQL: Sendable {
         "UPDATE \(table) SET owner = NULL, lease_expires_at = $2::bigint, updated_at = $3::bigint WHERE key = $1::text"
     }
 
-    /// Settles `$1` failed for `$2` at `$3`, its lease ended.
+    /// Settles `$1` failed for `$2` at `$3`, out of any worker's hands (no owner, no lease).
     var settleCancelled: String {
-        """
-        UPDATE \(table) SET status = 'failed', failure_reason = $2::text, lease_expires_at = NULL, updated_at = $3::bigint
-        WHERE key = $1::text
-        """
-    }
-
-    /// Takes `$1` from its stopped worker and settles it failed for `$2` at `$3`.
-    var takeAndSettleCancelled: String {
         """
         UPDATE \(table) SET status = 'failed', failure_reason = $2::text, owner = NULL, lease_expires_at = NULL,
             updated_at = $3::bigint

@@ -70,7 +70,8 @@ extension CommandJournalSchema {
             of: key, db)
     }
 
-    /// Cancels `key`: ``CommandJournalCancellation/plan(_:hasChildren:isMarked:compensates:now:)`` applied.
+    /// Cancels `key`: the writes of
+    /// ``CommandJournalCancellation/writes(_:hasChildren:isMarked:compensates:reason:now:)`` made.
     static func cancel(
         _ key: String, reason: String, now: Int64, _ db: Database, path: String
     ) throws -> CommandJournalRecord {
@@ -80,54 +81,37 @@ extension CommandJournalSchema {
                 db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM commandRecord WHERE parentKey = ?)"),
                 arguments: [key]) ?? false
         let markKey = CommandJournalCancellation.key(of: key)
-        let isMarked = try fetch(markKey, db, path: path) != nil
-        let compensates = try fetch(CommandJournalCancellation.compensationsKey(of: key), db, path: path) != nil
-        let text = CommandJournalCancellation.reason(reason)
-        let plan = CommandJournalCancellation.plan(
-            record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates,
-            now: Date(journalMilliseconds: now))
-        switch plan {
-        case .refuse(let error):
-            throw error
-        case .unchanged:
-            return record
-        case .takeAndSettle:
-            try log(
-                CommandJournalAttempt(
-                    number: record.attempts, owner: record.owner, error: text, endedAt: Date(journalMilliseconds: now)),
-                of: key, db)
-            try db.cachedStatement(
-                sql: """
-                    UPDATE commandRecord SET status = 'failed', failureReason = ?, owner = NULL,
-                        leaseExpiresAt = NULL, updatedAt = ?
-                    WHERE key = ?
-                    """
-            ).execute(arguments: [text, now, key])
-        case .settle:
-            try db.cachedStatement(
-                sql: """
-                    UPDATE commandRecord SET status = 'failed', failureReason = ?, leaseExpiresAt = NULL, updatedAt = ?
-                    WHERE key = ?
-                    """
-            ).execute(arguments: [text, now, key])
-        case .takeAndMark:
-            if record.owner != nil {
-                try log(
-                    CommandJournalAttempt(
-                        number: record.attempts, owner: record.owner, error: text,
-                        endedAt: Date(journalMilliseconds: now)), of: key, db)
+        let writes = try CommandJournalCancellation.writes(
+            record, hasChildren: hasChildren, isMarked: try fetch(markKey, db, path: path) != nil,
+            compensates: try fetch(CommandJournalCancellation.compensationsKey(of: key), db, path: path) != nil,
+            reason: CommandJournalCancellation.reason(reason), now: Date(journalMilliseconds: now))
+        for write in writes {
+            switch write {
+            case .logAttempt(let attempt):
+                try log(attempt, of: key, db)
+            case .settleFailed(let text):
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE commandRecord SET status = 'failed', failureReason = ?, owner = NULL,
+                            leaseExpiresAt = NULL, updatedAt = ?
+                        WHERE key = ?
+                        """
+                ).execute(arguments: [text, now, key])
+            case .takeFromWorker:
+                try db.cachedStatement(
+                    sql: """
+                        UPDATE commandRecord SET attempts = attempts + (CASE WHEN owner IS NULL THEN 0 ELSE 1 END),
+                            owner = NULL, leaseExpiresAt = ?, updatedAt = ?
+                        WHERE key = ?
+                        """
+                ).execute(arguments: [now, now, key])
+            case .mark(let text):
+                _ = try insert(
+                    CommandJournalCancellation.entry(of: key), owner: nil, until: nil, queue: nil, now: now, db)
+                try db.cachedStatement(
+                    sql: "UPDATE commandRecord SET status = 'failed', failureReason = ? WHERE key = ?"
+                ).execute(arguments: [text, markKey])
             }
-            try db.cachedStatement(
-                sql: """
-                    UPDATE commandRecord SET attempts = attempts + (CASE WHEN owner IS NULL THEN 0 ELSE 1 END),
-                        owner = NULL, leaseExpiresAt = ?, updatedAt = ?
-                    WHERE key = ?
-                    """
-            ).execute(arguments: [now, now, key])
-            _ = try insert(CommandJournalCancellation.entry(of: key), owner: nil, until: nil, queue: nil, now: now, db)
-            try db.cachedStatement(
-                sql: "UPDATE commandRecord SET status = 'failed', failureReason = ? WHERE key = ?"
-            ).execute(arguments: [text, markKey])
         }
         return try fetch(key, db, path: path) ?? record
     }

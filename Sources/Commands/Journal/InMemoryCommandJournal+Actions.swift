@@ -12,37 +12,29 @@ extension InMemoryCommandJournal.State {
         let hasChildren = records.contains { $0.entry.parentKey == key }
         let isMarked = indexByKey[CommandJournalCancellation.key(of: key)] != nil
         let compensates = indexByKey[CommandJournalCancellation.compensationsKey(of: key)] != nil
-        let text = CommandJournalCancellation.reason(reason)
-        let plan = CommandJournalCancellation.plan(
-            record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates, now: now)
-        switch plan {
-        case .refuse(let error):
-            throw error
-        case .unchanged:
-            return record
-        case .takeAndSettle:
-            log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: text, endedAt: now), key)
-            records[index].owner = nil
-            records[index].status = .failed
-            records[index].failureReason = text
-            records[index].leaseExpiresAt = nil
-            records[index].updatedAt = now
-        case .settle:
-            records[index].status = .failed
-            records[index].failureReason = text
-            records[index].leaseExpiresAt = nil
-            records[index].updatedAt = now
-        case .takeAndMark:
-            if record.owner != nil {
-                log(CommandJournalAttempt(number: record.attempts, owner: record.owner, error: text, endedAt: now), key)
-                records[index].attempts += 1
-            }
-            records[index].owner = nil
-            records[index].leaseExpiresAt = now
-            records[index].updatedAt = now
-            _ = insert(CommandJournalCancellation.entry(of: key), now: now, owner: nil, until: nil, queue: nil)
-            if let mark = indexByKey[CommandJournalCancellation.key(of: key)] {
-                records[mark].settle(.failed(reason: text), now: now)
+        let writes = try CommandJournalCancellation.writes(
+            record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates,
+            reason: CommandJournalCancellation.reason(reason), now: now)
+        for write in writes {
+            switch write {
+            case .logAttempt(let attempt):
+                log(attempt, key)
+            case .settleFailed(let text):
+                records[index].owner = nil
+                records[index].status = .failed
+                records[index].failureReason = text
+                records[index].leaseExpiresAt = nil
+                records[index].updatedAt = now
+            case .takeFromWorker:
+                if records[index].owner != nil { records[index].attempts += 1 }
+                records[index].owner = nil
+                records[index].leaseExpiresAt = now
+                records[index].updatedAt = now
+            case .mark(let text):
+                _ = insert(CommandJournalCancellation.entry(of: key), now: now, owner: nil, until: nil, queue: nil)
+                if let mark = indexByKey[CommandJournalCancellation.key(of: key)] {
+                    records[mark].settle(.failed(reason: text), now: now)
+                }
             }
         }
         return records[index]

@@ -62,6 +62,41 @@ extension CommandJournalCancellation {
     }
 }
 
+extension CommandJournalCancellation {
+    /// One write of a cancellation, a primitive every journal has: the plan
+    /// (``plan(_:hasChildren:isMarked:compensates:now:)``) is turned into these once
+    /// (``writes(_:hasChildren:isMarked:compensates:reason:now:)``), and each journal makes them
+    /// in order, inside its own atomic change.
+    package enum Write: Sendable, Hashable {
+        /// Log `attempt`, the one the cancellation ends.
+        case logAttempt(CommandJournalAttempt)
+        /// Settle the record failed for `reason`, out of any worker's hands (no owner, no lease).
+        case settleFailed(reason: String)
+        /// Take the record from its worker (a new fencing token when one held it) and make it due now.
+        case takeFromWorker
+        /// Write the record's cancellation mark (``entry(of:)``), failed for `reason`.
+        case mark(reason: String)
+    }
+
+    /// The writes that cancel `record` at `now` for `reason` (the text to store: ``reason(_:)``),
+    /// in order: none when it is marked cancelled already.
+    ///
+    /// - Throws: the refusal of the plan (a step, a settled record, a command its worker runs).
+    package static func writes(
+        _ record: CommandJournalRecord, hasChildren: Bool, isMarked: Bool, compensates: Bool, reason: String, now: Date
+    ) throws(CommandJournalError) -> [Write] {
+        let ended = CommandJournalAttempt(number: record.attempts, owner: record.owner, error: reason, endedAt: now)
+        switch plan(record, hasChildren: hasChildren, isMarked: isMarked, compensates: compensates, now: now) {
+        case .refuse(let error): throw error
+        case .unchanged: return []
+        case .settle: return [.settleFailed(reason: reason)]
+        case .takeAndSettle: return [.logAttempt(ended), .settleFailed(reason: reason)]
+        case .takeAndMark:
+            return (record.owner == nil ? [] : [.logAttempt(ended)]) + [.takeFromWorker, .mark(reason: reason)]
+        }
+    }
+}
+
 extension CommandJournalAttempt {
     /// The attempt that ended as `record` settled failed (with its error) or compensated; `nil`
     /// for a record that never ran.
