@@ -80,10 +80,7 @@ extension PostgresCommandJournal {
         try writer.validate(.retry(key))
         return try await action { connection, sql, now -> CommandJournalRecord? in
             guard let record = try await self.locked(key, connection) else { throw CommandJournalError.unknownKey(key) }
-            guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
-                throw CommandJournalError.cannotRetry(key: key, status: record.status)
-            }
-            if let ended = CommandJournalAttempt.ended(record) {
+            if let ended = try CommandJournalAttempt.endedBeforeRetry(record) {
                 try await self.log(ended, of: key, sql.logAttemptIfNew, connection)
             }
             try await self.execute(sql.retry, [key, now], connection)

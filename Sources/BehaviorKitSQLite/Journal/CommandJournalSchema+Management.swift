@@ -119,10 +119,9 @@ extension CommandJournalSchema {
     /// Retries `key`: pending again, due now, its children deleted, the attempt that ended logged.
     static func retry(_ key: String, now: Int64, _ db: Database, path: String) throws -> CommandJournalRecord {
         guard let record = try fetch(key, db, path: path) else { throw CommandJournalError.unknownKey(key) }
-        guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
-            throw CommandJournalError.cannotRetry(key: key, status: record.status)
+        if let ended = try CommandJournalAttempt.endedBeforeRetry(record) {
+            try log(ended, of: key, db, replacing: false)
         }
-        if let ended = CommandJournalAttempt.ended(record) { try log(ended, of: key, db, replacing: false) }
         try db.cachedStatement(
             sql: """
                 UPDATE commandRecord SET status = 'pending', failureReason = NULL, owner = NULL, leaseExpiresAt = ?,

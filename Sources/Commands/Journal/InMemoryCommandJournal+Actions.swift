@@ -42,11 +42,7 @@ extension InMemoryCommandJournal.State {
 
     mutating func retry(_ key: String, now: Date) throws(CommandJournalError) -> CommandJournalRecord {
         guard let index = indexByKey[key] else { throw .unknownKey(key) }
-        let record = records[index]
-        guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
-            throw .cannotRetry(key: key, status: record.status)
-        }
-        if let ended = CommandJournalAttempt.ended(record),
+        if let ended = try CommandJournalAttempt.endedBeforeRetry(records[index]),
             attemptLog[key]?.contains(where: { $0.number == ended.number }) != true
         {
             log(ended, key)

@@ -98,6 +98,23 @@ extension CommandJournalCancellation {
 }
 
 extension CommandJournalAttempt {
+    /// The rule of ``CommandJournalManagement/retry(_:)``, which every journal applies inside
+    /// its own atomic change: only a root record that failed or was compensated is retried.
+    /// Answers the attempt that ended as it settled, for the journal to log unless it is logged.
+    ///
+    /// - Throws: ``CommandJournalError/cannotRetry(key:status:)`` for a step or a record not
+    ///   failed or compensated.
+    package static func endedBeforeRetry(
+        _ record: CommandJournalRecord
+    ) throws(CommandJournalError)
+        -> CommandJournalAttempt?
+    {
+        guard record.entry.parentKey == nil, record.status == .failed || record.status == .compensated else {
+            throw .cannotRetry(key: record.id, status: record.status)
+        }
+        return ended(record)
+    }
+
     /// The attempt that ended as `record` settled failed (with its error) or compensated; `nil`
     /// for a record that never ran.
     package static func ended(_ record: CommandJournalRecord) -> CommandJournalAttempt? {
