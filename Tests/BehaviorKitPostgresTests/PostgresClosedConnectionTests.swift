@@ -1,3 +1,4 @@
+import Commands
 import PostgresNIO
 import Testing
 
@@ -28,5 +29,26 @@ struct PostgresClosedConnectionTests {
         }
         let error = try #require(failure, "a journal statement on a closed connection fails")
         #expect(PostgresJournalNames.isConnectionLoss(error), "as a lost connection: \(error)")
+    }
+
+    /// Every statement of the store that is not prepared (schema, notifications, a machine
+    /// step's savepoint, the application's own connection) is sent only while it is open.
+    @Test func aStatementNotPreparedOnAClosedConnectionFailsAtOnce() async throws {
+        let failure = try await onAClosedConnection("closedsend") { connection, _, logger in
+            try await connection.rowsWhileOpen("SELECT 1", logger: logger)
+        }
+        let error = try #require(failure, "a statement on a closed connection fails")
+        #expect(PostgresJournalNames.isConnectionLoss(error), "as a lost connection: \(error)")
+    }
+
+    /// An enqueue on the application's connection, closed (its server restarted, say), fails at
+    /// once as a lost connection, as the journal's own writes do.
+    @Test func anEnqueueOnTheApplicationsClosedConnectionFailsAtOnce() async throws {
+        let failure = try await onAClosedConnection("closedsend") { connection, journal, _ in
+            _ = try await journal.enqueue(
+                CommandJournalEntry(idempotencyKey: "k", kind: "test.noop"), queue: "q", on: connection)
+        }
+        let error = try #require(failure as? PostgresStoreError, "the enqueue fails: \(String(describing: failure))")
+        #expect(error.code == .ioFailed && error.reason.contains("closed"), "\(error)")
     }
 }

@@ -336,17 +336,17 @@ extension PostgresJournalConnections {
         of transaction: Transaction, on connection: PostgresConnection, logger: Logger
     ) async throws -> TransactionStatus {
         let id = transaction.id
-        let rows = try await connection.query(
+        let rows = try await connection.rowsWhileOpen(
             """
             SELECT CASE WHEN \(id)::bigint >= txid_snapshot_xmax(txid_current_snapshot()) THEN 'aborted' \
             ELSE txid_status(\(id)::bigint) END, pg_postmaster_start_time()::text
             """, logger: logger
-        ).collect()
+        )
         guard let row = rows.first else { return TransactionStatus(state: nil, serverStarted: "") }
         let (state, started) = try row.decode((String?, String).self)
         if state == "in progress", started == transaction.serverStarted {
             let backend = transaction.backend
-            _ = try? await connection.query("SELECT pg_terminate_backend(\(backend))", logger: logger).collect()
+            _ = try? await connection.rowsWhileOpen("SELECT pg_terminate_backend(\(backend))", logger: logger)
         }
         return TransactionStatus(state: state, serverStarted: started)
     }

@@ -26,10 +26,18 @@ extension PostgresConnection {
         }
     }
 
+    /// Runs `query` while the connection is open and returns its rows; throws
+    /// ``ConnectionClosedBeforeSending`` when it closed first. Every statement of the store that
+    /// is not one of its prepared statements (``run(_:_:logger:confirmingCommit:)``) is sent so.
+    @discardableResult
+    func rowsWhileOpen(_ query: PostgresQuery, logger: Logger) async throws -> [PostgresRow] {
+        try await whileOpen { self.query(query, logger: logger) }.get().rows
+    }
+
     /// Runs `sql` (a statement without parameters) while the connection is open; throws
     /// ``ConnectionClosedBeforeSending`` when it closed first.
     func runWhileOpen(_ sql: String, logger: Logger) async throws {
-        _ = try await whileOpen { self.query(PostgresQuery(unsafeSQL: sql), logger: logger) }.get()
+        try await rowsWhileOpen(PostgresQuery(unsafeSQL: sql), logger: logger)
     }
 
     /// Rolls back the transaction open on this connection, if any (a `ROLLBACK` outside one only

@@ -101,8 +101,8 @@ extension PostgresCommandJournal {
     ) async throws -> [PostgresRow] {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { bindings.append(value) }
-        return try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connections.logger)
-            .collect()
+        return try await connection.rowsWhileOpen(
+            PostgresQuery(unsafeSQL: sql, binds: bindings), logger: connections.logger)
     }
 }
 

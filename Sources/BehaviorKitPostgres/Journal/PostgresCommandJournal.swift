@@ -218,9 +218,9 @@ public final class PostgresCommandJournal: CommandJournalManagement, JournalWrit
             try await connections.withConnection { connection in
                 var bindings = PostgresBindings(capacity: 1)
                 bindings.append(keys)
-                return try await connection.query(
+                return try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: settledKeys, binds: bindings), logger: connections.logger
-                ).collect().map { try $0.decode(String.self) }
+                ).map { try $0.decode(String.self) }
             }
         }
         connections.logger.debug("journal opened")

@@ -119,9 +119,9 @@ enum PostgresJournalEnqueueFunction {
                     SELECT coalesce((SELECT position($2::text IN p.prosrc) > 0 FROM pg_proc AS p
                         WHERE p.oid = to_regprocedure($1::text)), false)
                     """, binds: bindings)
-            let current = try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
+            let current = try await connection.rowsWhileOpen(query, logger: logger).first?.decode(Bool.self) ?? false
             if !current {
-                try await connection.query(
+                try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: create(table, withPriority: withPriority)), logger: logger)
             }
         }

@@ -59,7 +59,7 @@ enum PostgresJournalSchema {
         var bindings = PostgresBindings(capacity: 1)
         bindings.append(name)
         let query = PostgresQuery(unsafeSQL: "SELECT \(lookup)($1::text) IS NOT NULL", binds: bindings)
-        return try await connection.query(query, logger: logger).collect().first?.decode(Bool.self) ?? false
+        return try await connection.rowsWhileOpen(query, logger: logger).first?.decode(Bool.self) ?? false
     }
 
     /// Creates the table and its indexes when missing; checks them when present.
@@ -76,12 +76,12 @@ enum PostgresJournalSchema {
                     throw names.error(.notAJournal, "it has no unique index on its key column")
                 }
                 for column in addedColumns where found.columns[column.name] == nil {
-                    try await connection.query(
+                    try await connection.rowsWhileOpen(
                         PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(column.definition)"),
                         logger: logger)
                 }
             } else {
-                try await connection.query(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
+                try await connection.rowsWhileOpen(PostgresQuery(unsafeSQL: createTable(table)), logger: logger)
             }
             // The records' partitions (with the batch function v6): beside the columns every
             // statement reads, as only enqueues and claims under a limit per partition use it.
@@ -92,14 +92,14 @@ enum PostgresJournalSchema {
                 ("partition_key", partitionColumn), ("pickup_ms", pickupColumn), ("begin_token", beginTokenColumn),
             ]
             where found?.columns[name] == nil {
-                try await connection.query(
+                try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: "ALTER TABLE \"\(table)\" ADD COLUMN \(column)"), logger: logger)
             }
             // Only what is missing: a worker whose role does not own the table or the function
             // opens a journal another role made.
             for index in createIndexes(table)
             where try await !exists("to_regclass", "\"\(index.name)\"", connection, logger) {
-                try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
+                try await connection.rowsWhileOpen(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
             var managementIsMissing = false
             for relation in PostgresJournalManagementSQL.relations(table)
@@ -108,14 +108,14 @@ enum PostgresJournalSchema {
             }
             if managementIsMissing {
                 for sql in PostgresJournalManagementSQL.create(table) {
-                    try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                    try await connection.rowsWhileOpen(PostgresQuery(unsafeSQL: sql), logger: logger)
                 }
             }
             // The current version of the batch function; a database that has only an earlier one
             // (a table made by an earlier release) gets it beside them.
             let function = "\"\(PostgresJournalBatchFunction.name(table))\"(\(PostgresJournalBatchParameter.signature))"
             if try await !exists("to_regprocedure", function, connection, logger) {
-                try await connection.query(
+                try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: PostgresJournalBatchFunction.create(table)), logger: logger)
             }
             // The enqueue for other languages, on the current batch function.
@@ -133,7 +133,7 @@ enum PostgresJournalSchema {
     ) async throws {
         try await connection.runWhileOpen("BEGIN", logger: logger)
         do {
-            try await connection.query(
+            try await connection.rowsWhileOpen(
                 "SELECT pg_advisory_xact_lock(hashtext('behaviorkit.schema'), hashtext(\(name)))", logger: logger)
             try await body()
             try await connection.runWhileOpen("COMMIT", logger: logger)
@@ -148,14 +148,14 @@ enum PostgresJournalSchema {
         _ table: String, on connection: PostgresConnection, logger: Logger
     ) async throws -> (kind: String, columns: [String: String])? {
         let quoted = "\"\(table)\""
-        let rows = try await connection.query(
+        let rows = try await connection.rowsWhileOpen(
             """
             SELECT c.relkind::text, a.attname::text, format_type(a.atttypid, a.atttypmod)
             FROM pg_class AS c
             LEFT JOIN pg_attribute AS a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
             WHERE c.oid = to_regclass(\(quoted))
             """, logger: logger
-        ).collect()
+        )
         guard !rows.isEmpty else { return nil }
         var kind = ""
         var columns: [String: String] = [:]
@@ -204,14 +204,14 @@ enum PostgresJournalSchema {
 
     static func hasUniqueKey(_ table: String, on connection: PostgresConnection, logger: Logger) async throws -> Bool {
         let quoted = "\"\(table)\""
-        let rows = try await connection.query(
+        let rows = try await connection.rowsWhileOpen(
             """
             SELECT 1 FROM pg_index AS i
             JOIN pg_attribute AS a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
             WHERE i.indrelid = to_regclass(\(quoted)) AND i.indisunique AND i.indnatts = 1 AND a.attname = 'key'
                 AND i.indpred IS NULL
             """, logger: logger
-        ).collect()
+        )
         return !rows.isEmpty
     }
 }

@@ -70,8 +70,8 @@ struct PostgresJournalWriter: Sendable {
         let rows =
             prepared
             ? try await connection.run(statement, bindings, logger: logger)
-            : try await connection.query(PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
-                .collect()
+            : try await connection.rowsWhileOpen(
+                PostgresQuery(unsafeSQL: statement.sql, binds: bindings), logger: logger)
         return try answers(rows, count: writes.count, from: 0)
     }
 

@@ -68,19 +68,19 @@ enum PostgresQueueNotifications {
             unsafeSQL:
                 "SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE tgrelid = to_regclass($1::text) AND tgname = $2",
             binds: bindings)
-        let present = try await connection.query(query, logger: logger).collect().first?.decode(String.self)
+        let present = try await connection.rowsWhileOpen(query, logger: logger).first?.decode(String.self)
         if let present, present.contains(quiet) { return }
-        try await connection.query("SAVEPOINT behaviorkit_notify", logger: logger)
+        try await connection.rowsWhileOpen("SAVEPOINT behaviorkit_notify", logger: logger)
         do {
             let statements = create(table)
             if present != nil {
-                try await connection.query(
+                try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: "DROP TRIGGER \"\(trigger(table))\" ON \"\(table)\""), logger: logger)
             }
             for sql in statements {
-                try await connection.query(PostgresQuery(unsafeSQL: sql), logger: logger)
+                try await connection.rowsWhileOpen(PostgresQuery(unsafeSQL: sql), logger: logger)
             }
-            try await connection.query("RELEASE SAVEPOINT behaviorkit_notify", logger: logger)
+            try await connection.rowsWhileOpen("RELEASE SAVEPOINT behaviorkit_notify", logger: logger)
         } catch {
             try await connection.runWhileOpen("ROLLBACK TO SAVEPOINT behaviorkit_notify", logger: logger)
             logger.warning(

@@ -103,7 +103,7 @@ enum PostgresMachineSchema {
                 if let found = try await PostgresJournalSchema.existingColumns(name, on: connection, logger: logger) {
                     try check(found, table, name: name, names: names)
                 } else {
-                    try await connection.query(
+                    try await connection.rowsWhileOpen(
                         PostgresQuery(unsafeSQL: "CREATE TABLE IF NOT EXISTS \"\(name)\" (\(table.definition))"),
                         logger: logger)
                 }
@@ -112,12 +112,12 @@ enum PostgresMachineSchema {
             // another role made.
             for index in indexes(prefix)
             where try await !PostgresJournalSchema.exists("to_regclass", "\"\(index.name)\"", connection, logger) {
-                try await connection.query(PostgresQuery(unsafeSQL: index.sql), logger: logger)
+                try await connection.rowsWhileOpen(PostgresQuery(unsafeSQL: index.sql), logger: logger)
             }
             let function =
                 "\"\(PostgresMachineCommitFunction.name(prefix))\"(\(PostgresMachineCommitParameter.signature))"
             if try await !PostgresJournalSchema.exists("to_regprocedure", function, connection, logger) {
-                try await connection.query(
+                try await connection.rowsWhileOpen(
                     PostgresQuery(unsafeSQL: PostgresMachineCommitFunction.create(prefix)), logger: logger)
             }
         }

@@ -57,7 +57,7 @@ extension PostgresMachineStore {
         let enqueues = committer.journal != nil && !commit.commands.isEmpty
         let logger = connections.logger
         do {
-            if enqueues { try await connection.query("SAVEPOINT behaviorkit_step", logger: logger) }
+            if enqueues { try await connection.rowsWhileOpen("SAVEPOINT behaviorkit_step", logger: logger) }
             let called = try await committer.call(
                 PostgresMachineCommitArguments([commit]), count: 1, on: connection, .inTransaction
             ).value
@@ -66,7 +66,7 @@ extension PostgresMachineStore {
                 throw connections.names.error(.ioFailed, "the commit function gave no answer")
             }
             if case .failure(let refusal) = answer {
-                try await connection.query("ROLLBACK TO SAVEPOINT behaviorkit_step", logger: logger)
+                try await connection.rowsWhileOpen("ROLLBACK TO SAVEPOINT behaviorkit_step", logger: logger)
                 throw committer.invalid("the journal refused a command of the step on \(commit.key): \(refusal)")
             }
             return try answer.get()
