@@ -1,5 +1,4 @@
 import ArgumentParser
-import Commands
 import Scenarios
 
 /// The arguments of the subcommands that act on one queue (`pause`, `resume`, `rate-limit set`,
@@ -11,7 +10,8 @@ struct JournalQueueOptions: ParsableArguments {
     /// Pauses the queue (`paused`) or resumes it, printing the outcome; asks `confirmation`
     /// first when one is given.
     func setPaused(_ paused: Bool, confirming confirmation: JournalConfirmation? = nil) async throws {
-        let operation: (any CommandJournalManagement, JournalOperations.Format, Console) async throws -> Void = {
+        let queue = queue
+        let operation: JournalReport = {
             try await JournalOperations.pause($0, queue: queue, paused: paused, format: $1, console: $2)
         }
         guard let confirmation else { return try await journal.print(operation) }
