@@ -36,10 +36,9 @@ struct CrashTestCommand: AsyncParsableCommand {
             try await CrashTest.runChild(directory: directory, round: round, seed: seed)
             return
         }
-        let executable =
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let (_, violations) = try await CrashTest.run(
-            kills: kills, seed: seed, directory: directory, executable: executable, console: .standardOutput)
-        if !violations.isEmpty { throw ExitCode.failure }
+        try FleetDriverProcess.failOnViolations(
+            try await CrashTest.run(
+                kills: kills, seed: seed, directory: directory, executable: FleetDriverProcess.executable,
+                console: .standardOutput))
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Foundation
 import Scenarios
 
-struct FleetCommand: AsyncParsableCommand {
+struct FleetCommand: AsyncParsableCommand, FleetSetupCommand {
     static let configuration = CommandConfiguration(
         commandName: "fleet",
         abstract: "Worker processes share one durable journal and queue; kills them at random, restarts them, checks.",
@@ -17,6 +16,8 @@ struct FleetCommand: AsyncParsableCommand {
             """
     )
 
+    static let setupDefaults = FleetSetupDefaults(kills: 50, folder: "behaviorkit-fleet")
+
     @OptionGroup var database: FleetJournalOptions
 
     @OptionGroup var fleet: FleetRunOptions
@@ -24,11 +25,7 @@ struct FleetCommand: AsyncParsableCommand {
     @Option(help: "How many orders to enqueue.")
     var orders = 2_000
 
-    @Option(help: "How many times to kill a worker, at least.")
-    var kills = 50
-
-    @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
-    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-fleet").path
+    @OptionGroup var setup: FleetSetupOptions<FleetCommand>
 
     @OptionGroup var flowControl: FleetFlowOptions
 
@@ -43,27 +40,27 @@ struct FleetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionRange.check("--orders", orders, in: 0...1_000_000)
-        try OptionRange.check("--kills", kills, in: 0...100_000)
+        try setup.validateKills()
     }
 
     func run() async throws {
-        let location = database.journal ?? directory + "/journal.sqlite"
+        let location = database.journal ?? setup.directory + "/journal.sqlite"
         let flow = flowControl.control
         try await exitingOnError {
             if worker {
                 try await Fleet.runWorker(
-                    owner: owner, label: label ?? owner, journal: location, directory: directory,
+                    owner: owner, label: label ?? owner, journal: location, directory: setup.directory,
                     lease: .milliseconds(fleet.leaseMs), flow: flow, driver: fleet.driverPid)
                 return
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "fleet")
             var options = Fleet.Options(
-                journal: location, processes: fleet.processes(kills: kills, directory: directory))
+                journal: location, processes: setup.processes(fleet))
             options.orders = orders
             options.restartDatabase = database.restartDatabase
             options.flow = flow
-            let (_, violations) = try await Fleet.run(options, console: .standardOutput)
-            if !violations.isEmpty { throw ExitCode.failure }
+            try FleetDriverProcess.failOnViolations(
+                try await Fleet.run(options, console: .standardOutput))
         }
     }
 }

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Commands
 import Scenarios
 
 struct JournalPauseCommand: AsyncParsableCommand {
@@ -12,14 +11,11 @@ struct JournalPauseCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The queue's name.") var queue: String
+    @OptionGroup var target: JournalQueueOptions
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.print(confirming: "Pause queue '\(queue)'", by: confirmation) {
-            try await JournalOperations.pause($0, queue: queue, paused: true, format: $1, console: $2)
-        }
+        try await target.setPaused(true, confirming: confirmation)
     }
 }
 
@@ -28,12 +24,9 @@ struct JournalResumeCommand: AsyncParsableCommand {
         commandName: "resume",
         abstract: "Resumes a paused queue: its workers claim its records again, at once.")
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The queue's name.") var queue: String
+    @OptionGroup var target: JournalQueueOptions
 
     func run() async throws {
-        try await journal.print {
-            try await JournalOperations.pause($0, queue: queue, paused: false, format: $1, console: $2)
-        }
+        try await target.setPaused(false)
     }
 }

@@ -44,8 +44,7 @@ struct JournalRateLimitSetCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The queue's name.") var queue: String
+    @OptionGroup var target: JournalQueueOptions
     @Option(help: "The most starts per interval (1 to 1,000,000).") var starts: Int
     @Option(help: "The interval: a whole number and ms, s, m, h or d (500ms, 1s, 15m).") var per: String
     @Option(help: "How many more may start at once after a quiet spell (0 to 1,000,000).") var burst = 0
@@ -70,7 +69,8 @@ struct JournalRateLimitSetCommand: AsyncParsableCommand {
 
     func run() async throws {
         let limit = try limit()
-        try await journal.print(confirming: "Limit queue '\(queue)' to \(limit)", by: confirmation) {
+        let queue = target.queue
+        try await target.journal.print(confirming: "Limit queue '\(queue)' to \(limit)", by: confirmation) {
             try await JournalOperations.setRateLimit(
                 $0, queue: queue, scope: scope.scope, limit: limit, format: $1, console: $2)
         }
@@ -82,12 +82,12 @@ struct JournalRateLimitRemoveCommand: AsyncParsableCommand {
         commandName: "remove",
         abstract: "Removes a queue's rate limit (or its partitions'): its workers start as fast as they claim.")
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The queue's name.") var queue: String
+    @OptionGroup var target: JournalQueueOptions
     @OptionGroup var scope: JournalRateLimitScopeOptions
 
     func run() async throws {
-        try await journal.print {
+        let queue = target.queue
+        try await target.journal.print {
             try await JournalOperations.setRateLimit(
                 $0, queue: queue, scope: scope.scope, limit: nil, format: $1, console: $2)
         }

@@ -51,11 +51,13 @@ struct JournalWorkflowsShowCommand: AsyncParsableCommand {
         abstract: "Shows one workflow run: its state, steps with outputs and errors, sleeps, waits, children, messages."
     )
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The run's key.") var key: String
+    @OptionGroup var target: JournalRunOptions
 
     func run() async throws {
-        try await journal.print { try await JournalOperations.workflowRun($0, key: key, format: $1, console: $2) }
+        let key = target.key
+        try await target.journal.print {
+            try await JournalOperations.workflowRun($0, key: key, format: $1, console: $2)
+        }
     }
 }
 
@@ -72,13 +74,14 @@ struct JournalWorkflowsCancelCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The run's key.") var key: String
+    @OptionGroup var target: JournalRunOptions
     @Option(help: "Why, written into the run.") var reason = "by an operator"
     @OptionGroup var confirmation: JournalConfirmation
 
     func run() async throws {
-        try await journal.print(confirming: "Cancel the workflow run '\(key)' and its children", by: confirmation) {
+        let key = target.key
+        let action = "Cancel the workflow run '\(key)' and its children"
+        try await target.journal.print(confirming: action, by: confirmation) {
             try await JournalOperations.cancelWorkflowRun($0, key: key, reason: reason, format: $1, console: $2)
         }
     }
@@ -96,8 +99,7 @@ struct JournalWorkflowsForkCommand: AsyncParsableCommand {
             """
     )
 
-    @OptionGroup var journal: JournalLocationOptions
-    @Argument(help: "The run's key.") var key: String
+    @OptionGroup var target: JournalRunOptions
     @Option(help: "The position to run again from (0: the start); those before it are copied.") var from: Int
     @Option(name: .customLong("as"), help: "The new run's key (default: KEY-fork-POSITION).") var newKey: String?
     @OptionGroup var confirmation: JournalConfirmation
@@ -107,9 +109,10 @@ struct JournalWorkflowsForkCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let key = target.key
         let newKey = newKey ?? "\(key)-fork-\(from)"
         let action = "Fork the workflow run '\(key)' from position \(from) as '\(newKey)'"
-        try await journal.print(confirming: action, by: confirmation) {
+        try await target.journal.print(confirming: action, by: confirmation) {
             try await JournalOperations.forkWorkflowRun($0, key: key, from: from, as: newKey, format: $1, console: $2)
         }
     }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Foundation
 import Scenarios
 
-struct MachineFleetCommand: AsyncParsableCommand {
+struct MachineFleetCommand: AsyncParsableCommand, FleetSetupCommand {
     static let configuration = CommandConfiguration(
         commandName: "machine-fleet",
         abstract: "Worker processes share durable state machines; kills and pauses them, replays every history.",
@@ -19,6 +18,10 @@ struct MachineFleetCommand: AsyncParsableCommand {
             """
     )
 
+    static let setupDefaults = FleetSetupDefaults(
+        kills: 30, folder: "behaviorkit-machine-fleet",
+        directoryHelp: "The folder for the logs (and the store, when --store is not given).")
+
     @Option(help: "The store and journal: a SQLite file (created if missing) or a postgres:// URL.")
     var store: String?
 
@@ -27,26 +30,23 @@ struct MachineFleetCommand: AsyncParsableCommand {
     @Option(help: "How many parcels (keys).")
     var keys = 1_000
 
-    @Option(help: "How many times to kill a worker, at least.")
-    var kills = 30
-
-    @Option(help: "The folder for the logs (and the store, when --store is not given).")
-    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-machine-fleet").path
+    @OptionGroup var setup: FleetSetupOptions<MachineFleetCommand>
 
     @OptionGroup var role: FleetWorkerOptions
 
     func validate() throws {
         try OptionRange.check("--keys", keys, in: 1...1_000_000)
-        try OptionRange.check("--kills", kills, in: 0...100_000)
+        try setup.validateKills()
         try role.validate(workers: fleet.workers)
     }
 
     func run() async throws {
-        let location = store ?? directory + "/machines.sqlite"
+        let location = store ?? setup.directory + "/machines.sqlite"
         try await exitingOnError {
             if role.worker {
                 try await MachineFleet.runWorker(
-                    slot: role.slot, workers: fleet.workers, label: role.label, store: location, directory: directory,
+                    slot: role.slot, workers: fleet.workers, label: role.label, store: location,
+                    directory: setup.directory,
                     keys: keys, seed: fleet.seed, lease: .milliseconds(fleet.leaseMs), driver: fleet.driverPid)
                 return
             }
@@ -55,10 +55,10 @@ struct MachineFleetCommand: AsyncParsableCommand {
                 SQLiteFiles.remove(location)
             }
             var options = MachineFleet.Options(
-                store: location, processes: fleet.processes(kills: kills, directory: directory))
+                store: location, processes: setup.processes(fleet))
             options.keys = keys
-            let (_, violations) = try await MachineFleet.run(options, console: .standardOutput)
-            if !violations.isEmpty { throw ExitCode.failure }
+            try FleetDriverProcess.failOnViolations(
+                try await MachineFleet.run(options, console: .standardOutput))
         }
     }
 }

@@ -1,8 +1,7 @@
 import ArgumentParser
-import Foundation
 import Scenarios
 
-struct WorkflowFleetCommand: AsyncParsableCommand {
+struct WorkflowFleetCommand: AsyncParsableCommand, FleetSetupCommand {
     static let configuration = CommandConfiguration(
         commandName: "workflow-fleet",
         abstract: "Worker processes run durable workflows on one journal; kills, pauses and redeploys them, checks.",
@@ -19,6 +18,8 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
             """
     )
 
+    static let setupDefaults = FleetSetupDefaults(kills: 30, folder: "behaviorkit-workflow-fleet")
+
     @OptionGroup var database: FleetJournalOptions
 
     @OptionGroup var fleet: FleetRunOptions
@@ -26,11 +27,7 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
     @Option(help: "How many orders (parent workflows, each with a child) to start.")
     var workflows = 1_000
 
-    @Option(help: "How many times to kill a worker, at least.")
-    var kills = 30
-
-    @Option(help: "The folder for the ledger and the workers' logs (and the journal, when --journal is not given).")
-    var directory = FileManager.default.temporaryDirectory.appendingPathComponent("behaviorkit-workflow-fleet").path
+    @OptionGroup var setup: FleetSetupOptions<WorkflowFleetCommand>
 
     @Flag(help: "Run nothing: check again what a run left in --journal and --directory, for --workflows orders.")
     var checkOnly = false
@@ -42,24 +39,25 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try OptionRange.check("--workflows", workflows, in: 1...1_000_000)
-        try OptionRange.check("--kills", kills, in: 0...100_000)
+        try setup.validateKills()
         try role.validate(workers: fleet.workers)
     }
 
     func run() async throws {
-        let location = database.journal ?? directory + "/journal.sqlite"
+        let location = database.journal ?? setup.directory + "/journal.sqlite"
         try await exitingOnError {
             if role.worker {
                 try await WorkflowFleet.runWorker(
                     slot: role.slot, workers: fleet.workers, workflows: workflows, label: role.label, journal: location,
-                    directory: directory, lease: .milliseconds(fleet.leaseMs), patched: patched, driver: fleet.driverPid
+                    directory: setup.directory, lease: .milliseconds(fleet.leaseMs), patched: patched,
+                    driver: fleet.driverPid
                 )
                 return
             }
             if checkOnly {
-                let (_, violations) = try await WorkflowFleet.recheck(
-                    journal: location, directory: directory, workflows: workflows, console: .standardOutput)
-                if !violations.isEmpty { throw ExitCode.failure }
+                try FleetDriverProcess.failOnViolations(
+                    try await WorkflowFleet.recheck(
+                        journal: location, directory: setup.directory, workflows: workflows, console: .standardOutput))
                 return
             }
             FleetDriverProcess.exit(after: fleet.deadlineS, run: "workflow fleet")
@@ -67,11 +65,11 @@ struct WorkflowFleetCommand: AsyncParsableCommand {
                 SQLiteFiles.remove(location)
             }
             var options = WorkflowFleet.Options(
-                journal: location, processes: fleet.processes(kills: kills, directory: directory))
+                journal: location, processes: setup.processes(fleet))
             options.workflows = workflows
             options.restartDatabase = database.restartDatabase
-            let (_, violations) = try await WorkflowFleet.run(options, console: .standardOutput)
-            if !violations.isEmpty { throw ExitCode.failure }
+            try FleetDriverProcess.failOnViolations(
+                try await WorkflowFleet.run(options, console: .standardOutput))
         }
     }
 }

@@ -85,13 +85,11 @@ extension CommandJournalConformance {
         let effects = ConformanceEffects()
         try await queue.enqueue(effects.entry("held"))
         // Asleep until its next poll, an hour away on the manual clock, after a claim that took nothing.
-        let run = try await sleepingWorker(queue, effects, clock, check)
-        defer { run.cancel() }
-        try expect(!effects.log.contains("+held"), check, "the paused queue's job ran: \(effects.log)")
-        try await queue.resume()
-        try await waitUntilLogged(
-            effects, "+held", check, "'held' waited for the poll after the resume; effects \(effects.log)")
-        run.cancel()
-        await run.value
+        try await withSleepingWorker(queue, effects, clock, check) {
+            try expect(!effects.log.contains("+held"), check, "the paused queue's job ran: \(effects.log)")
+            try await queue.resume()
+            try await waitUntilLogged(
+                effects, "+held", check, "'held' waited for the poll after the resume; effects \(effects.log)")
+        }
     }
 }

@@ -200,22 +200,21 @@ extension CommandJournalConformance {
         let effects = ConformanceEffects()
         try await queue.enqueue(effects.entry("next"))
         // Its poll interval is an hour: it wakes for the next start, 10 s away, or not before the hour.
-        let run = try await sleepingWorker(queue, effects, clock, check)
-        defer { run.cancel() }
-        try expect(!effects.log.contains("+next"), check, "'next' ran before the next start was due: \(effects.log)")
-        // A wake-up (an enqueue's notification) may send it back to sleep from a later time: move
-        // the clock 10 s at a time, giving the worker a moment after each, up to 10 minutes.
-        var advanced = Duration.zero
-        while !effects.log.contains("+next") {
+        try await withSleepingWorker(queue, effects, clock, check) {
             try expect(
-                advanced < .seconds(600), check,
-                "'next' did not run within 10 minutes of the manual clock; effects \(effects.log)")
-            await clock.advance(by: .seconds(10))
-            advanced += .seconds(10)
-            for _ in 0..<40 where !effects.log.contains("+next") { try await Task.sleep(for: .milliseconds(5)) }
+                !effects.log.contains("+next"), check, "'next' ran before the next start was due: \(effects.log)")
+            // A wake-up (an enqueue's notification) may send it back to sleep from a later time: move
+            // the clock 10 s at a time, giving the worker a moment after each, up to 10 minutes.
+            var advanced = Duration.zero
+            while !effects.log.contains("+next") {
+                try expect(
+                    advanced < .seconds(600), check,
+                    "'next' did not run within 10 minutes of the manual clock; effects \(effects.log)")
+                await clock.advance(by: .seconds(10))
+                advanced += .seconds(10)
+                for _ in 0..<40 where !effects.log.contains("+next") { try await Task.sleep(for: .milliseconds(5)) }
+            }
         }
-        run.cancel()
-        await run.value
     }
 
     static func twoJournalsShareOneBucket(

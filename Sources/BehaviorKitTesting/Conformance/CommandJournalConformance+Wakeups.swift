@@ -10,31 +10,34 @@ extension CommandJournalConformance {
         let check = "a worker asleep until its next poll claims at once what is enqueued (QueueWakeSource)"
         let effects = ConformanceEffects()
         let queue = CommandQueue("wake", journal: journal)
-        let run = try await sleepingWorker(queue, effects, clock, check)
-        defer { run.cancel() }
-        for name in ["woken", "woken-again"] {
-            try await queue.enqueue(effects.entry(name))
-            try await waitUntilLogged(
-                effects, "+\(name)", check, "'\(name)' waited for the poll; effects \(effects.log)")
+        try await withSleepingWorker(queue, effects, clock, check) {
+            for name in ["woken", "woken-again"] {
+                try await queue.enqueue(effects.entry(name))
+                try await waitUntilLogged(
+                    effects, "+\(name)", check, "'\(name)' waited for the poll; effects \(effects.log)")
+            }
         }
-        run.cancel()
-        await run.value
     }
 
-    /// A worker of `queue` running `effects`, polling once an hour of `clock`, started and asleep
-    /// after a first claim that took nothing.
-    static func sleepingWorker(
-        _ queue: CommandQueue, _ effects: ConformanceEffects, _ clock: ManualClock, _ check: String
-    ) async throws -> Task<Void, Never> {
+    /// Runs `body` while a worker of `queue` runs `effects`, polling once an hour of `clock`:
+    /// `body` starts once the worker is asleep after a first claim that took nothing. The worker
+    /// is stopped after `body` (and waited for, unless `body` threw).
+    static func withSleepingWorker(
+        _ queue: CommandQueue, _ effects: ConformanceEffects, _ clock: ManualClock, _ check: String,
+        _ body: () async throws -> Void
+    ) async throws {
         let worker = QueueWorker(
             queue, invoker: JournaledInvoker(journal: queue.journal, registry: effects.registry, clock: clock),
             pollInterval: .seconds(3_600))
         let run = Task { await worker.run() }
+        defer { run.cancel() }
         try await within(.seconds(30), check, "the worker never went to sleep") {
             await clock.waitForSleepers(count: 1)
             return true
         }
-        return run
+        try await body()
+        run.cancel()
+        await run.value
     }
 
     /// Waits until `effects` logged `effect`; fails `check` with `detail` when it has not

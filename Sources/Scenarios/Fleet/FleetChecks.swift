@@ -1,4 +1,3 @@
-import BehaviorKitSQLite
 import Commands
 
 extension Fleet {
@@ -45,17 +44,11 @@ extension Fleet {
         for (key, payment) in world.refunds where payment != "pay-" + key.prefix(while: { $0 != "/" }) {
             violations.append("the refund of \(key) received '\(payment)'")
         }
-        violations += world.anomalies
         report.refusedStaleWrites = world.executions.count(where: \.refused)
-        violations += overlaps(world.executions)
         let (longest, measured) = longestWait(world.executions, kills: kills)
         report.longestWaitMilliseconds = longest
         report.measuredTakeovers = measured
-        if world.integrity != ["ok"] { violations.append("ledger integrity: \(world.integrity.prefix(3))") }
-        if let sqlite = journal as? SQLiteCommandJournal {
-            let integrity = try await sqlite.integrityCheck()
-            if integrity != ["ok"] { violations.append("journal integrity: \(integrity.prefix(3))") }
-        }
+        violations += try await world.soundnessViolations(journal: journal)
         return (report, violations)
     }
 

@@ -48,19 +48,10 @@ public enum Fleet {
         }
         let schedulesSaved = FleetLedger.now()
         let acknowledged = LockedValue<[String]>([])
-        let enqueuing = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for lane in 0..<16 {
-                    group.addTask {
-                        for number in stride(from: lane, to: options.orders, by: 16) {
-                            let record = try await queue.enqueue(
-                                FleetOrders.transaction(number, enqueuer), partition: flow.partition(ofOrder: number))
-                            acknowledged.withLock { $0.append(record.id) }
-                        }
-                    }
-                }
-                try await group.waitForAll()
-            }
+        let enqueuing = inLanes(options.orders) { number in
+            let record = try await queue.enqueue(
+                FleetOrders.transaction(number, enqueuer), partition: flow.partition(ofOrder: number))
+            acknowledged.withLock { $0.append(record.id) }
         }
         var random = SplitMix64(seed: processes.seed)
         var faults = DatabaseFaults(options)

@@ -54,23 +54,14 @@ public enum WorkflowFleet {
         // Half the orders start before the deploy of the patched code, half after: the runs of
         // the first half that are past the patch keep the first path, under the new code.
         let deploys = processes.kills >= 4
-        let starting = Task {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                for lane in 0..<16 {
-                    group.addTask {
-                        for number in stride(from: lane, to: options.workflows, by: 16) {
-                            while deploys && number >= options.workflows / 2 && !patched.withLock({ $0 }) {
-                                try await Task.sleep(for: .milliseconds(10))
-                            }
-                            try await driver.start(order, key: FleetWorkflows.key(number), input: number)
-                            acknowledged.withLock { $0.append(number) }
-                            // The driver's send of the payment (the workers send it too).
-                            try await FleetWorkflows.sendPayment(number, driver)
-                        }
-                    }
-                }
-                try await group.waitForAll()
+        let starting = Fleet.inLanes(options.workflows) { number in
+            while deploys && number >= options.workflows / 2 && !patched.withLock({ $0 }) {
+                try await Task.sleep(for: .milliseconds(10))
             }
+            try await driver.start(order, key: FleetWorkflows.key(number), input: number)
+            acknowledged.withLock { $0.append(number) }
+            // The driver's send of the payment (the workers send it too).
+            try await FleetWorkflows.sendPayment(number, driver)
         }
         var random = SplitMix64(seed: processes.seed)
         var faults = DatabaseFaults(command: options.restartDatabase)

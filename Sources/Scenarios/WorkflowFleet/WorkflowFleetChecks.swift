@@ -1,4 +1,3 @@
-import BehaviorKitSQLite
 import Commands
 import Foundation
 
@@ -80,14 +79,8 @@ extension WorkflowFleet {
         }
         let pending = records.filter { $0.status == .pending }.map(\.id)
         if !pending.isEmpty { violations.append("left pending: \(pending.prefix(5))") }
-        violations += world.anomalies
         report.refusedStaleWrites = world.executions.count(where: \.refused)
-        violations += Fleet.overlaps(world.executions)
-        if world.integrity != ["ok"] { violations.append("ledger integrity: \(world.integrity.prefix(3))") }
-        if let sqlite = journal as? SQLiteCommandJournal {
-            let integrity = try await sqlite.integrityCheck()
-            if integrity != ["ok"] { violations.append("journal integrity: \(integrity.prefix(3))") }
-        }
+        violations += try await world.soundnessViolations(journal: journal)
         return (report, violations)
     }
 
