@@ -28,7 +28,7 @@ public struct CommandRegistry: Sendable {
     /// The registered kinds, sorted.
     public var kinds: [String] { decoders.keys.sorted() }
 
-    /// Registers `type` under its ``JournaledCommand/journalKind``; a later registration of the
+    /// Registers `type` under its ``Journaled/journalKind``; a later registration of the
     /// same kind replaces it.
     public mutating func register<C: JournaledCommand>(_ type: C.Type) {
         decoders[C.journalKind] = { bytes in
@@ -37,7 +37,7 @@ public struct CommandRegistry: Sendable {
         }
     }
 
-    /// Registers `type`, a step with an output, under its ``JournaledStep/journalKind``.
+    /// Registers `type`, a step with an output, under its ``Journaled/journalKind``.
     public mutating func register<S: JournaledStep>(_ type: S.Type) {
         decoders[S.journalKind] = { bytes in
             DurableStep(try JSONDecoder().decode(S.self, from: Data(bytes)), payload: bytes)

@@ -26,7 +26,7 @@ public struct DurableStep: Sendable {
     /// Undoes the step, given its recorded output; `nil` when it cannot be undone.
     let compensation: (@Sendable (DurableContext, [UInt8]?) async throws -> Void)?
 
-    /// A step of `command`, recorded under its ``JournaledCommand/journalKind``.
+    /// A step of `command`, recorded under its ``Journaled/journalKind``.
     public init<C: JournaledCommand>(_ command: C) throws(CommandRegistryError) {
         let entry = try CommandRegistry.entry(kind: C.journalKind, arguments: command, key: command.name)
         self.init(kind: entry.kind, payload: entry.payload, command: command)

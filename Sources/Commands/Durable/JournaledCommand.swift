@@ -1,5 +1,5 @@
 /// A command that a journal can keep and a ``CommandRegistry`` can bring back: its arguments
-/// are `Codable`, and its ``journalKind`` names its type in the journal.
+/// are `Codable`, and its ``Journaled/journalKind`` names its type in the journal.
 ///
 /// ```swift
 /// struct Charge: JournaledCommand {
